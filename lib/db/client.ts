@@ -1,0 +1,39 @@
+// The one place that chooses the database client. Everything else asks getDb() and never
+// learns which provider it talks to (except through Sql.provider for dialect details).
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { PrismaClient as PostgresClient } from './generated/postgresql/client';
+import { readDatabaseConfig, type DatabaseConfig } from './config';
+import { createSql, type Sql, type TransactionCapable } from './sql';
+
+/** Both generated clients have the same models; the app is typed against the SQLite one. */
+export type Prisma = SqliteClient;
+
+export interface Db {
+  config: DatabaseConfig;
+  prisma: Prisma;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+export function openDb(config: DatabaseConfig = readDatabaseConfig()): Db {
+  let prisma: Prisma;
+  if (config.provider === 'sqlite') {
+    // timeout = busy wait when another process (a migration, the CLI) holds the write lock.
+    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: 10_000 }) });
+  } else {
+    const pool = { connectionString: config.url, max: Number(process.env.DOORWATCH_PG_POOL_SIZE ?? 10) };
+    prisma = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Prisma;
+  }
+  const sql = createSql(config.provider, prisma as unknown as TransactionCapable);
+  return { config, prisma, sql, close: () => prisma.$disconnect() };
+}
+
+const globalForDb = globalThis as unknown as { doorwatchDb?: Db };
+
+/** Process-wide database handle (kept on globalThis so Next's dev reloads don't leak connections). */
+export function getDb(): Db {
+  globalForDb.doorwatchDb ??= openDb();
+  return globalForDb.doorwatchDb;
+}

@@ -1,0 +1,84 @@
+// npm test: every suite, in order, none skipped silently. Prints one closing line
+// "N passed, N failed" and exits non-zero if any suite failed or could not run.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuild } from './ensure-build.mjs';
+import { checkPrerequisites } from './test-prerequisites.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+process.env.CHECKPOINT_DISABLE = '1';
+
+const SUITES = [
+  { name: 'unit', dir: 'tests/unit' },
+  { name: 'integration', dir: 'tests/integration', needs: ['build'] },
+  { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'] },
+];
+
+function testFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.test\.tsx?$/.test(name)) out.push(relative(root, p));
+    }
+  };
+  walk(join(root, dir));
+  return out;
+}
+
+function runSuite(suite, files) {
+  return new Promise((resolve) => {
+    const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    });
+    child.on('exit', (code) => {
+      const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(tail)?.[1] ?? 0);
+      resolve({ code, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled') });
+    });
+  });
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const selected = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
+  const problems = checkPrerequisites(new Set(selected.flatMap((s) => s.needs ?? [])));
+  if (problems.length) {
+    console.error('npm test cannot run every suite on this machine:');
+    for (const p of problems) console.error(`  - ${p}`);
+    console.error('0 passed, 1 failed');
+    process.exit(1);
+  }
+  mkdirSync(join(root, 'test-output'), { recursive: true });
+  execFileSync(process.execPath, [join(root, 'scripts/prisma-generate.mjs'), '--check'], { stdio: 'inherit' });
+  console.log('\n== typecheck (tsc --noEmit)');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
+  if (selected.some((s) => s.needs?.includes('build'))) ensureBuild();
+
+  let pass = 0, fail = 0, skipped = 0;
+  for (const suite of selected) {
+    const files = testFiles(suite.dir);
+    console.log(`\n== ${suite.name}: ${files.length} file(s)`);
+    if (files.length === 0) { console.log(`   (no ${suite.name} tests yet)`); continue; }
+    const r = await runSuite(suite, files);
+    pass += r.pass; fail += r.fail + r.cancelled; skipped += r.skipped;
+    if (r.code !== 0 && r.fail + r.cancelled === 0) { console.error(`suite ${suite.name} exited with ${r.code}`); fail += 1; }
+    console.log(`== ${suite.name}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+  }
+  console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(fail > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
