@@ -36,6 +36,7 @@ CREATE TABLE "Session" (
     "flags" TEXT NOT NULL,
     "boundaryOutcome" TEXT,
     "openedAt" BIGINT,
+    "firstEventAt" BIGINT NOT NULL,
     "lastEventAt" BIGINT NOT NULL,
     "eventCount" INTEGER NOT NULL,
     "boundaryAt" BIGINT,

@@ -1,0 +1,112 @@
+// The stored form of a session summary (one row of "Session", epoch-ms times, 0/1 flag
+// columns) and its conversions. The row keeps only clock-independent facts: an unended
+// deadlock is stored as its start, and readers decide "ongoing" with their own clock.
+import type { SessionSummary } from '@/lib/contract/summary';
+import { timestampMs } from '@/lib/contract/timestamp';
+import type { SessionAnchors } from '@/lib/metrics/rollup-contributions';
+
+export interface SessionRow {
+  server: string;
+  token: string;
+  state: string;
+  flags: string;
+  boundaryOutcome: string | null;
+  openedAt: number | null;
+  firstEventAt: number;
+  lastEventAt: number;
+  eventCount: number;
+  boundaryAt: number | null;
+  answeredAt: number | null;
+  refusedAt: number | null;
+  refusalLatencyMs: number | null;
+  naiveResumeAt: number | null;
+  dualNegotiationAt: number | null;
+  dualNegotiationCount: number;
+  burnedTokenReuseAt: number | null;
+  dropCount: number;
+  deadlockStartedAt: number | null;
+  deadlockEndedAt: number | null;
+  deadlockDurationMs: number | null;
+  previousToken: string | null;
+  successorServer: string | null;
+  successorToken: string | null;
+  successorOpenedAt: number | null;
+  renegotiationLatencyMs: number | null;
+  fBoundary: number;
+  fRefused: number;
+  fNaiveResume: number;
+  fDualNegotiation: number;
+  fRenegotiated: number;
+  fBurnedTokenReuse: number;
+  updatedAt: number;
+}
+
+/** Column order used by the multi-row upsert. */
+export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
+  'server', 'token', 'state', 'flags', 'boundaryOutcome', 'openedAt', 'firstEventAt', 'lastEventAt', 'eventCount',
+  'boundaryAt', 'answeredAt', 'refusedAt', 'refusalLatencyMs', 'naiveResumeAt', 'dualNegotiationAt',
+  'dualNegotiationCount', 'burnedTokenReuseAt', 'dropCount', 'deadlockStartedAt', 'deadlockEndedAt',
+  'deadlockDurationMs', 'previousToken', 'successorServer', 'successorToken', 'successorOpenedAt',
+  'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
+  'fBurnedTokenReuse', 'updatedAt',
+];
+
+const ms = (iso: string | null): number | null => (iso === null ? null : timestampMs(iso));
+const bit = (on: boolean): number => (on ? 1 : 0);
+
+export function toSessionRow(server: string, s: SessionSummary, firstEventAt: number, updatedAt: number): SessionRow {
+  const has = (f: string) => (s.flags as string[]).includes(f);
+  const ended = s.deadlock !== null && !s.deadlock.ongoing;
+  const deadlockStartedAt = ended ? ms(s.deadlock!.startedAt) : ms(s.deadlockCandidateSince ?? s.deadlock?.startedAt ?? null);
+  return {
+    server,
+    token: s.token,
+    state: s.state,
+    // "deadlock" is stored only once ended: an unended one is a reader's-clock decision.
+    flags: (s.flags as string[]).filter((f) => f !== 'deadlock' || ended).join(' '),
+    boundaryOutcome: s.boundaryOutcome,
+    openedAt: ms(s.openedAt),
+    firstEventAt,
+    lastEventAt: ms(s.lastEventAt) ?? firstEventAt,
+    eventCount: s.eventCount,
+    boundaryAt: ms(s.boundaryAt),
+    answeredAt: ms(s.answeredAt),
+    refusedAt: ms(s.refusedAt),
+    refusalLatencyMs: s.refusalLatencyMs,
+    naiveResumeAt: ms(s.naiveResumeAt),
+    dualNegotiationAt: ms(s.dualNegotiationAt),
+    dualNegotiationCount: s.dualNegotiationCount,
+    burnedTokenReuseAt: ms(s.burnedTokenReuseAt),
+    dropCount: s.dropCount,
+    deadlockStartedAt,
+    deadlockEndedAt: ended ? ms(s.deadlock!.endedAt) : null,
+    deadlockDurationMs: ended ? s.deadlock!.durationMs : null,
+    previousToken: s.previousToken,
+    successorServer: s.successorServer,
+    successorToken: s.successorToken,
+    successorOpenedAt: ms(s.successorOpenedAt),
+    renegotiationLatencyMs: s.renegotiationLatencyMs,
+    fBoundary: bit(has('boundary')),
+    fRefused: bit(has('refused')),
+    fNaiveResume: bit(has('naive_resume')),
+    fDualNegotiation: bit(has('dual_negotiation')),
+    fRenegotiated: bit(has('renegotiated')),
+    fBurnedTokenReuse: bit(has('burned_token_reuse')),
+    updatedAt,
+  };
+}
+
+export function sessionAnchors(row: SessionRow): SessionAnchors {
+  return {
+    firstEventAt: row.firstEventAt,
+    boundaryAt: row.boundaryAt,
+    boundaryOutcome: row.boundaryOutcome,
+    answeredAt: row.answeredAt,
+    dualNegotiationAt: row.dualNegotiationAt,
+    burnedTokenReuseAt: row.burnedTokenReuseAt,
+    deadlockStartedAt: row.deadlockStartedAt,
+    deadlockEndedAt: row.deadlockEndedAt,
+    successorOpenedAt: row.successorOpenedAt,
+    renegotiationLatencyMs: row.renegotiationLatencyMs,
+  };
+}

@@ -1,0 +1,88 @@
+// What one session adds to the per-server, per-minute rollups. Pure: ingest computes the
+// contributions of a session's stored row before and after an update and applies the
+// difference, so late and out-of-order events move counts between minutes instead of
+// double-counting them, and the totals never depend on arrival order.
+
+export const ROLLUP_COLUMNS = [
+  'events',
+  'sessions',
+  'drops',
+  'boundary',
+  'refused',
+  'naiveResumes',
+  'dualNegotiations',
+  'burnedReuses',
+  'deadlocks',
+  'deadlockIdleMs',
+  'renegotiations',
+  'renegUnder200ms',
+] as const;
+export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
+
+export const MINUTE_MS = 60_000;
+export const RENEGOTIATION_FAST_MS = 200;
+
+export const minuteOf = (epochMs: number): number => Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
+
+/** The time anchors of one stored session (epoch ms), as kept in its summary row. */
+export interface SessionAnchors {
+  firstEventAt: number;
+  boundaryAt: number | null;
+  boundaryOutcome: string | null;
+  answeredAt: number | null;
+  dualNegotiationAt: number | null;
+  burnedTokenReuseAt: number | null;
+  deadlockStartedAt: number | null;
+  deadlockEndedAt: number | null;
+  successorOpenedAt: number | null;
+  renegotiationLatencyMs: number | null;
+}
+
+export interface Contribution {
+  minute: number;
+  column: RollupColumn;
+  value: number;
+}
+
+export function sessionContributions(a: SessionAnchors): Contribution[] {
+  const out: Contribution[] = [];
+  const add = (at: number | null, column: RollupColumn, value = 1) => {
+    if (at !== null) out.push({ minute: minuteOf(at), column, value });
+  };
+  add(a.firstEventAt, 'sessions');
+  add(a.boundaryAt, 'boundary');
+  if (a.boundaryOutcome === 'refused') add(a.answeredAt, 'refused');
+  if (a.boundaryOutcome === 'naive_resume') add(a.answeredAt, 'naiveResumes');
+  add(a.dualNegotiationAt, 'dualNegotiations');
+  add(a.burnedTokenReuseAt, 'burnedReuses');
+  // Only ended deadlocks are counted here; ongoing ones depend on the reader's clock and
+  // are added at query time from the sessions table.
+  if (a.deadlockStartedAt !== null && a.deadlockEndedAt !== null) {
+    add(a.deadlockStartedAt, 'deadlocks');
+    add(a.deadlockStartedAt, 'deadlockIdleMs', a.deadlockEndedAt - a.deadlockStartedAt);
+  }
+  add(a.successorOpenedAt, 'renegotiations');
+  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs < RENEGOTIATION_FAST_MS) {
+    add(a.successorOpenedAt, 'renegUnder200ms');
+  }
+  return out;
+}
+
+/** Cells keyed by `${server}|${minute}` with per-column deltas; zero deltas are dropped. */
+export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupColumn, number>> }>;
+
+export function addContributions(delta: RollupDelta, server: string, items: readonly Contribution[], sign: 1 | -1): void {
+  for (const c of items) {
+    const key = `${server}|${c.minute}`;
+    let cell = delta.get(key);
+    if (!cell) delta.set(key, (cell = { server, minute: c.minute, values: {} }));
+    cell.values[c.column] = (cell.values[c.column] ?? 0) + sign * c.value;
+  }
+}
+
+export function pruneZeroCells(delta: RollupDelta): void {
+  for (const [key, cell] of delta) {
+    for (const col of Object.keys(cell.values) as RollupColumn[]) if (cell.values[col] === 0) delete cell.values[col];
+    if (Object.keys(cell.values).length === 0) delta.delete(key);
+  }
+}
