@@ -1,0 +1,54 @@
+/**
+ * Total order over one token's events: `at` (as epoch ms, so offsets compare
+ * correctly), then `seq` (absent sorts before any value), then `id`, then the
+ * canonical JSON of the whole event. Because the order is total, sorting is
+ * independent of input order, which is what makes summaries idempotent.
+ */
+import type { DoorwatchEvent } from '@/lib/contract/event';
+import { timestampMs } from '@/lib/contract/timestamp';
+import { canonicalJson } from './canonical-json';
+
+/** Code-unit comparison; localeCompare would make order depend on the host locale. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Keyed {
+  event: DoorwatchEvent;
+  atMs: number;
+  json: string;
+}
+
+function compareKeyed(a: Keyed, b: Keyed): number {
+  if (a.atMs !== b.atMs) return a.atMs - b.atMs;
+  const sa = a.event.seq ?? -1;
+  const sb = b.event.seq ?? -1;
+  if (sa !== sb) return sa - sb;
+  return compareStrings(a.event.id, b.event.id) || compareStrings(a.json, b.json);
+}
+
+/** Compare two events by the timeline order. */
+export function compareEvents(a: DoorwatchEvent, b: DoorwatchEvent): number {
+  return compareKeyed(
+    { event: a, atMs: timestampMs(a.at), json: canonicalJson(a) },
+    { event: b, atMs: timestampMs(b.at), json: canonicalJson(b) },
+  );
+}
+
+/**
+ * Sort and dedupe by `id`. When copies of an id differ, the one that sorts
+ * first is kept (earliest at/seq, then smallest canonical JSON) — a choice
+ * that depends only on the set of copies, never on arrival order.
+ */
+export function orderTimeline(events: readonly DoorwatchEvent[]): DoorwatchEvent[] {
+  const keyed = events.map((event) => ({ event, atMs: timestampMs(event.at), json: canonicalJson(event) }));
+  keyed.sort(compareKeyed);
+  const seen = new Set<string>();
+  const out: DoorwatchEvent[] = [];
+  for (const k of keyed) {
+    if (seen.has(k.event.id)) continue;
+    seen.add(k.event.id);
+    out.push(k.event);
+  }
+  return out;
+}

@@ -1,0 +1,237 @@
+/**
+ * Event contract v1: the session-transition events MCP servers post to Doorwatch.
+ * Field and type names are a public contract — external senders depend on them.
+ */
+import { z } from 'zod';
+import { parseTimestampMs } from './timestamp';
+
+export const EVENT_TYPES = [
+  'session.opened',
+  'upgrade.accepted',
+  'upgrade.completed',
+  'upgrade.rejected',
+  'stream.dropped',
+  'resume.requested',
+  'resume.refused',
+  'resume.accepted',
+  'session.timeout',
+  'session.closed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+export const EventIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1–128 characters of [A-Za-z0-9._:-]');
+
+export const TokenSchema = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
+
+export const TimestampSchema = z
+  .string()
+  .refine((s) => parseTimestampMs(s) !== null, {
+    message: 'must be an RFC 3339 timestamp with fractional seconds, e.g. 2026-11-29T10:00:00.123Z',
+  });
+
+const nonNegativeInt = z.int().min(0);
+
+/** Fields shared by every event type. Unknown top-level fields are stripped (not rejected). */
+export const EnvelopeSchema = z.object({
+  id: EventIdSchema,
+  token: TokenSchema,
+  at: TimestampSchema,
+  seq: nonNegativeInt.optional(),
+});
+
+const envelope = EnvelopeSchema.shape;
+
+// `data` is a loose object everywhere so senders can attach extra diagnostics
+// without breaking validation; types without required fields default it to {}.
+
+export const SessionOpenedSchema = z.object({
+  ...envelope,
+  type: z.literal('session.opened'),
+  data: z.looseObject({ previousToken: TokenSchema.optional() }).default({}),
+});
+
+export const UpgradeAcceptedSchema = z.object({
+  ...envelope,
+  type: z.literal('upgrade.accepted'),
+  data: z.looseObject({ eventId: nonNegativeInt }),
+});
+
+export const UpgradeCompletedSchema = z.object({
+  ...envelope,
+  type: z.literal('upgrade.completed'),
+  data: z.looseObject({}).default({}),
+});
+
+export const UpgradeRejectedSchema = z.object({
+  ...envelope,
+  type: z.literal('upgrade.rejected'),
+  data: z.looseObject({ status: z.int() }),
+});
+
+export const StreamDroppedSchema = z.object({
+  ...envelope,
+  type: z.literal('stream.dropped'),
+  data: z.looseObject({ reason: z.string().optional() }).default({}),
+});
+
+export const ResumeRequestedSchema = z.object({
+  ...envelope,
+  type: z.literal('resume.requested'),
+  // Required but nullable: a reconnect without Last-Event-ID must say so explicitly.
+  data: z.looseObject({ lastEventId: z.int().nullable() }),
+});
+
+export const ResumeRefusedSchema = z.object({
+  ...envelope,
+  type: z.literal('resume.refused'),
+  data: z.looseObject({ reason: z.string().optional() }).default({}),
+});
+
+export const ResumeAcceptedSchema = z.object({
+  ...envelope,
+  type: z.literal('resume.accepted'),
+  data: z.looseObject({ replayed: nonNegativeInt }),
+});
+
+export const SessionTimeoutSchema = z.object({
+  ...envelope,
+  type: z.literal('session.timeout'),
+  data: z.looseObject({ idleMs: z.int().optional() }).default({}),
+});
+
+export const SessionClosedSchema = z.object({
+  ...envelope,
+  type: z.literal('session.closed'),
+  data: z.looseObject({ reason: z.string().optional() }).default({}),
+});
+
+export const EVENT_SCHEMAS = {
+  'session.opened': SessionOpenedSchema,
+  'upgrade.accepted': UpgradeAcceptedSchema,
+  'upgrade.completed': UpgradeCompletedSchema,
+  'upgrade.rejected': UpgradeRejectedSchema,
+  'stream.dropped': StreamDroppedSchema,
+  'resume.requested': ResumeRequestedSchema,
+  'resume.refused': ResumeRefusedSchema,
+  'resume.accepted': ResumeAcceptedSchema,
+  'session.timeout': SessionTimeoutSchema,
+  'session.closed': SessionClosedSchema,
+} as const satisfies Record<EventType, z.ZodType>;
+
+export const EventSchema = z.discriminatedUnion('type', [
+  SessionOpenedSchema,
+  UpgradeAcceptedSchema,
+  UpgradeCompletedSchema,
+  UpgradeRejectedSchema,
+  StreamDroppedSchema,
+  ResumeRequestedSchema,
+  ResumeRefusedSchema,
+  ResumeAcceptedSchema,
+  SessionTimeoutSchema,
+  SessionClosedSchema,
+]);
+
+/** A validated event (after defaults: `data` is always present). */
+export type DoorwatchEvent = z.output<typeof EventSchema>;
+/** What a sender may post (`data` optional for types without required fields). */
+export type DoorwatchEventInput = z.input<typeof EventSchema>;
+export type EventOfType<T extends EventType> = Extract<DoorwatchEvent, { type: T }>;
+
+// ---------------------------------------------------------------------------
+// Validation of one raw value, with machine-readable issue codes for ingest.
+
+export type EventIssueCode = 'invalid_type' | 'missing_field' | 'invalid_field';
+
+export interface EventIssue {
+  code: EventIssueCode;
+  /** Dotted field path, e.g. `data.eventId`; empty for the event itself. */
+  path: string;
+  /** Human-readable, names the field path. */
+  message: string;
+}
+
+export type EventValidation =
+  | { ok: true; event: DoorwatchEvent }
+  | {
+      ok: false;
+      /** The raw `id` if it was a string (ingest reports it alongside the issues), else null. */
+      id: string | null;
+      issues: EventIssue[];
+    };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
+    .join('');
+}
+
+/** True when the value at `path` in `raw` is absent (as opposed to present but wrong). */
+function isMissing(raw: unknown, path: readonly PropertyKey[]): boolean {
+  let cur: unknown = raw;
+  for (const key of path) {
+    if (!isPlainObject(cur) && !Array.isArray(cur)) return false;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+    if (cur === undefined) return true;
+  }
+  return cur === undefined;
+}
+
+function toIssues(raw: unknown, issues: readonly z.core.$ZodIssue[]): EventIssue[] {
+  return issues.map((issue) => {
+    const path = formatPath(issue.path);
+    const missing = path !== '' && isMissing(raw, issue.path);
+    return {
+      code: missing ? 'missing_field' : 'invalid_field',
+      path,
+      message: missing ? `${path} is required` : `${path || 'event'}: ${issue.message}`,
+    };
+  });
+}
+
+/**
+ * Validate one raw value against the contract. Unknown `type` → `invalid_type`
+ * (envelope fields are still checked so the sender sees every problem at once).
+ */
+export function validateEvent(raw: unknown): EventValidation {
+  if (!isPlainObject(raw)) {
+    return {
+      ok: false,
+      id: null,
+      issues: [{ code: 'invalid_field', path: '', message: 'event: expected a JSON object' }],
+    };
+  }
+  const id = typeof raw.id === 'string' ? raw.id : null;
+  const type = raw.type;
+
+  if (!isEventType(type)) {
+    const typeIssue: EventIssue =
+      type === undefined
+        ? { code: 'missing_field', path: 'type', message: 'type is required' }
+        : {
+            code: 'invalid_type',
+            path: 'type',
+            message: `type: unknown event type ${JSON.stringify(type)}; expected one of ${EVENT_TYPES.join(', ')}`,
+          };
+    const envelopeResult = EnvelopeSchema.safeParse(raw);
+    const rest = envelopeResult.success ? [] : toIssues(raw, envelopeResult.error.issues);
+    return { ok: false, id, issues: [typeIssue, ...rest] };
+  }
+
+  // Parse an omitted `data` as {} so a missing required field is reported as
+  // `data.eventId` rather than just `data`.
+  const candidate = raw.data === undefined ? { ...raw, data: {} } : raw;
+  const result = EVENT_SCHEMAS[type].safeParse(candidate);
+  if (result.success) return { ok: true, event: result.data as DoorwatchEvent };
+  return { ok: false, id, issues: toIssues(candidate, result.error.issues) };
+}
