@@ -1,0 +1,26 @@
+// Shared pieces of the query API response schemas (one file per response lives next to this).
+import { z } from 'zod';
+
+/** Every time the API returns is UTC ISO 8601 with millisecond precision. */
+export const ZIsoMs = z.iso.datetime({ precision: 3 });
+export const ZCount = z.int().min(0);
+
+/** The error body every API route answers with on failure. */
+export const ZApiError = z.object({
+  error: z.object({
+    code: z.string().meta({ description: 'machine-readable, e.g. invalid_time_range, unauthorized, session_not_found' }),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+});
+export type TApiError = z.infer<typeof ZApiError>;
+
+/** The time range a response covers, after parsing relative forms and aligning to whole minutes. */
+export const ZResolvedRange = z.object({
+  from: ZIsoMs.meta({ description: 'inclusive, aligned down to the minute' }),
+  to: ZIsoMs.meta({ description: 'exclusive, aligned up to the minute' }),
+  /** The raw parameters as given (e.g. "now-15m"), so a UI can keep relative ranges relative. */
+  fromInput: z.string(),
+  toInput: z.string(),
+});
+export type TResolvedRange = z.infer<typeof ZResolvedRange>;

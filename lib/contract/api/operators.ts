@@ -1,0 +1,51 @@
+// /api/v1/operators (admin) and /api/auth/* — operator tokens and browser sessions.
+import { z } from 'zod';
+import { ZIsoMs } from './common';
+
+export const OPERATOR_ROLES = ['viewer', 'admin'] as const;
+export type TOperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export const ZOperatorView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  createdAt: ZIsoMs,
+  revokedAt: ZIsoMs.nullable(),
+  lastUsedAt: ZIsoMs.nullable(),
+  /** The token from DOORWATCH_ADMIN_TOKEN (or generated at first start). */
+  bootstrap: z.boolean(),
+});
+export type TOperatorView = z.infer<typeof ZOperatorView>;
+
+export const ZOperatorListResponse = z.object({ operators: z.array(ZOperatorView) });
+export type TOperatorListResponse = z.infer<typeof ZOperatorListResponse>;
+
+/** POST /api/v1/operators body. */
+export const ZCreateOperatorRequest = z.object({
+  name: z.string().trim().min(1).max(100),
+  role: z.enum(OPERATOR_ROLES),
+});
+export type TCreateOperatorRequest = z.infer<typeof ZCreateOperatorRequest>;
+
+/** POST /api/v1/operators answer (201): the token is shown only here, once. */
+export const ZCreateOperatorResponse = z.object({
+  operator: ZOperatorView,
+  token: z.string(),
+});
+export type TCreateOperatorResponse = z.infer<typeof ZCreateOperatorResponse>;
+
+/** DELETE /api/v1/operators/{id} answer. */
+export const ZRevokeOperatorResponse = z.object({ operator: ZOperatorView });
+export type TRevokeOperatorResponse = z.infer<typeof ZRevokeOperatorResponse>;
+
+/** POST /api/auth/login body. */
+export const ZLoginRequest = z.object({ token: z.string().min(1).max(512) });
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+/** POST /api/auth/login and GET /api/auth/me answer. */
+export const ZAuthSessionResponse = z.object({
+  operator: z.object({ id: z.string(), name: z.string(), role: z.enum(OPERATOR_ROLES) }),
+  /** Set for cookie sessions. */
+  expiresAt: ZIsoMs.nullable(),
+});
+export type TAuthSessionResponse = z.infer<typeof ZAuthSessionResponse>;

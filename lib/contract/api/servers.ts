@@ -1,0 +1,35 @@
+// GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
+import { z } from 'zod';
+import { ZCount, ZIsoMs } from './common';
+
+export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown'] as const;
+export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
+
+export const ZServerView = z.object({
+  name: z.string(),
+  /** When the server was registered; null if it only appears in stored data. */
+  registeredAt: ZIsoMs.nullable(),
+  /** Event time of its latest event; null if none yet. */
+  lastSeenAt: ZIsoMs.nullable(),
+  events: ZCount,
+  sessions: ZCount,
+  /**
+   * refuses: boundary resumes were seen and every answered one was refused;
+   * naive: any naive resume, dual negotiation or burned-token reuse;
+   * unknown: no answered boundary resume yet.
+   */
+  verdict: z.enum(SERVER_VERDICTS),
+  counts: z.object({
+    boundary: ZCount,
+    refused: ZCount,
+    naiveResumes: ZCount,
+    dualNegotiations: ZCount,
+    burnedTokenReuses: ZCount,
+  }),
+});
+export type TServerView = z.infer<typeof ZServerView>;
+
+export const ZServerListResponse = z.object({
+  servers: z.array(ZServerView),
+});
+export type TServerListResponse = z.infer<typeof ZServerListResponse>;
