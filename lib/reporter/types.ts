@@ -1,0 +1,145 @@
+// The event shape is owned by the contract module. The import is type-only, so the reporter never
+// loads zod (or anything else from the app) at runtime and can be used outside the app.
+import type { DoorwatchEvent, DoorwatchEventInput } from '@/lib/contract/event';
+
+/**
+ * What report() takes: a contract event, either as a sender writes it (`data` may be omitted for
+ * types without required fields) or as the schema outputs it.
+ */
+export type ReportableEvent = DoorwatchEventInput | DoorwatchEvent;
+
+/** Minimal fetch signature the reporter needs; global `fetch` (Node >= 18) satisfies it. */
+export type FetchLike = (
+  url: string,
+  init: {
+    method: 'POST';
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+    redirect: 'manual';
+  },
+) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+
+export type RejectedEvent = { index: number; id: string; code: string; message: string };
+
+export type ReporterErrorCode =
+  /** report() got something that is not a sendable event; it was not buffered. */
+  | 'invalid_event'
+  /** 200/207 with a non-empty `rejected` list: those events were dead-lettered by the server. */
+  | 'events_rejected'
+  /** The whole batch was refused with a non-retryable status (400/401/413/415, other 4xx, 3xx). */
+  | 'batch_rejected'
+  /** Retries (count or deadline) ran out; the batch's events are given up on. */
+  | 'retries_exhausted'
+  /** close() hit closeTimeoutMs; whatever was still buffered or in flight is given up on. */
+  | 'close_timeout'
+  /** Events were dropped (only emitted through onError when no onDrop callback is configured). */
+  | 'events_dropped'
+  /** A bug in the reporter itself; it keeps going. */
+  | 'internal';
+
+export class ReporterError extends Error {
+  readonly code: ReporterErrorCode;
+  /** HTTP status for batch_rejected / retries_exhausted (last attempt), when there was a response. */
+  readonly status?: number;
+  /** Error code from the server's `{"error":{"code"}}` body, when present. */
+  readonly serverCode?: string;
+  /** Ids of the events this error is about. */
+  readonly eventIds: string[];
+  /** Per-event rejections (events_rejected only). */
+  readonly rejected?: RejectedEvent[];
+
+  constructor(
+    code: ReporterErrorCode,
+    message: string,
+    details: { status?: number; serverCode?: string; eventIds?: string[]; rejected?: RejectedEvent[]; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'ReporterError';
+    this.code = code;
+    this.status = details.status;
+    this.serverCode = details.serverCode;
+    this.eventIds = details.eventIds ?? [];
+    this.rejected = details.rejected;
+  }
+}
+
+export type DropReason =
+  /** The buffer exceeded maxBufferedEvents; the oldest unsent events were discarded. */
+  | 'overflow'
+  /** report() was called after close(). */
+  | 'closed';
+
+export type DropInfo = { reason: DropReason; count: number; eventIds: string[] };
+
+export interface ReporterOptions {
+  /** Base URL of Doorwatch, e.g. `https://doorwatch.example.com`. */
+  url: string;
+  /** Server name as registered in Doorwatch (the `{server}` path segment). */
+  server: string;
+  /** The server's `whsec_...` signing secret. */
+  secret: string;
+  /** Events per request, 1..1000. Default 500. */
+  maxBatchSize?: number;
+  /** Upper bound on a request body in bytes (the API limit is 1 MiB). Default 1,000,000. */
+  maxBatchBytes?: number;
+  /** Longest an event waits in the buffer before a (partial) batch is sent. Default 200 ms. */
+  flushIntervalMs?: number;
+  /** Unacknowledged events kept in memory (buffer + batch awaiting retry). Default 10,000. */
+  maxBufferedEvents?: number;
+  /** Retries per batch after the first attempt. Default 8. */
+  maxRetries?: number;
+  /** Give up on a batch once retrying would go past this long after its first attempt. Default 5 min. */
+  retryDeadlineMs?: number;
+  /** Backoff base for full-jitter exponential backoff. Default 500 ms. */
+  baseBackoffMs?: number;
+  /** Backoff cap (Retry-After may exceed it). Default 30 s. */
+  maxBackoffMs?: number;
+  /** Per-attempt timeout (headers and body). A timeout is retried like a network error. Default 10 s. */
+  requestTimeoutMs?: number;
+  /** close() gives up on what is still unacknowledged after this long. Default 10 s. */
+  closeTimeoutMs?: number;
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Terminal delivery problems (never transient ones that will be retried). */
+  onError?: (error: ReporterError) => void;
+  /** Dropped events, coalesced per tick. If absent, drops are reported through onError('events_dropped'). */
+  onDrop?: (info: DropInfo) => void;
+  /** `webhook-id` factory (one per batch). Default `msg_<uuid>`. */
+  idFactory?: () => string;
+  /** Random source in [0,1) for jitter; for tests. */
+  random?: () => number;
+}
+
+export interface ReporterStats {
+  /** report() calls. */
+  reported: number;
+  /** Events that went out in at least one HTTP attempt (counted once per event). */
+  sent: number;
+  /** Committed as new events. */
+  accepted: number;
+  /** Committed earlier (same event id already stored). */
+  duplicates: number;
+  /** Refused: per-event (207), whole batch (non-retryable 4xx), or invalid locally. */
+  rejected: number;
+  /** Discarded without being committed: buffer overflow or report() after close(). */
+  dropped: number;
+  /** Given up on after retries ran out or close() timed out (may or may not have been committed). */
+  failed: number;
+  /** HTTP attempts beyond each batch's first. */
+  retries: number;
+  /** Events buffered or in an unacknowledged batch. */
+  pendingEvents: number;
+  /** Requests currently on the wire (0 or 1). */
+  inFlightBatches: number;
+}
+
+export interface Reporter {
+  /** Buffer one event. Never throws; returns false if the event was refused (invalid, or after close). */
+  report(event: ReportableEvent): boolean;
+  /** Resolves when every event reported before the call is acknowledged, rejected, dropped or given up on. */
+  flush(): Promise<void>;
+  /** Stop accepting events, send what is left (bounded by closeTimeoutMs), stop all timers. Idempotent. */
+  close(): Promise<void>;
+  stats(): ReporterStats;
+}
