@@ -9,7 +9,7 @@ import { freePort } from './free-port';
 export interface AppServer {
   url: string;
   databaseUrl: string;
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   output(): string;
   stop(): Promise<void>;
 }
@@ -26,8 +26,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'doorwatch-test-'));
   const databaseUrl = options.databaseUrl ?? `file:${join(dir, 'doorwatch.db')}`;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,

@@ -1,0 +1,65 @@
+// The HTTP side of ingest, in the order a request is judged: content type (415), size (413),
+// signature (401, one generic answer), rate (429), envelope (400, dead-lettered), events (200/207).
+import { z } from 'zod';
+import type { Db } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/api-error';
+import { SERVER_NAME } from './servers/server-secret';
+import { activeSecrets } from './servers/server-registry';
+import { readWebhookHeaders, verifyWebhook } from './verify-signature';
+import { readLimitedBody } from './read-limited-body';
+import type { EventRateLimiter } from './rate-limiter';
+import { storeDeadLetters } from './dead-letters';
+import { databaseUnavailable } from './database-unavailable';
+import { ingestEvents, type IngestResult } from './ingest-events';
+
+export const MAX_EVENTS_PER_REQUEST = 1000;
+
+export const IngestEnvelopeSchema = z.object({
+  events: z.array(z.unknown()).min(1, 'events must hold at least one event').max(MAX_EVENTS_PER_REQUEST, `at most ${MAX_EVENTS_PER_REQUEST} events per request`),
+});
+
+const unauthorized = () =>
+  new ApiError(401, 'unauthorized', 'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)');
+
+export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, server: string, request: Request): Promise<{ status: 200 | 207; body: IngestResult }> {
+  const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType !== 'application/json') {
+    throw new ApiError(415, 'unsupported_media_type', 'send the batch as Content-Type: application/json');
+  }
+  const raw = await readLimitedBody(request);
+  const headers = readWebhookHeaders(request.headers);
+  if (!headers || !SERVER_NAME.test(server)) throw unauthorized();
+  const secrets = await activeSecrets(db, server).catch((err) => {
+    throw databaseUnavailable(err);
+  });
+  if (secrets.length === 0 || !verifyWebhook(raw, headers, secrets)) throw unauthorized();
+
+  let parsed: unknown;
+  let envelopeError: string | null = null;
+  try {
+    parsed = JSON.parse(raw);
+    const envelope = IngestEnvelopeSchema.safeParse(parsed);
+    if (!envelope.success) envelopeError = envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+  } catch (err) {
+    envelopeError = `body is not valid JSON: ${err instanceof Error ? err.message : err}`;
+  }
+  const events = envelopeError === null ? (parsed as { events: unknown[] }).events : [];
+
+  const decision = limiter.take(server, Math.max(events.length, 1));
+  if (!decision.allowed) {
+    throw new ApiError(429, 'rate_limited', `server "${server}" is over its ingest rate; retry after ${decision.retryAfterSeconds} s`, {
+      'retry-after': String(decision.retryAfterSeconds),
+    });
+  }
+
+  if (envelopeError !== null) {
+    // Keep the raw body for operators: a sender bug is easier to fix when you can see what it sent.
+    await storeDeadLetters(db.sql, [{ server, code: 'invalid_body', message: envelopeError, eventIndex: null, eventId: null, payload: raw }], Date.now()).catch((err) => {
+      throw databaseUnavailable(err);
+    });
+    throw new ApiError(400, 'invalid_body', `expected {"events": [1-${MAX_EVENTS_PER_REQUEST} events]}: ${envelopeError}`);
+  }
+
+  const result = await ingestEvents(db, server, events);
+  return { status: result.rejected.length > 0 ? 207 : 200, body: result };
+}

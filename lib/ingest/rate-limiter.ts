@@ -1,0 +1,31 @@
+// Per-server token bucket in events per second. In-process: with several instances each
+// enforces its own share, which is what a load balancer spreading requests gives anyway.
+export interface RateDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+export class EventRateLimiter {
+  private buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(readonly eventsPerSecond: number, readonly burst: number) {}
+
+  take(server: string, events: number, now = Date.now()): RateDecision {
+    if (!(this.eventsPerSecond > 0)) return { allowed: true, retryAfterSeconds: 0 };
+    const b = this.buckets.get(server) ?? { tokens: this.burst, at: now };
+    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.eventsPerSecond);
+    b.at = now;
+    this.buckets.set(server, b);
+    if (b.tokens >= events) {
+      b.tokens -= events;
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
+    const need = Math.min(events, this.burst) - b.tokens;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(need / this.eventsPerSecond)) };
+  }
+}
+
+export function rateLimiterFromEnv(env = process.env): EventRateLimiter {
+  const rate = Number(env.DOORWATCH_INGEST_RATE ?? 100_000);
+  const burst = Number(env.DOORWATCH_INGEST_BURST ?? Math.max(rate * 2, 1000));
+  return new EventRateLimiter(rate, burst);
+}

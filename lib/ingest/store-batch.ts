@@ -1,0 +1,269 @@
+// The write path: one transaction stores new events, recomputes the summaries of every
+// session they touch from the ordered timeline, and applies the rollup deltas. Set-based
+// SQL (multi-row INSERT ... ON CONFLICT) keeps it to a handful of statements per batch.
+import type { DoorwatchEvent } from '@/lib/contract/event';
+import { timestampMs } from '@/lib/contract/timestamp';
+import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
+import type { SqlExecutor, Sql } from '@/lib/db/sql';
+import {
+  addContributions,
+  minuteOf,
+  pruneZeroCells,
+  sessionContributions,
+  type RollupColumn,
+  type RollupDelta,
+} from '@/lib/metrics/rollup-contributions';
+import { SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
+import { storeDeadLetters, type DeadLetter } from './dead-letters';
+
+export interface StoreResult {
+  accepted: number;
+  duplicates: number;
+}
+
+export interface StoreOptions {
+  now: number;
+  deadlockThresholdMs: number;
+  /** Invalid parts of the same request, committed in the same transaction as the valid events. */
+  deadLetters?: readonly DeadLetter[];
+}
+
+const CHUNK = 400; // rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const placeholders = (cols: number, rows: number) =>
+  Array.from({ length: rows }, () => `(${Array.from({ length: cols }, () => '?').join(',')})`).join(',');
+
+interface EventRow {
+  eventId: string;
+  token: string;
+  type: string;
+  at: number;
+  seq: number | null;
+  data: string;
+}
+
+function rowToEvent(r: EventRow): DoorwatchEvent {
+  const event: Record<string, unknown> = {
+    id: r.eventId,
+    token: r.token,
+    type: r.type,
+    at: new Date(r.at).toISOString(),
+    data: JSON.parse(r.data),
+  };
+  if (r.seq !== null) event.seq = r.seq;
+  return event as unknown as DoorwatchEvent;
+}
+
+/** Inserts events that are new for this server; returns the ids that were inserted. */
+async function insertNewEvents(tx: SqlExecutor, server: string, events: readonly DoorwatchEvent[], receivedAt: number): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (const part of chunks(events)) {
+    const params: unknown[] = [];
+    for (const e of part) {
+      params.push(server, e.id, e.token, e.type, timestampMs(e.at), e.seq ?? null, JSON.stringify(e.data ?? {}), receivedAt);
+    }
+    const rows = await tx.query<{ eventId: string }>(
+      `INSERT INTO "Event" ("server","eventId","token","type","at","seq","data","receivedAt") VALUES ${placeholders(8, part.length)}
+       ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"`,
+      params,
+    );
+    for (const r of rows) inserted.add(r.eventId);
+  }
+  return inserted;
+}
+
+type Key = string; // `${server}\u0000${token}`
+const keyOf = (server: string, token: string): Key => `${server}\u0000${token}`;
+
+async function loadTimelines(tx: SqlExecutor, keys: readonly { server: string; token: string }[]): Promise<Map<Key, DoorwatchEvent[]>> {
+  const timelines = new Map<Key, DoorwatchEvent[]>();
+  const byServer = new Map<string, string[]>();
+  for (const k of keys) byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);
+  for (const [server, tokens] of byServer) {
+    for (const part of chunks(tokens)) {
+      const rows = await tx.query<EventRow>(
+        `SELECT "eventId","token","type","at","seq","data" FROM "Event" WHERE "server" = ? AND "token" IN (${part.map(() => '?').join(',')})`,
+        [server, ...part],
+      );
+      for (const r of rows) {
+        const k = keyOf(server, r.token);
+        let list = timelines.get(k);
+        if (!list) timelines.set(k, (list = []));
+        list.push(rowToEvent(r));
+      }
+    }
+  }
+  return timelines;
+}
+
+async function loadSessionRows(tx: SqlExecutor, where: string, values: readonly string[], extra: readonly unknown[] = []): Promise<SessionRow[]> {
+  const out: SessionRow[] = [];
+  for (const part of chunks(values)) {
+    out.push(...(await tx.query<SessionRow>(`SELECT * FROM "Session" WHERE ${where}(${part.map(() => '?').join(',')})`, [...extra, ...part])));
+  }
+  return out;
+}
+
+async function upsertSessions(tx: SqlExecutor, rows: readonly SessionRow[]): Promise<void> {
+  const cols = SESSION_ROW_COLUMNS;
+  const quoted = cols.map((c) => `"${c}"`).join(',');
+  const updates = cols.filter((c) => c !== 'server' && c !== 'token').map((c) => `"${c}" = excluded."${c}"`).join(',');
+  for (const part of chunks(rows, Math.floor(CHUNK / 4))) {
+    const params: unknown[] = [];
+    for (const r of part) for (const c of cols) params.push(r[c]);
+    await tx.execute(
+      `INSERT INTO "Session" (${quoted}) VALUES ${placeholders(cols.length, part.length)}
+       ON CONFLICT ("server","token") DO UPDATE SET ${updates}`,
+      params,
+    );
+  }
+}
+
+async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<void> {
+  const cells = [...delta.values()];
+  if (cells.length === 0) return;
+  // One statement per distinct column set keeps the upsert simple and portable.
+  const groups = new Map<string, typeof cells>();
+  for (const cell of cells) {
+    const cols = (Object.keys(cell.values) as RollupColumn[]).sort().join(',');
+    groups.set(cols, [...(groups.get(cols) ?? []), cell]);
+  }
+  for (const [colList, group] of groups) {
+    const cols = colList.split(',') as RollupColumn[];
+    for (const part of chunks(group, Math.floor(CHUNK / 2))) {
+      const params: unknown[] = [];
+      for (const cell of part) params.push(cell.server, cell.minute, ...cols.map((c) => cell.values[c]!));
+      await tx.execute(
+        `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES ${placeholders(cols.length + 2, part.length)}
+         ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
+        params,
+      );
+    }
+  }
+}
+
+/** Earliest session.opened (across servers) naming each token as its previousToken. */
+function pickSuccessors(candidates: readonly { server: string; token: string; previousToken: string; openedAt: number }[]): Map<string, SuccessorSession> {
+  const best = new Map<string, { server: string; token: string; openedAt: number }>();
+  for (const c of candidates) {
+    const cur = best.get(c.previousToken);
+    const better =
+      !cur || c.openedAt < cur.openedAt || (c.openedAt === cur.openedAt && `${c.server}/${c.token}` < `${cur.server}/${cur.token}`);
+    if (better) best.set(c.previousToken, { server: c.server, token: c.token, openedAt: c.openedAt });
+  }
+  const out = new Map<string, SuccessorSession>();
+  for (const [prev, s] of best) out.set(prev, { server: s.server, token: s.token, openedAt: new Date(s.openedAt).toISOString() });
+  return out;
+}
+
+/**
+ * Stores a batch of already-validated events for one server. Idempotent per (server, event id).
+ * On PostgreSQL, sessions are serialised per token with transaction-scoped advisory locks so
+ * two instances ingesting the same token never lose each other's update.
+ */
+export async function storeBatch(sql: Sql, server: string, events: readonly DoorwatchEvent[], options: StoreOptions): Promise<StoreResult> {
+  // Repeats inside one request are duplicates too; keep the first copy.
+  const unique = new Map<string, DoorwatchEvent>();
+  for (const e of events) if (!unique.has(e.id)) unique.set(e.id, e);
+  const batch = [...unique.values()];
+
+  return sql.transaction(async (tx) => {
+    if (options.deadLetters?.length) await storeDeadLetters(tx, options.deadLetters, options.now);
+    if (batch.length === 0) return { accepted: 0, duplicates: 0 };
+    if (tx.provider === 'postgresql') {
+      const lockTokens = new Set<string>();
+      for (const e of batch) {
+        lockTokens.add(e.token);
+        const prev = e.type === 'session.opened' ? (e.data as { previousToken?: unknown }).previousToken : undefined;
+        if (typeof prev === 'string') lockTokens.add(prev);
+      }
+      // Sorted, so two transactions always take locks in the same order (no deadlock).
+      for (const token of [...lockTokens].sort()) {
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(?, 0))`, [token]);
+      }
+    }
+
+    const inserted = await insertNewEvents(tx, server, batch, options.now);
+    const fresh = batch.filter((e) => inserted.has(e.id));
+    const delta: RollupDelta = new Map();
+    for (const e of fresh) {
+      const at = timestampMs(e.at);
+      addContributions(delta, server, [{ minute: minuteOf(at), column: 'events', value: 1 }], 1);
+      if (e.type === 'stream.dropped') addContributions(delta, server, [{ minute: minuteOf(at), column: 'drops', value: 1 }], 1);
+    }
+    if (fresh.length > 0) {
+      const touched = new Map<Key, { server: string; token: string }>();
+      for (const e of fresh) touched.set(keyOf(server, e.token), { server, token: e.token });
+
+      // A new session.opened with previousToken changes its predecessor's summary (renegotiated),
+      // wherever that predecessor lives: recompute those sessions too.
+      const newPrevTokens = new Set<string>();
+      for (const e of fresh) {
+        const prev = e.type === 'session.opened' ? (e.data as { previousToken?: unknown }).previousToken : undefined;
+        if (typeof prev === 'string') newPrevTokens.add(prev);
+      }
+      if (newPrevTokens.size > 0) {
+        const preds = await loadSessionRows(tx, '"token" IN ', [...newPrevTokens]);
+        for (const p of preds) touched.set(keyOf(p.server, p.token), { server: p.server, token: p.token });
+      }
+
+      const keys = [...touched.values()];
+      const timelines = await loadTimelines(tx, keys);
+      const oldRows = new Map<Key, SessionRow>();
+      const byServer = new Map<string, string[]>();
+      for (const k of keys) byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);
+      for (const [srv, tokens] of byServer) {
+        for (const r of await loadSessionRows(tx, '"server" = ? AND "token" IN ', tokens, [srv])) oldRows.set(keyOf(r.server, r.token), r);
+      }
+
+      // Successor candidates: stored sessions naming a touched token, plus sessions in this batch.
+      const touchedTokens = [...new Set(keys.map((k) => k.token))];
+      const candidates: { server: string; token: string; previousToken: string; openedAt: number }[] = [];
+      const stored = await loadSessionRows(tx, '"previousToken" IN ', touchedTokens);
+      for (const r of stored) {
+        if (r.openedAt !== null && !touched.has(keyOf(r.server, r.token))) {
+          candidates.push({ server: r.server, token: r.token, previousToken: r.previousToken!, openedAt: r.openedAt });
+        }
+      }
+      // Summaries of the touched sessions themselves (first pass without successors, to learn previousToken/openedAt).
+      const firstPass = new Map<Key, ReturnType<typeof summarize>>();
+      for (const k of keys) {
+        const timeline = timelines.get(keyOf(k.server, k.token));
+        if (!timeline || timeline.length === 0) continue;
+        const s = summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
+        firstPass.set(keyOf(k.server, k.token), s);
+        if (s.previousToken !== null && s.openedAt !== null) {
+          candidates.push({ server: k.server, token: k.token, previousToken: s.previousToken, openedAt: timestampMs(s.openedAt) });
+        }
+      }
+      const successors = pickSuccessors(candidates);
+
+      const newRows: SessionRow[] = [];
+      for (const k of keys) {
+        const key = keyOf(k.server, k.token);
+        const timeline = timelines.get(key);
+        if (!timeline || timeline.length === 0) continue;
+        const successor = successors.get(k.token) ?? null;
+        const summary = successor
+          ? summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
+          : firstPass.get(key)!;
+        const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
+        const row = toSessionRow(k.server, summary, firstEventAt, options.now);
+        const old = oldRows.get(key);
+        if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
+        addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
+        newRows.push(row);
+      }
+      await upsertSessions(tx, newRows);
+    }
+    pruneZeroCells(delta);
+    await applyRollupDelta(tx, delta);
+    return { accepted: fresh.length, duplicates: events.length - fresh.length };
+  });
+}
