@@ -1,0 +1,59 @@
+// The bootstrap admin token. With DOORWATCH_ADMIN_TOKEN set, that token is (re)installed as the
+// admin operator `bootstrap-admin` at every start — rotating it means changing the variable.
+// Unset, a token is generated at the first start only, stored hashed, and printed once; later
+// starts leave the stored one alone (create more admins with `npm run operator -- create`).
+import type { Db } from '@/lib/db/client';
+import { BOOTSTRAP_OPERATOR_ID } from './operator-store';
+import { generateOperatorToken, hashToken } from './tokens';
+
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+export interface BootstrapResult {
+  /** `env`: installed from DOORWATCH_ADMIN_TOKEN; `generated`: new token (returned once); `kept`: existing one left alone. */
+  action: 'env' | 'generated' | 'kept';
+  token?: string;
+}
+
+export async function ensureBootstrapAdmin(
+  db: Db,
+  env: Record<string, string | undefined> = process.env,
+): Promise<BootstrapResult> {
+  const fromEnv = env.DOORWATCH_ADMIN_TOKEN?.trim();
+  if (fromEnv) {
+    if (fromEnv.length < MIN_ADMIN_TOKEN_LENGTH) {
+      throw new Error(`DOORWATCH_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+    }
+    const tokenHash = hashToken(fromEnv);
+    // Another operator row must not already hold this hash (unique column).
+    await db.prisma.operatorToken.deleteMany({ where: { tokenHash, NOT: { id: BOOTSTRAP_OPERATOR_ID } } });
+    await db.prisma.operatorToken.upsert({
+      where: { id: BOOTSTRAP_OPERATOR_ID },
+      create: { id: BOOTSTRAP_OPERATOR_ID, name: 'bootstrap admin', role: 'admin', tokenHash },
+      update: { tokenHash, role: 'admin', revokedAt: null },
+    });
+    return { action: 'env' };
+  }
+  const existing = await db.prisma.operatorToken.findUnique({ where: { id: BOOTSTRAP_OPERATOR_ID } });
+  if (existing) return { action: 'kept' };
+  const token = generateOperatorToken();
+  await db.prisma.operatorToken.create({
+    data: { id: BOOTSTRAP_OPERATOR_ID, name: 'bootstrap admin', role: 'admin', tokenHash: hashToken(token) },
+  });
+  return { action: 'generated', token };
+}
+
+/** Startup hook (lib/startup/prepare-instance.ts): install the bootstrap admin and print a generated token once. */
+export async function prepareBootstrapAdmin(db: Db): Promise<void> {
+  const result = await ensureBootstrapAdmin(db);
+  if (result.action === 'generated') {
+    console.log(
+      [
+        '',
+        '  Doorwatch generated a bootstrap admin token (shown only this once, stored hashed):',
+        `    ${result.token}`,
+        '  Use it as "Authorization: Bearer <token>" or to log in; set DOORWATCH_ADMIN_TOKEN to choose your own.',
+        '',
+      ].join('\n'),
+    );
+  }
+}

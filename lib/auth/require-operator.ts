@@ -1,0 +1,66 @@
+// The one gate for operator-only routes: Bearer token or browser session cookie.
+import { getDb, type Db } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/api-error';
+import type { TOperatorRole } from '@/lib/contract/api/operators';
+import { assertSameOrigin, isSafeMethod } from './csrf';
+import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator, type OperatorRecord } from './operator-store';
+import { SESSION_COOKIE, parseSession, readCookie, verifySessionMac } from './session-cookie';
+
+export interface Operator {
+  id: string;
+  name: string;
+  role: TOperatorRole;
+}
+
+export interface AuthenticatedOperator extends Operator {
+  via: 'bearer' | 'cookie';
+  /** Cookie sessions only. */
+  expiresAt: number | null;
+}
+
+const RANK: Record<TOperatorRole, number> = { viewer: 1, admin: 2 };
+
+function unauthorized(message: string): ApiError {
+  return new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="doorwatch"' });
+}
+
+/**
+ * Who is calling, or a 401. Bearer wins over a cookie; a cookie session on a non-GET request
+ * must pass the CSRF (Origin) check, else 403 `csrf_rejected`.
+ */
+export async function authenticate(request: Request, db: Db = getDb()): Promise<AuthenticatedOperator> {
+  const header = request.headers.get('authorization');
+  let record: OperatorRecord | null = null;
+  let via: 'bearer' | 'cookie';
+  let expiresAt: number | null = null;
+  if (header !== null) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthorized('Authorization must be "Bearer <operator token>"');
+    record = await findActiveOperatorByToken(db, m[1]);
+    if (!record) throw unauthorized('unknown or revoked operator token');
+    via = 'bearer';
+  } else {
+    const cookie = readCookie(request, SESSION_COOKIE);
+    if (!cookie) throw unauthorized('an operator token (Authorization: Bearer) or a login session is required');
+    const parsed = parseSession(cookie);
+    if (parsed) record = await findActiveOperatorById(db, parsed.operatorId);
+    if (!parsed || !record || !verifySessionMac(parsed, record.tokenHash)) {
+      throw unauthorized('login session is invalid or expired; log in again');
+    }
+    if (!isSafeMethod(request.method)) assertSameOrigin(request);
+    via = 'cookie';
+    expiresAt = parsed.expiresAt;
+  }
+  if (!isOperatorRole(record.role)) throw new ApiError(403, 'forbidden', 'operator token has an unknown role');
+  void touchOperator(db, record);
+  return { id: record.id, name: record.name, role: record.role, via, expiresAt };
+}
+
+/** Throws ApiError 401 `unauthorized` / 403 `forbidden` (or `csrf_rejected`); admin satisfies viewer. */
+export async function requireOperator(request: Request, role: TOperatorRole): Promise<Operator> {
+  const op = await authenticate(request);
+  if (RANK[op.role] < RANK[role]) {
+    throw new ApiError(403, 'forbidden', `this needs the ${role} role; your token has ${op.role}`);
+  }
+  return { id: op.id, name: op.name, role: op.role };
+}
