@@ -1,0 +1,178 @@
+'use client';
+import { useRef } from 'react';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from 'recharts';
+import { useEffectiveTheme } from '@/components/shell/theme';
+import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
+import { PALETTES, type Palette } from '@/lib/ui/palette';
+
+export interface SeriesDef {
+  key: string;
+  label: string;
+  color: keyof Palette;
+  kind?: 'bar' | 'line';
+  stack?: string;
+  /** Right-hand axis (e.g. a rate next to counts). */
+  right?: boolean;
+  format?: (v: number) => string;
+  /** Session-list flag a click on this series drills into. */
+  flag?: string;
+}
+
+export interface SeriesRow {
+  t: number;
+  [key: string]: number | null;
+}
+
+interface Props {
+  data: SeriesRow[];
+  series: SeriesDef[];
+  bucketMs: number;
+  tz: TimeZoneMode;
+  height?: number;
+  rightFormat?: (v: number) => string;
+  /** Called with the bucket's [from, to) and the clicked series' flag (if a bar was hit). */
+  onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined) => void;
+  testId?: string;
+  ariaLabel: string;
+}
+
+function Tip({ active, payload, series, tz, bucketMs, clickable }: TooltipContentProps<number, string> & { series: SeriesDef[]; tz: TimeZoneMode; bucketMs: number; clickable: boolean }) {
+  if (!active || !payload?.length) return null;
+  const row = payload[0].payload as SeriesRow;
+  return (
+    <div className="chart-tip">
+      <div className="chart-tip-title">
+        {fmtDateTime(row.t, tz).slice(0, 16)} – {fmtDateTime(row.t + bucketMs, tz).slice(11, 16)}
+      </div>
+      {series.map((s) => {
+        const p = payload.find((x) => x.dataKey === s.key);
+        const v = row[s.key];
+        return (
+          <div className="chart-tip-row" key={s.key}>
+            <span className="swatch" style={{ background: p?.color ?? 'currentColor' }} />
+            {s.label}
+            <span className="v">{v === null || v === undefined ? '—' : s.format ? s.format(v) : v}</span>
+          </div>
+        );
+      })}
+      {clickable && <div className="chart-tip-hint">Click to list these sessions</div>}
+    </div>
+  );
+}
+
+export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFormat, onBucketClick, testId, ariaLabel }: Props) {
+  const theme = useEffectiveTheme();
+  const pal = PALETTES[theme];
+  const barHit = useRef(false);
+  const span = data.length ? data[data.length - 1].t - data[0].t + bucketMs : bucketMs;
+  const hasRight = series.some((s) => s.right);
+
+  const click = (index: number, flag: string | undefined) => {
+    const row = data[index];
+    if (row && onBucketClick) onBucketClick(row.t, row.t + bucketMs, flag);
+  };
+
+  return (
+    <div className={`chart ${onBucketClick ? 'chart-click' : ''}`} style={{ height }} data-testid={testId} role="img" aria-label={ariaLabel}>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart
+          data={data}
+          margin={{ top: 6, right: hasRight ? 4 : 10, bottom: 0, left: -14 }}
+          barCategoryGap={1}
+          onClick={(state) => {
+            if (barHit.current) {
+              barHit.current = false;
+              return;
+            }
+            const i = typeof state.activeTooltipIndex === 'number' ? state.activeTooltipIndex : Number(state.activeTooltipIndex);
+            if (Number.isFinite(i)) click(i, undefined);
+          }}
+        >
+          <CartesianGrid vertical={false} stroke={pal.grid} />
+          <XAxis
+            dataKey="t"
+            tickFormatter={(v: number) => fmtTick(v, tz, span)}
+            stroke={pal.axis}
+            tick={{ fill: pal.muted, fontSize: 11 }}
+            minTickGap={28}
+            tickLine={false}
+          />
+          <YAxis yAxisId="l" allowDecimals={false} stroke={pal.axis} tick={{ fill: pal.muted, fontSize: 11 }} tickLine={false} axisLine={false} width={44} />
+          {hasRight && (
+            <YAxis
+              yAxisId="r"
+              orientation="right"
+              stroke={pal.axis}
+              tick={{ fill: pal.muted, fontSize: 11 }}
+              tickLine={false}
+              axisLine={false}
+              width={44}
+              tickFormatter={rightFormat}
+            />
+          )}
+          <Tooltip
+            cursor={{ fill: pal.cursor }}
+            isAnimationActive={false}
+            content={(props) => <Tip {...(props as TooltipContentProps<number, string>)} series={series} tz={tz} bucketMs={bucketMs} clickable={!!onBucketClick} />}
+          />
+          {series.map((s) =>
+            s.kind === 'line' ? (
+              <Line
+                key={s.key}
+                yAxisId={s.right ? 'r' : 'l'}
+                dataKey={s.key}
+                name={s.label}
+                stroke={pal[s.color]}
+                strokeWidth={1.8}
+                dot={data.length < 40 ? { r: 2.5, fill: pal[s.color], strokeWidth: 0 } : false}
+                activeDot={{ r: 4 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
+            ) : (
+              <Bar
+                key={s.key}
+                yAxisId={s.right ? 'r' : 'l'}
+                dataKey={s.key}
+                name={s.label}
+                stackId={s.stack}
+                fill={pal[s.color]}
+                maxBarSize={28}
+                isAnimationActive={false}
+                onClick={(_d, index) => {
+                  barHit.current = true;
+                  click(index, s.flag);
+                }}
+              />
+            ),
+          )}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+export function Legend({ series }: { series: SeriesDef[] }) {
+  const theme = useEffectiveTheme();
+  const pal = PALETTES[theme];
+  return (
+    <div className="legend">
+      {series.map((s) => (
+        <span key={s.key}>
+          <span className="swatch" style={{ background: pal[s.color], borderRadius: s.kind === 'line' ? 5 : 2, height: s.kind === 'line' ? 3 : 9 }} />
+          {s.label}
+        </span>
+      ))}
+    </div>
+  );
+}

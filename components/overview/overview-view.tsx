@@ -1,0 +1,341 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useMemo } from 'react';
+import { HistogramChart } from '@/components/charts/histogram-chart';
+import { Legend, SeriesChart, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
+import { Empty, ErrorState, Skeleton } from '@/components/states';
+import type { TStatsResponse } from '@/lib/contract/api/stats';
+import { fmtDuration, fmtInt, fmtPct } from '@/lib/ui/format';
+import { useServers, useStats } from '@/lib/ui/queries';
+import { isoMs, pickBucket, resolveRange } from '@/lib/ui/time-range';
+import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
+import { ServerTable } from './server-table';
+
+const BOUNDARY_SERIES: SeriesDef[] = [
+  { key: 'refused', label: 'Refused (correct)', color: 'refused', stack: 'b', flag: 'refused' },
+  { key: 'naiveResumes', label: 'Naive resume', color: 'naive', stack: 'b', flag: 'naive_resume' },
+  { key: 'unanswered', label: 'Unanswered', color: 'pending', stack: 'b', flag: 'boundary' },
+];
+const DEADLOCK_SERIES: SeriesDef[] = [
+  { key: 'deadlocks', label: 'Deadlocks', color: 'deadlock', flag: 'deadlock' },
+  { key: 'dualNegotiations', label: 'Dual negotiations', color: 'dual', flag: 'dual_negotiation' },
+  { key: 'burnedTokenReuses', label: 'Burned-token reuse', color: 'pending', flag: 'burned_token_reuse' },
+];
+const RENEG_SERIES: SeriesDef[] = [
+  { key: 'drops', label: 'Stream drops', color: 'drops' },
+  { key: 'renegotiations', label: 'Renegotiations', color: 'reneg', flag: 'renegotiated' },
+  { key: 'rate', label: 'Renegotiation rate', color: 'accent', kind: 'line', right: true, format: (v) => fmtPct(v, 1) },
+];
+
+function toRows(stats: TStatsResponse): SeriesRow[] {
+  return stats.series.map((b) => ({
+    t: Date.parse(b.t),
+    refused: b.refused,
+    naiveResumes: b.naiveResumes,
+    unanswered: Math.max(0, b.boundary - b.refused - b.naiveResumes),
+    boundary: b.boundary,
+    deadlocks: b.deadlocks,
+    dualNegotiations: b.dualNegotiations,
+    burnedTokenReuses: b.burnedTokenReuses,
+    drops: b.drops,
+    renegotiations: b.renegotiations,
+    rate: b.drops > 0 ? b.renegotiations / b.drops : null,
+    sessions: b.sessions,
+  }));
+}
+
+interface TileProps {
+  label: string;
+  value: string;
+  sub?: string;
+  tone?: 'bad' | 'good' | 'warn';
+  href: string;
+  testId: string;
+  title?: string;
+}
+
+function Tile({ label, value, sub, tone, href, testId, title }: TileProps) {
+  return (
+    <Link href={href} className={`tile ${tone ?? ''}`} data-testid={testId} title={title ?? `List these sessions`}>
+      <span className="tile-label">{label}</span>
+      <span className="tile-value">{value}</span>
+      {sub && <span className="tile-sub">{sub}</span>}
+    </Link>
+  );
+}
+
+export function OverviewView() {
+  const { global, link, set } = useUrlState();
+  const router = useRouter();
+  const { from, to, server, refresh, tz } = global;
+  const bucket = useMemo(() => pickBucket(resolveRange(from, to)).expr, [from, to]);
+  const stats = useStats({ from, to, server: server || undefined, bucket }, refresh);
+  const servers = useServers(refresh);
+
+  const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
+  const drill = (fromMs: number, toMs: number, flag: string | undefined, fallback: string) =>
+    router.push(sessionsLink({ from: isoMs(fromMs), to: isoMs(toMs), flag: flag ?? fallback }));
+
+  const s = stats.data;
+  const rows = useMemo(() => (s ? toRows(s) : []), [s]);
+  const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
+
+  return (
+    <div className="stack" data-testid="overview">
+      <div className="page-head">
+        <h1>Overview</h1>
+        <span className="sub small">
+          {s ? (
+            <>
+              {fmtInt(s.sessions)} sessions · {fmtInt(s.events)} events · {s.server ? `server ${s.server}` : 'all servers'} · bucket {fmtDuration(s.bucketMs)}
+            </>
+          ) : (
+            ' '
+          )}
+        </span>
+        <div className="row gap" style={{ marginLeft: 'auto' }}>
+          <label htmlFor="server-filter">Server</label>
+          <select
+            id="server-filter"
+            className="select"
+            value={server}
+            onChange={(e) => set({ server: e.target.value || null })}
+            data-testid="overview-server-filter"
+          >
+            <option value="">All servers</option>
+            {serverNames.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+            {server && !serverNames.includes(server) && <option value={server}>{server}</option>}
+          </select>
+        </div>
+      </div>
+
+      {stats.isError && !s && <div className="panel"><ErrorState error={stats.error} onRetry={() => void stats.refetch()} /></div>}
+      {stats.isPending && (
+        <div className="stack">
+          <Skeleton height={52} />
+          <Skeleton height={70} />
+          <div className="grid grid-2"><Skeleton height={240} /><Skeleton height={240} /></div>
+        </div>
+      )}
+
+      {s && (
+        <div className={`stack ${stats.isPlaceholderData ? 'stale' : ''}`}>
+          {stats.isError && <div className="panel"><ErrorState error={stats.error} onRetry={() => void stats.refetch()} /></div>}
+          {s.deadlocks.ongoing > 0 ? (
+            <div className="alarm" role="alert" data-testid="ongoing-deadlocks">
+              <span className="alarm-count num">{fmtInt(s.deadlocks.ongoing)}</span>
+              <div className="alarm-text">
+                <strong>{s.deadlocks.ongoing === 1 ? 'session is' : 'sessions are'} deadlocked right now</strong>
+                <div className="small">
+                  A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout). Idle so far: {fmtDuration(s.deadlocks.idleMs)}.
+                </div>
+              </div>
+              <Link className="btn" href={sessionsLink({ flag: 'deadlock', state: 'upgrade_pending' })} data-testid="ongoing-deadlocks-link">
+                Show stuck sessions →
+              </Link>
+            </div>
+          ) : (
+            <div className="calm" data-testid="no-ongoing-deadlocks">
+              <strong>●</strong> No session is deadlocked at the upgrade boundary right now.
+            </div>
+          )}
+
+          <div className="tiles">
+            <Tile
+              label="Deadlocks"
+              value={fmtInt(s.deadlocks.total)}
+              sub={`idle ${fmtDuration(s.deadlocks.idleMs)} · ${fmtInt(s.deadlocks.ongoing)} ongoing`}
+              tone={s.deadlocks.total > 0 ? 'bad' : undefined}
+              href={sessionsLink({ flag: 'deadlock' })}
+              testId="tile-deadlocks"
+            />
+            <Tile
+              label="Boundary entries"
+              value={fmtInt(s.boundary)}
+              sub={`resumes after upgrade.accepted`}
+              tone={s.boundary > 0 ? 'warn' : undefined}
+              href={sessionsLink({ flag: 'boundary' })}
+              testId="tile-boundary"
+            />
+            <Tile
+              label="Refused"
+              value={fmtInt(s.refused)}
+              sub={s.boundary > 0 ? `${fmtPct(s.refused / s.boundary, 1)} of boundary` : 'session-superseded'}
+              tone={s.refused > 0 ? 'good' : undefined}
+              href={sessionsLink({ flag: 'refused' })}
+              testId="tile-refused"
+            />
+            <Tile
+              label="Naive resumes"
+              value={fmtInt(s.naiveResumes)}
+              sub="idle stream handed back"
+              tone={s.naiveResumes > 0 ? 'bad' : undefined}
+              href={sessionsLink({ flag: 'naive_resume' })}
+              testId="tile-naive"
+            />
+            <Tile
+              label="Dual negotiations"
+              value={fmtInt(s.dualNegotiations)}
+              sub="second upgrade.accepted (409)"
+              tone={s.dualNegotiations > 0 ? 'bad' : undefined}
+              href={sessionsLink({ flag: 'dual_negotiation' })}
+              testId="tile-dual"
+            />
+            <Tile
+              label="Burned-token reuse"
+              value={fmtInt(s.burnedTokenReuses)}
+              sub="resume on a refused token"
+              tone={s.burnedTokenReuses > 0 ? 'bad' : undefined}
+              href={sessionsLink({ flag: 'burned_token_reuse' })}
+              testId="tile-burned"
+            />
+            <Tile
+              label="Refusal p95"
+              value={fmtDuration(s.refusalLatencyMs.p95)}
+              sub={`p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)}`}
+              href={sessionsLink({ flag: 'refused' })}
+              testId="tile-refusal-p95"
+            />
+            <Tile
+              label="Renegotiations"
+              value={fmtInt(s.renegotiations.count)}
+              sub={`rate ${fmtPct(s.renegotiations.rate, 2)} · ${fmtInt(s.renegotiations.under200ms)} < 200 ms`}
+              href={sessionsLink({ flag: 'renegotiated' })}
+              testId="tile-renegotiations"
+            />
+            <Tile
+              label="Sessions"
+              value={fmtInt(s.sessions)}
+              sub={`${fmtInt(s.drops)} stream drops`}
+              href={sessionsLink({})}
+              testId="tile-sessions"
+            />
+          </div>
+
+          {s.events === 0 && s.sessions === 0 ? (
+            <div className="panel">
+              <Empty title="No events in this range">
+                Nothing was reported {s.server ? `by ${s.server} ` : ''}between these times. Widen the range (z zooms out) or check that servers post to{' '}
+                <code>/api/v1/ingest/&lt;server&gt;</code>.
+              </Empty>
+            </div>
+          ) : null}
+
+          <div className="grid grid-2">
+            <section className="panel" aria-labelledby="h-boundary">
+              <div className="panel-head">
+                <h2 id="h-boundary">Boundary entries by server answer</h2>
+                <span className="aside"><Legend series={BOUNDARY_SERIES} /></span>
+              </div>
+              <div className="panel-body">
+                <SeriesChart
+                  data={rows}
+                  series={BOUNDARY_SERIES}
+                  bucketMs={s.bucketMs}
+                  tz={tz}
+                  height={210}
+                  ariaLabel="Boundary entries per bucket, by outcome"
+                  testId="chart-boundary"
+                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'boundary')}
+                />
+              </div>
+            </section>
+            <section className="panel" aria-labelledby="h-deadlocks">
+              <div className="panel-head">
+                <h2 id="h-deadlocks">Deadlocks, dual negotiations, burned tokens</h2>
+                <span className="aside"><Legend series={DEADLOCK_SERIES} /></span>
+              </div>
+              <div className="panel-body">
+                <SeriesChart
+                  data={rows}
+                  series={DEADLOCK_SERIES}
+                  bucketMs={s.bucketMs}
+                  tz={tz}
+                  height={210}
+                  ariaLabel="Deadlocks and dual negotiations per bucket"
+                  testId="chart-deadlocks"
+                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'deadlock')}
+                />
+                <div className="small muted">
+                  Total idle time in deadlocks: <strong className="num">{fmtDuration(s.deadlocks.idleMs)}</strong> (ended + ongoing, threshold {fmtDuration(s.deadlockThresholdMs)})
+                </div>
+              </div>
+            </section>
+          </div>
+
+          <div className="grid grid-2">
+            <section className="panel" aria-labelledby="h-refusal">
+              <div className="panel-head">
+                <h2 id="h-refusal">Refusal latency</h2>
+                <span className="aside">resume.requested → resume.refused</span>
+              </div>
+              <div className="panel-body">
+                <div className="pct-strip" data-testid="refusal-percentiles">
+                  {(['p50', 'p95', 'p99', 'max'] as const).map((k) => (
+                    <div key={k}>
+                      <span className="k">{k}</span>
+                      <span className="v">{fmtDuration(s.refusalLatencyMs[k])}</span>
+                    </div>
+                  ))}
+                  <div>
+                    <span className="k">count</span>
+                    <span className="v">{fmtInt(s.refusalLatencyMs.count)}</span>
+                  </div>
+                </div>
+                {s.refusalLatencyMs.count === 0 ? (
+                  <Empty title="No refusals in this range" height={150}>A conforming server answers a boundary resume with session-superseded in about 50 ms.</Empty>
+                ) : (
+                  <HistogramChart buckets={s.refusalLatencyHistogram} onClick={() => router.push(sessionsLink({ flag: 'refused' }))} />
+                )}
+              </div>
+            </section>
+            <section className="panel" aria-labelledby="h-reneg">
+              <div className="panel-head">
+                <h2 id="h-reneg">Renegotiations</h2>
+                <span className="aside"><Legend series={RENEG_SERIES} /></span>
+              </div>
+              <div className="panel-body">
+                <div className="pct-strip">
+                  <div><span className="k">rate</span><span className="v">{fmtPct(s.renegotiations.rate, 2)}</span></div>
+                  <div><span className="k">p50</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.p50)}</span></div>
+                  <div><span className="k">p95</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.p95)}</span></div>
+                  <div><span className="k">max</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.max)}</span></div>
+                  <div>
+                    <span className="k">&lt; 200 ms</span>
+                    <span className="v">
+                      {s.renegotiations.count ? fmtPct(s.renegotiations.under200ms / s.renegotiations.count, 0) : '—'}
+                    </span>
+                  </div>
+                </div>
+                <SeriesChart
+                  data={rows}
+                  series={RENEG_SERIES}
+                  bucketMs={s.bucketMs}
+                  tz={tz}
+                  height={170}
+                  rightFormat={(v) => fmtPct(v, 0)}
+                  ariaLabel="Stream drops, renegotiations and renegotiation rate per bucket"
+                  testId="chart-renegotiations"
+                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'renegotiated')}
+                />
+              </div>
+            </section>
+          </div>
+
+          <section className="panel" aria-labelledby="h-servers">
+            <div className="panel-head">
+              <h2 id="h-servers">Servers</h2>
+              <span className="aside">conformance at the boundary, all time · <Link href={link('/servers')}>all servers →</Link></span>
+            </div>
+            <ServerTable query={servers} compact />
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

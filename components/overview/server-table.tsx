@@ -1,0 +1,88 @@
+'use client';
+import Link from 'next/link';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Empty, ErrorState, Loading } from '@/components/states';
+import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
+import { fmtDateTime, fmtInt } from '@/lib/ui/format';
+import { useUrlState } from '@/lib/ui/url-state';
+
+const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: string }> = {
+  refuses: { label: 'refuses ✓', tone: 'good', title: 'Every answered boundary resume was refused with session-superseded' },
+  naive: { label: 'naive ✗', tone: 'bad', title: 'Seen: a naive resume, a dual negotiation or a burned-token reuse' },
+  unknown: { label: 'unknown', tone: '', title: 'No answered boundary resume yet' },
+};
+
+export function VerdictChip({ verdict }: { verdict: TServerVerdict }) {
+  const v = VERDICT[verdict];
+  return (
+    <span className={`chip verdict ${v.tone}`} title={v.title} data-testid={`verdict-${verdict}`}>
+      {v.label}
+    </span>
+  );
+}
+
+export function ServerTable({ query, compact = false }: { query: UseQueryResult<TServerListResponse>; compact?: boolean }) {
+  const { link, global } = useUrlState();
+  if (query.isPending) return <Loading />;
+  if (query.isError && !query.data) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const servers = query.data?.servers ?? [];
+  if (servers.length === 0)
+    return (
+      <Empty title="No servers yet">
+        Register one in Settings (admin) or with <code>DOORWATCH_SERVERS</code>, then point its reporter at <code>/api/v1/ingest/&lt;name&gt;</code>.
+      </Empty>
+    );
+  const sorted = [...servers].sort((a, b) => {
+    const rank = (v: TServerVerdict) => (v === 'naive' ? 0 : v === 'unknown' ? 1 : 2);
+    return rank(a.verdict) - rank(b.verdict) || a.name.localeCompare(b.name);
+  });
+  const sl = (server: string, flag?: string) => link('/sessions', { server, flag });
+  return (
+    <div className="table-wrap">
+      <table className="data" data-testid="server-table">
+        <thead>
+          <tr>
+            <th>Server</th>
+            <th>Verdict</th>
+            <th>Last seen</th>
+            <th className="num">Sessions</th>
+            {!compact && <th className="num">Events</th>}
+            <th className="num">Boundary</th>
+            <th className="num">Refused</th>
+            <th className="num">Naive</th>
+            <th className="num">Dual</th>
+            <th className="num">Burned reuse</th>
+            {!compact && <th>Registered</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((s) => (
+            <tr key={s.name} data-testid={`server-row-${s.name}`}>
+              <td>
+                <Link href={link('/', { server: s.name })} title="Overview for this server" className="mono">
+                  {s.name}
+                </Link>
+              </td>
+              <td><VerdictChip verdict={s.verdict} /></td>
+              <td className="num">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
+              <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
+              {!compact && <td className="num">{fmtInt(s.events)}</td>}
+              <td className="num"><Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link></td>
+              <td className="num"><Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link></td>
+              <td className="num">
+                <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>{fmtInt(s.counts.naiveResumes)}</Link>
+              </td>
+              <td className="num">
+                <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>{fmtInt(s.counts.dualNegotiations)}</Link>
+              </td>
+              <td className="num">
+                <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
+              </td>
+              {!compact && <td className="num">{fmtDateTime(s.registeredAt, global.tz)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

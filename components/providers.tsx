@@ -1,0 +1,24 @@
+'use client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { UiApiError } from '@/lib/ui/fetcher';
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            staleTime: 2_000,
+            // Keep the previous numbers on screen while a new range loads (no flashing to empty).
+            placeholderData: (prev: unknown) => prev,
+            refetchOnWindowFocus: true,
+            // Auto-refresh stops while the tab is hidden (TanStack's default, stated for the reader).
+            refetchIntervalInBackground: false,
+            retry: (count, err) => !(err instanceof UiApiError && err.status < 500) && count < 2,
+          },
+        },
+      }),
+  );
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}

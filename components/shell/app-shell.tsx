@@ -1,0 +1,96 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useCallback, useState, type ReactNode } from 'react';
+import { tzLabel } from '@/lib/ui/format';
+import { useUrlState } from '@/lib/ui/url-state';
+import { RefreshPicker } from './refresh-picker';
+import { HelpDialog, useShortcuts } from './shortcuts';
+import { ThemeToggle } from './theme';
+import { TimeRangePicker } from './time-range-picker';
+
+const NAV = [
+  { href: '/', label: 'Overview', match: (p: string) => p === '/' },
+  { href: '/sessions', label: 'Sessions', match: (p: string) => p.startsWith('/sessions') || p.includes('/sessions/') || p.startsWith('/tokens') },
+  { href: '/servers', label: 'Servers', match: (p: string) => p === '/servers' },
+  { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
+];
+
+function TokenLookup() {
+  const router = useRouter();
+  const { link } = useUrlState();
+  const [value, setValue] = useState('');
+  return (
+    <form
+      className="lookup"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const t = value.trim();
+        if (t) router.push(link(`/tokens/${encodeURIComponent(t)}`));
+      }}
+    >
+      <label htmlFor="token-lookup" className="sr-only">Look up a session token (any time)</label>
+      <input
+        id="token-lookup"
+        className="input lookup-input"
+        placeholder="Find token…  /"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        spellCheck={false}
+        autoComplete="off"
+        data-testid="token-lookup"
+      />
+    </form>
+  );
+}
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const { pathname, global, set, link } = useUrlState();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const showHelp = useCallback(() => setHelpOpen(true), []);
+  useShortcuts(showHelp);
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">Skip to content</a>
+      <header className="topbar">
+        <Link href={link('/')} className="brand" aria-label="Doorwatch overview">
+          <span className="brand-mark" aria-hidden="true">▮▯</span>
+          <span>Doorwatch</span>
+        </Link>
+        <nav className="nav" aria-label="Sections">
+          {NAV.map((n) => (
+            <Link key={n.href} href={link(n.href)} className={`nav-link ${n.match(pathname) ? 'active' : ''}`} aria-current={n.match(pathname) ? 'page' : undefined}>
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+        <TokenLookup />
+        <div className="toolbar">
+          <TimeRangePicker />
+          <RefreshPicker />
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs tz-toggle"
+            onClick={() => set({ tz: global.tz === 'utc' ? null : 'utc' }, 'replace')}
+            title={`Times shown in ${tzLabel(global.tz)} — click to switch (u)`}
+            data-testid="tz-toggle"
+          >
+            {global.tz === 'utc' ? 'UTC' : 'Local'}
+          </button>
+          <ThemeToggle />
+          <button type="button" className="btn btn-ghost btn-icon" onClick={showHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+            ?
+          </button>
+          <form action="/api/auth/logout" method="post" className="logout">
+            <button type="submit" className="btn btn-ghost btn-xs" title="Sign out">Sign out</button>
+          </form>
+        </div>
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        {children}
+      </main>
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+'use client';
+import { useIsFetching } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { REFRESH_MODES, useUrlState, type RefreshMode } from '@/lib/ui/url-state';
+
+export function usePageVisible(): boolean {
+  const [visible, setVisible] = useState(true);
+  useEffect(() => {
+    const update = () => setVisible(document.visibilityState !== 'hidden');
+    update();
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return visible;
+}
+
+export function RefreshPicker() {
+  const { global, set } = useUrlState();
+  const fetching = useIsFetching();
+  const visible = usePageVisible();
+  const paused = global.refresh !== 'off' && !visible;
+  return (
+    <div className="refresh">
+      <span
+        className={`refresh-dot ${fetching > 0 ? 'busy' : ''}`}
+        role="status"
+        aria-live="polite"
+        data-testid="refresh-indicator"
+        data-fetching={fetching > 0 ? 'true' : 'false'}
+        title={fetching > 0 ? 'Refreshing…' : paused ? 'Auto-refresh paused while the tab is hidden' : 'Up to date'}
+      >
+        <span className="sr-only">{fetching > 0 ? 'Refreshing' : paused ? 'Paused' : 'Idle'}</span>
+      </span>
+      <label className="sr-only" htmlFor="refresh-select">Auto-refresh</label>
+      <select
+        id="refresh-select"
+        className="select"
+        value={global.refresh}
+        onChange={(e) => set({ refresh: e.target.value === 'off' ? null : (e.target.value as RefreshMode) }, 'replace')}
+        title="Auto-refresh (paused in hidden tabs)"
+        data-testid="refresh-select"
+      >
+        {REFRESH_MODES.map((m) => (
+          <option key={m} value={m}>
+            {m === 'off' ? 'Auto-refresh off' : `Every ${m}`}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

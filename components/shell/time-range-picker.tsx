@@ -1,0 +1,162 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import { fmtDateTime, tzLabel } from '@/lib/ui/format';
+import {
+  RANGE_PRESETS,
+  describeRange,
+  freezeRange,
+  isRelative,
+  parseUserTime,
+  presetFor,
+  shiftRange,
+  zoomOutRange,
+} from '@/lib/ui/time-range';
+import { useUrlState } from '@/lib/ui/url-state';
+
+export function TimeRangePicker() {
+  const { global, set } = useUrlState();
+  const { from, to, tz } = global;
+  const [open, setOpen] = useState(false);
+  const [fromText, setFromText] = useState(from);
+  const [toText, setToText] = useState(to);
+  const [error, setError] = useState<string | null>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+
+  const shown = (v: string) => (isRelative(v) ? v : fmtDateTime(v, tz));
+
+  useEffect(() => {
+    if (!open) return;
+    setFromText(shown(from));
+    setToText(shown(to));
+    setError(null);
+    const onDown = (e: MouseEvent) => {
+      if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    setTimeout(() => firstRef.current?.focus(), 0);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  useEffect(() => {
+    const onOpen = () => setOpen(true);
+    window.addEventListener('doorwatch-open-time-picker', onOpen);
+    return () => window.removeEventListener('doorwatch-open-time-picker', onOpen);
+  }, []);
+
+  const apply = (e?: React.FormEvent) => {
+    e?.preventDefault();
+    const f = parseUserTime(fromText, tz);
+    const t = parseUserTime(toText, tz);
+    if (!f) return setError(`“${fromText}” is not a time: use now-2h, 2026-11-29 10:00 or an RFC 3339 instant`);
+    if (!t) return setError(`“${toText}” is not a time: use now, 2026-11-29 11:00 or an RFC 3339 instant`);
+    set({ from: f, to: t, cursor: null });
+    setOpen(false);
+  };
+
+  const preset = presetFor(from, to);
+  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+
+  return (
+    <div className="trp" ref={boxRef}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-icon"
+        title="Earlier ( [ )"
+        aria-label="Shift range earlier"
+        onClick={() => set({ ...shiftRange(from, to, -0.5), cursor: null })}
+      >
+        ‹
+      </button>
+      <button
+        type="button"
+        className="btn trp-button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="time-range-button"
+        title="Time range (t)"
+      >
+        <span aria-hidden="true" className="trp-clock">◷</span> {label}
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-icon"
+        title="Later ( ] )"
+        aria-label="Shift range later"
+        onClick={() => set({ ...shiftRange(from, to, 0.5), cursor: null })}
+      >
+        ›
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-icon"
+        title="Zoom out (z)"
+        aria-label="Zoom out"
+        onClick={() => set({ ...zoomOutRange(from, to), cursor: null })}
+      >
+        ⊖
+      </button>
+      {open && (
+        <div className="popover trp-pop" role="dialog" aria-label="Time range">
+          <div className="trp-cols">
+            <form className="trp-abs" onSubmit={apply}>
+              <div className="trp-title">Absolute range</div>
+              <label>
+                From
+                <input ref={firstRef} value={fromText} onChange={(e) => setFromText(e.target.value)} spellCheck={false} name="from" data-testid="range-from" />
+              </label>
+              <label>
+                To
+                <input value={toText} onChange={(e) => setToText(e.target.value)} spellCheck={false} name="to" data-testid="range-to" />
+              </label>
+              <div className="hint">Times in {tzLabel(tz)}; relative like now-6h also work.</div>
+              {error && <div className="form-error" role="alert">{error}</div>}
+              <div className="row gap">
+                <button type="submit" className="btn btn-primary" data-testid="range-apply">Apply</button>
+                {isRelative(from) && (
+                  <button
+                    type="button"
+                    className="btn"
+                    title="Replace the relative range with the absolute instants it means now, so a shared link shows the same data later"
+                    onClick={() => {
+                      set(freezeRange(from, to));
+                      setOpen(false);
+                    }}
+                  >
+                    Freeze as absolute
+                  </button>
+                )}
+              </div>
+            </form>
+            <ul className="trp-presets" aria-label="Relative ranges">
+              {RANGE_PRESETS.map((p) => (
+                <li key={p.from}>
+                  <button
+                    type="button"
+                    className={`preset ${preset?.from === p.from ? 'active' : ''}`}
+                    onClick={() => {
+                      set({ from: p.from, to: p.to, cursor: null });
+                      setOpen(false);
+                    }}
+                    data-testid={`preset-${p.short}`}
+                  >
+                    {p.label}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+'use client';
+import type { ReactNode } from 'react';
+import { UiApiError } from '@/lib/ui/fetcher';
+
+export function PageLoading() {
+  return (
+    <div className="state-box" role="status" aria-live="polite">
+      Loading…
+    </div>
+  );
+}
+
+export function Skeleton({ height = 160 }: { height?: number }) {
+  return <div className="skeleton" style={{ height }} aria-hidden="true" />;
+}
+
+export function Loading({ label = 'Loading…', height }: { label?: string; height?: number }) {
+  return (
+    <div className="state-box" role="status" aria-live="polite" style={height ? { height, display: 'grid', placeItems: 'center' } : undefined}>
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ title, children, height }: { title: string; children?: ReactNode; height?: number }) {
+  return (
+    <div className="state-box" data-testid="empty-state" style={height ? { minHeight: height, display: 'grid', placeContent: 'center' } : undefined}>
+      <div className="title">{title}</div>
+      {children && <div className="small">{children}</div>}
+    </div>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof UiApiError ? error.code : null;
+  return (
+    <div className="state-box error" role="alert" data-testid="error-state">
+      <div className="title">Could not load this view</div>
+      <div className="small">
+        {message}
+        {code && <span className="faint"> ({code})</span>}
+      </div>
+      {onRetry && (
+        <button type="button" className="btn btn-xs" style={{ marginTop: 8 }} onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}

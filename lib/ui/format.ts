@@ -1,0 +1,115 @@
+/** Display formatting shared by every page. Times honour the UTC/local toggle. */
+
+export type TimeZoneMode = 'local' | 'utc';
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function parts(ms: number, tz: TimeZoneMode) {
+  const d = new Date(ms);
+  return tz === 'utc'
+    ? { y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h: d.getUTCHours(), mi: d.getUTCMinutes(), s: d.getUTCSeconds(), ms: d.getUTCMilliseconds() }
+    : { y: d.getFullYear(), mo: d.getMonth() + 1, d: d.getDate(), h: d.getHours(), mi: d.getMinutes(), s: d.getSeconds(), ms: d.getMilliseconds() };
+}
+
+export function toMs(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return value;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** 2026-11-29 10:04:05 (date and time). */
+export function fmtDateTime(value: string | number | null | undefined, tz: TimeZoneMode, withMs = false): string {
+  const ms = toMs(value);
+  if (ms === null) return '—';
+  const p = parts(ms, tz);
+  const base = `${p.y}-${pad(p.mo)}-${pad(p.d)} ${pad(p.h)}:${pad(p.mi)}:${pad(p.s)}`;
+  return withMs ? `${base}.${pad(p.ms, 3)}` : base;
+}
+
+/** 10:04:05.123 */
+export function fmtTime(value: string | number | null | undefined, tz: TimeZoneMode, withMs = true): string {
+  const ms = toMs(value);
+  if (ms === null) return '—';
+  const p = parts(ms, tz);
+  const base = `${pad(p.h)}:${pad(p.mi)}:${pad(p.s)}`;
+  return withMs ? `${base}.${pad(p.ms, 3)}` : base;
+}
+
+/** Axis tick: HH:MM for short ranges, MM-DD HH:MM for longer ones. */
+export function fmtTick(ms: number, tz: TimeZoneMode, spanMs: number): string {
+  const p = parts(ms, tz);
+  if (spanMs > 2 * 86_400_000) return `${pad(p.mo)}-${pad(p.d)} ${pad(p.h)}:${pad(p.mi)}`;
+  return `${pad(p.h)}:${pad(p.mi)}`;
+}
+
+export function tzLabel(tz: TimeZoneMode): string {
+  if (tz === 'utc') return 'UTC';
+  const off = -new Date().getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  return `local (UTC${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)})`;
+}
+
+const int = new Intl.NumberFormat('en-US');
+
+export function fmtInt(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : int.format(Math.round(n));
+}
+
+export function fmtPct(rate: number | null | undefined, digits = 2): string {
+  if (rate === null || rate === undefined || Number.isNaN(rate)) return '—';
+  return `${(rate * 100).toFixed(digits)}%`;
+}
+
+/** 48 ms, 1.24 s, 5 m 00 s, 2 h 03 m */
+export function fmtDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return '—';
+  const neg = ms < 0;
+  const a = Math.abs(ms);
+  let out: string;
+  if (a < 1000) out = `${Math.round(a)} ms`;
+  else if (a < 60_000) out = `${(a / 1000).toFixed(a < 10_000 ? 2 : 1)} s`;
+  else if (a < 3_600_000) out = `${Math.floor(a / 60_000)} m ${pad(Math.floor((a % 60_000) / 1000))} s`;
+  else if (a < 86_400_000) out = `${Math.floor(a / 3_600_000)} h ${pad(Math.floor((a % 3_600_000) / 60_000))} m`;
+  else out = `${Math.floor(a / 86_400_000)} d ${pad(Math.floor((a % 86_400_000) / 3_600_000))} h`;
+  return neg ? `−${out}` : out;
+}
+
+export function shortToken(token: string, max = 18): string {
+  return token.length <= max ? token : `${token.slice(0, max - 7)}…${token.slice(-6)}`;
+}
+
+export const FLAG_LABELS: Record<string, string> = {
+  boundary: 'boundary',
+  refused: 'refused',
+  naive_resume: 'naive resume',
+  dual_negotiation: 'dual negotiation',
+  deadlock: 'deadlock',
+  renegotiated: 'renegotiated',
+  burned_token_reuse: 'burned token reuse',
+};
+
+export const STATE_LABELS: Record<string, string> = {
+  sse_active: 'SSE active',
+  upgrade_pending: 'upgrade pending',
+  websocket_bound: 'WebSocket bound',
+  terminated: 'terminated',
+};
+
+/** Tone for a flag chip: bad outcomes are loud, the good one is calm. */
+export function flagTone(flag: string): 'bad' | 'warn' | 'good' | 'neutral' {
+  switch (flag) {
+    case 'deadlock':
+    case 'naive_resume':
+    case 'dual_negotiation':
+    case 'burned_token_reuse':
+      return 'bad';
+    case 'boundary':
+      return 'warn';
+    case 'refused':
+    case 'renegotiated':
+      return 'good';
+    default:
+      return 'neutral';
+  }
+}

@@ -1,0 +1,87 @@
+'use client';
+/**
+ * Every piece of view state lives in the query string so a copied link reproduces
+ * the view. Time range, refresh and tz are "global" params carried across pages;
+ * page-specific filters are dropped when navigating between sections.
+ */
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useMemo } from 'react';
+import { DEFAULT_FROM, DEFAULT_TO } from './time-range';
+import type { TimeZoneMode } from './format';
+
+export const GLOBAL_PARAMS = ['from', 'to', 'refresh', 'tz', 'server'] as const;
+
+export type RefreshMode = 'off' | '5s' | '30s';
+export const REFRESH_MODES: readonly RefreshMode[] = ['off', '5s', '30s'];
+export const REFRESH_MS: Record<RefreshMode, number | false> = { off: false, '5s': 5000, '30s': 30000 };
+
+export interface GlobalState {
+  from: string;
+  to: string;
+  refresh: RefreshMode;
+  tz: TimeZoneMode;
+  server: string;
+}
+
+export type ParamPatch = Record<string, string | null | undefined>;
+
+export function readGlobal(sp: URLSearchParams | { get(name: string): string | null }): GlobalState {
+  const refresh = sp.get('refresh');
+  return {
+    from: sp.get('from') || DEFAULT_FROM,
+    to: sp.get('to') || DEFAULT_TO,
+    refresh: refresh === '5s' || refresh === '30s' ? refresh : 'off',
+    tz: sp.get('tz') === 'utc' ? 'utc' : 'local',
+    server: sp.get('server') ?? '',
+  };
+}
+
+/** Apply a patch to a query string; null/undefined/'' removes a key. */
+export function patchQuery(current: string, patch: ParamPatch): string {
+  const sp = new URLSearchParams(current);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || v === undefined || v === '') sp.delete(k);
+    else sp.set(k, v);
+  }
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The global params of the current URL, for links to other sections. */
+export function globalQuery(sp: { get(name: string): string | null }, extra: ParamPatch = {}, keep: readonly string[] = GLOBAL_PARAMS): string {
+  const out = new URLSearchParams();
+  for (const k of keep) {
+    const v = sp.get(k);
+    if (v) out.set(k, v);
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === null || v === undefined || v === '') out.delete(k);
+    else out.set(k, v);
+  }
+  const s = out.toString();
+  return s ? `?${s}` : '';
+}
+
+export function useUrlState() {
+  const sp = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const global = useMemo(() => readGlobal(sp), [sp]);
+
+  const set = useCallback(
+    (patch: ParamPatch, mode: 'push' | 'replace' = 'push') => {
+      const next = `${pathname}${patchQuery(window.location.search, patch)}`;
+      if (mode === 'push') router.push(next, { scroll: false });
+      else router.replace(next, { scroll: false });
+    },
+    [pathname, router],
+  );
+
+  const get = useCallback((key: string) => sp.get(key), [sp]);
+  const link = useCallback(
+    (path: string, extra: ParamPatch = {}, keep: readonly string[] = GLOBAL_PARAMS) => `${path}${globalQuery(sp, extra, keep)}`,
+    [sp],
+  );
+
+  return { sp, global, set, get, link, pathname, router };
+}
