@@ -1,0 +1,131 @@
+// Session list filters: parsing from query parameters and the portable SQL they turn into.
+import { ApiError } from '@/lib/http/api-error';
+import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
+import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
+import { parseTimeRange } from './time-range';
+
+export interface SessionFilter {
+  servers: string[];
+  states: SessionState[];
+  /** All must hold (AND). */
+  flags: SessionFlag[];
+  /** Whole token or prefix. */
+  token: string | null;
+  /** Sessions active in [fromMs, toMs): lastEventAt ≥ from and firstEventAt < to. Null = any time. */
+  fromMs: number | null;
+  toMs: number | null;
+  nowMs: number;
+  thresholdMs: number;
+}
+
+export interface SessionQuery {
+  filter: SessionFilter;
+  sort: TSessionSort;
+  limit: number;
+  cursor: string | null;
+}
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+
+/** Flag → stored 0/1 column. `deadlock` depends on the reader's clock and is handled apart. */
+const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string> = {
+  boundary: 'fBoundary',
+  refused: 'fRefused',
+  naive_resume: 'fNaiveResume',
+  dual_negotiation: 'fDualNegotiation',
+  renegotiated: 'fRenegotiated',
+  burned_token_reuse: 'fBurnedTokenReuse',
+};
+
+/** Values of a repeatable parameter; also accepts comma-separated lists (`flag=a,b`). */
+function many(params: URLSearchParams, name: string): string[] {
+  return params.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
+  const flags = many(params, 'flag');
+  for (const f of flags) {
+    if (!(SESSION_FLAGS as readonly string[]).includes(f)) {
+      throw new ApiError(400, 'invalid_flag', `flag=${JSON.stringify(f)} is not one of ${SESSION_FLAGS.join(', ')}`);
+    }
+  }
+  const states = many(params, 'state');
+  for (const s of states) {
+    if (!(SESSION_STATES as readonly string[]).includes(s)) {
+      throw new ApiError(400, 'invalid_state', `state=${JSON.stringify(s)} is not one of ${SESSION_STATES.join(', ')}`);
+    }
+  }
+  const servers = many(params, 'server');
+  for (const s of servers) if (s.length > 128) throw new ApiError(400, 'invalid_server', 'server must be at most 128 characters');
+  const token = params.get('token')?.trim() || null;
+  if (token !== null && token.length > 256) throw new ApiError(400, 'invalid_token', 'token must be at most 256 characters');
+
+  let fromMs: number | null = null;
+  let toMs: number | null = null;
+  if (params.get('from') || params.get('to')) {
+    const range = parseTimeRange(params.get('from'), params.get('to'), nowMs);
+    fromMs = range.fromMs;
+    toMs = range.toMs;
+  }
+
+  const sortParam = params.get('sort')?.trim() || '-lastEventAt';
+  if (!(SESSION_SORTS as readonly string[]).includes(sortParam)) {
+    throw new ApiError(400, 'invalid_sort', `sort=${JSON.stringify(sortParam)} is not one of ${SESSION_SORTS.join(', ')}`);
+  }
+  const limitParam = params.get('limit');
+  let limit = DEFAULT_LIMIT;
+  if (limitParam !== null && limitParam !== '') {
+    if (!/^\d{1,6}$/.test(limitParam) || Number(limitParam) < 1 || Number(limitParam) > MAX_LIMIT) {
+      throw new ApiError(400, 'invalid_limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    }
+    limit = Number(limitParam);
+  }
+  return {
+    filter: { servers, states: states as SessionState[], flags: flags as SessionFlag[], token, fromMs, toMs, nowMs, thresholdMs },
+    sort: sortParam as TSessionSort,
+    limit,
+    cursor: params.get('cursor') || null,
+  };
+}
+
+export interface SqlFragment {
+  where: string[];
+  params: unknown[];
+}
+
+/** WHERE conditions (AND-ed) for a filter; identifiers quoted for PostgreSQL. */
+export function filterSql(f: SessionFilter): SqlFragment {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.servers.length) {
+    where.push(`"server" IN (${f.servers.map(() => '?').join(', ')})`);
+    params.push(...f.servers);
+  }
+  if (f.states.length) {
+    where.push(`"state" IN (${f.states.map(() => '?').join(', ')})`);
+    params.push(...f.states);
+  }
+  for (const flag of new Set(f.flags)) {
+    if (flag === 'deadlock') {
+      where.push('("deadlockEndedAt" IS NOT NULL OR ("deadlockStartedAt" IS NOT NULL AND "deadlockStartedAt" <= ?))');
+      params.push(f.nowMs - f.thresholdMs);
+    } else {
+      where.push(`"${FLAG_COLUMN[flag]}" = 1`);
+    }
+  }
+  if (f.token !== null) {
+    // substr, not LIKE: exact and case-sensitive on both SQLite and PostgreSQL, no escaping.
+    where.push('substr("token", 1, ?) = ?');
+    params.push(f.token.length, f.token);
+  }
+  if (f.fromMs !== null) {
+    where.push('"lastEventAt" >= ?');
+    params.push(f.fromMs);
+  }
+  if (f.toMs !== null) {
+    where.push('"firstEventAt" < ?');
+    params.push(f.toMs);
+  }
+  return { where, params };
+}

@@ -1,0 +1,59 @@
+// The session list: one keyset page, or every matching row in pages (for export).
+import type { Db } from '@/lib/db/client';
+import type { SessionRow } from '@/lib/ingest/session-row';
+import type { TSessionListResponse, TSessionSort, TSessionView } from '@/lib/contract/api/sessions';
+import { toIsoMs } from '@/lib/contract/timestamp';
+import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';
+import { filterSql, type SessionFilter, type SessionQuery } from './session-filter';
+import { toSessionView } from './session-view';
+
+function sortParts(sort: TSessionSort): { column: 'lastEventAt' | 'firstEventAt'; desc: boolean } {
+  return { column: sort.replace('-', '') as 'lastEventAt' | 'firstEventAt', desc: sort.startsWith('-') };
+}
+
+async function fetchPage(db: Db, filter: SessionFilter, sort: TSessionSort, limit: number, after: SessionCursor | null): Promise<SessionRow[]> {
+  const { where, params } = filterSql(filter);
+  const { column, desc } = sortParts(sort);
+  if (after) {
+    // Row-value comparison (SQLite ≥ 3.15, PostgreSQL): strictly after the last row of the previous page.
+    where.push(`("${column}", "server", "token") ${desc ? '<' : '>'} (?, ?, ?)`);
+    params.push(after.key, after.server, after.token);
+  }
+  const dir = desc ? 'DESC' : 'ASC';
+  const text =
+    `SELECT * FROM "Session"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
+    ` ORDER BY "${column}" ${dir}, "server" ${dir}, "token" ${dir} LIMIT ?`;
+  return db.sql.query<SessionRow>(text, [...params, limit]);
+}
+
+function cursorAfter(row: SessionRow, sort: TSessionSort): SessionCursor {
+  const { column } = sortParts(sort);
+  return { sort, key: Number(row[column]), server: row.server, token: row.token };
+}
+
+export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionListResponse> {
+  const after = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
+  const rows = await fetchPage(db, q.filter, q.sort, q.limit + 1, after);
+  const page = rows.slice(0, q.limit);
+  const more = rows.length > q.limit;
+  return {
+    sessions: page.map((r) => toSessionView(r, q.filter.nowMs, q.filter.thresholdMs)),
+    nextCursor: more ? encodeCursor(cursorAfter(page[page.length - 1], q.sort)) : null,
+    limit: q.limit,
+    sort: q.sort,
+    now: toIsoMs(q.filter.nowMs),
+  };
+}
+
+export const EXPORT_PAGE_SIZE = 1000;
+
+/** Every session matching the filter (ignores limit; starts at the cursor if any), page by page. */
+export async function* iterateSessions(db: Db, q: SessionQuery, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<TSessionView> {
+  let after = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
+  for (;;) {
+    const rows = await fetchPage(db, q.filter, q.sort, pageSize, after);
+    for (const r of rows) yield toSessionView(r, q.filter.nowMs, q.filter.thresholdMs);
+    if (rows.length < pageSize) return;
+    after = cursorAfter(rows[rows.length - 1], q.sort);
+  }
+}

@@ -1,0 +1,79 @@
+// A stored Session row → the API's session view, deciding `deadlock`/`ongoing` with the reader's clock.
+import { SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES, type SessionFlag } from '@/lib/contract/summary';
+import type { TSessionView } from '@/lib/contract/api/sessions';
+import type { TChainLink } from '@/lib/contract/api/session-detail';
+import type { SessionRow } from '@/lib/ingest/session-row';
+import { toIsoMs } from '@/lib/contract/timestamp';
+
+const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIsoMs(Number(ms)));
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function oneOf<T extends string>(values: readonly T[], v: unknown, fallback: T): T {
+  return (values as readonly unknown[]).includes(v) ? (v as T) : fallback;
+}
+
+/** Deadlock as of `nowMs`: ended from the row; unended becomes ongoing once it reached the threshold. */
+export function deadlockOf(row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt' | 'deadlockDurationMs'>, nowMs: number, thresholdMs: number): TSessionView['deadlock'] {
+  const start = num(row.deadlockStartedAt);
+  if (start === null) return null;
+  const end = num(row.deadlockEndedAt);
+  if (end !== null) {
+    return { startedAt: toIsoMs(start), endedAt: toIsoMs(end), durationMs: num(row.deadlockDurationMs) ?? end - start, ongoing: false };
+  }
+  const age = nowMs - start;
+  if (age < thresholdMs) return null;
+  return { startedAt: toIsoMs(start), endedAt: null, durationMs: age, ongoing: true };
+}
+
+export function flagsOf(row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt' | 'deadlockDurationMs'>, nowMs: number, thresholdMs: number): SessionFlag[] {
+  const set = new Set<SessionFlag>();
+  for (const f of String(row.flags ?? '').split(' ')) if ((SESSION_FLAGS as readonly string[]).includes(f)) set.add(f as SessionFlag);
+  set.delete('deadlock');
+  if (deadlockOf(row, nowMs, thresholdMs)) set.add('deadlock');
+  return [...set].sort();
+}
+
+export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: number): TSessionView {
+  const unended = num(row.deadlockStartedAt) !== null && num(row.deadlockEndedAt) === null;
+  return {
+    server: row.server,
+    token: row.token,
+    state: oneOf(SESSION_STATES, row.state, 'sse_active'),
+    flags: flagsOf(row, nowMs, thresholdMs),
+    boundaryOutcome: row.boundaryOutcome === null ? null : oneOf(BOUNDARY_OUTCOMES, row.boundaryOutcome, 'pending'),
+    openedAt: iso(row.openedAt),
+    firstEventAt: toIsoMs(Number(row.firstEventAt)),
+    lastEventAt: iso(row.lastEventAt),
+    eventCount: Number(row.eventCount),
+    refusalLatencyMs: num(row.refusalLatencyMs),
+    deadlock: deadlockOf(row, nowMs, thresholdMs),
+    previousToken: row.previousToken,
+    successorToken: row.successorToken,
+    successorServer: row.successorServer,
+    successorOpenedAt: iso(row.successorOpenedAt),
+    renegotiationLatencyMs: num(row.renegotiationLatencyMs),
+    boundaryAt: iso(row.boundaryAt),
+    answeredAt: iso(row.answeredAt),
+    refusedAt: iso(row.refusedAt),
+    naiveResumeAt: iso(row.naiveResumeAt),
+    dualNegotiationAt: iso(row.dualNegotiationAt),
+    dualNegotiationCount: Number(row.dualNegotiationCount ?? 0),
+    burnedTokenReuseAt: iso(row.burnedTokenReuseAt),
+    dropCount: Number(row.dropCount ?? 0),
+    deadlockCandidateSince: unended ? iso(row.deadlockStartedAt) : null,
+    updatedAt: toIsoMs(Number(row.updatedAt)),
+  };
+}
+
+export function toChainLink(row: SessionRow, nowMs: number, thresholdMs: number): TChainLink {
+  return {
+    server: row.server,
+    token: row.token,
+    state: oneOf(SESSION_STATES, row.state, 'sse_active'),
+    flags: flagsOf(row, nowMs, thresholdMs),
+    openedAt: iso(row.openedAt),
+    lastEventAt: toIsoMs(Number(row.lastEventAt)),
+    refusedAt: iso(row.refusedAt),
+    renegotiationLatencyMs: num(row.renegotiationLatencyMs),
+  };
+}

@@ -1,0 +1,153 @@
+// GET /api/v1/stats. Definitions (all over [from, to), minute-aligned):
+// - counts come from Rollup rows: each counter sits at the minute of its anchor (sessions at
+//   the first event, refused/naiveResumes at the boundary answer, renegotiations at the
+//   successor's session.opened, drops and events at their event time, ended deadlocks at
+//   their start). The Event table is never scanned.
+// - ongoing deadlocks (unended naive resumes older than the threshold by the reader's clock)
+//   that STARTED in range are added from Session via the deadlockStartedAt index; their idle
+//   time counts up to now.
+// - refusal and renegotiation latency percentiles are exact (nearest rank) over Session rows
+//   whose refusedAt / successorOpenedAt falls in range.
+import type { Db } from '@/lib/db/client';
+import type { THistogramBucket, TStatsBucket, TStatsResponse } from '@/lib/contract/api/stats';
+import { toIsoMs } from '@/lib/contract/timestamp';
+import { summarizeLatencies } from '@/lib/metrics/percentiles';
+import { bucketStarts } from './buckets';
+import type { TimeRange } from './time-range';
+
+export interface StatsQuery {
+  range: TimeRange;
+  bucketMs: number;
+  server: string | null;
+  nowMs: number;
+  thresholdMs: number;
+}
+
+/** Rollup column → response counter. */
+const COUNTERS = [
+  ['events', 'events'],
+  ['sessions', 'sessions'],
+  ['drops', 'drops'],
+  ['boundary', 'boundary'],
+  ['refused', 'refused'],
+  ['naiveResumes', 'naiveResumes'],
+  ['dualNegotiations', 'dualNegotiations'],
+  ['burnedReuses', 'burnedTokenReuses'],
+  ['deadlocks', 'deadlocks'],
+  ['renegotiations', 'renegotiations'],
+] as const;
+
+/** Upper bounds (exclusive, ms) of the refusal latency histogram; the last bucket is open-ended. */
+export const REFUSAL_HISTOGRAM_EDGES = [10, 25, 50, 100, 200, 500, 1000, 2000, 5000] as const;
+
+export function latencyHistogram(values: readonly number[], edges: readonly number[] = REFUSAL_HISTOGRAM_EDGES): THistogramBucket[] {
+  const buckets: THistogramBucket[] = [];
+  let lower = 0;
+  for (const e of edges) {
+    buckets.push({ fromMs: lower, toMs: e, count: 0 });
+    lower = e;
+  }
+  buckets.push({ fromMs: lower, toMs: null, count: 0 });
+  for (const v of values) {
+    let i = edges.findIndex((e) => v < e);
+    if (i < 0) i = edges.length;
+    buckets[i].count += 1;
+  }
+  return buckets;
+}
+
+const sumOf = (col: string) => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
+
+export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsResponse> {
+  const { fromMs, toMs } = q.range;
+  const serverSql = q.server === null ? '' : ' AND "server" = ?';
+  const serverParam = q.server === null ? [] : [q.server];
+  const rollupCols = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms'];
+
+  // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
+  const bucketRows = await db.sql.query<Record<string, number>>(
+    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${rollupCols.map(sumOf).join(', ')}
+       FROM "Rollup" WHERE "minute" >= ? AND "minute" < ?${serverSql}
+      GROUP BY CAST("minute" / CAST(? AS BIGINT) AS BIGINT)`,
+    [q.bucketMs, fromMs, toMs, ...serverParam, q.bucketMs],
+  );
+
+  // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
+  const ongoingRows = await db.sql.query<{ b: number; n: number; startSum: number }>(
+    `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", COUNT(*) AS "n",
+            COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
+       FROM "Session"
+      WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
+        AND "deadlockEndedAt" IS NULL${serverSql}
+      GROUP BY CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT)`,
+    [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam, q.bucketMs],
+  );
+
+  const refusalRows = await db.sql.query<{ v: number }>(
+    `SELECT "refusalLatencyMs" AS "v" FROM "Session"
+      WHERE "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
+        AND "refusalLatencyMs" IS NOT NULL${serverSql}`,
+    [fromMs, toMs, ...serverParam],
+  );
+  const renegRows = await db.sql.query<{ v: number }>(
+    `SELECT "renegotiationLatencyMs" AS "v" FROM "Session"
+      WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}`,
+    [fromMs, toMs, ...serverParam],
+  );
+
+  const empty = (): Omit<TStatsBucket, 't'> => ({
+    events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
+    dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
+  });
+  const byBucket = new Map<number, Omit<TStatsBucket, 't'>>();
+  for (const t of bucketStarts(fromMs, toMs, q.bucketMs)) byBucket.set(t, empty());
+  const totals = empty();
+  let idleMs = 0;
+  let under200 = 0;
+  for (const row of bucketRows) {
+    const cell = byBucket.get(Number(row.b) * q.bucketMs);
+    for (const [col, key] of COUNTERS) {
+      const v = Number(row[col] ?? 0);
+      totals[key] += v;
+      if (cell) cell[key] += v;
+    }
+    idleMs += Number(row.deadlockIdleMs ?? 0);
+    under200 += Number(row.renegUnder200ms ?? 0);
+  }
+  let ongoing = 0;
+  for (const row of ongoingRows) {
+    const n = Number(row.n);
+    ongoing += n;
+    idleMs += n * q.nowMs - Number(row.startSum);
+    const cell = byBucket.get(Number(row.b) * q.bucketMs);
+    if (cell) cell.deadlocks += n;
+  }
+
+  const refusals = refusalRows.map((r) => Number(r.v));
+  const reneg = summarizeLatencies(renegRows.map((r) => Number(r.v)));
+  return {
+    range: { from: toIsoMs(fromMs), to: toIsoMs(toMs), fromInput: q.range.fromInput, toInput: q.range.toInput },
+    server: q.server,
+    now: toIsoMs(q.nowMs),
+    deadlockThresholdMs: q.thresholdMs,
+    bucketMs: q.bucketMs,
+    events: totals.events,
+    sessions: totals.sessions,
+    drops: totals.drops,
+    boundary: totals.boundary,
+    refused: totals.refused,
+    naiveResumes: totals.naiveResumes,
+    dualNegotiations: totals.dualNegotiations,
+    burnedTokenReuses: totals.burnedTokenReuses,
+    deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
+    refusalLatencyMs: summarizeLatencies(refusals),
+    renegotiations: {
+      count: totals.renegotiations,
+      rate: totals.drops === 0 ? null : totals.renegotiations / totals.drops,
+      latencyMs: { p50: reneg.p50, p95: reneg.p95, max: reneg.max },
+      under200ms: under200,
+    },
+    refusalLatencyHistogram: latencyHistogram(refusals),
+    series: [...byBucket].map(([t, c]) => ({ t: toIsoMs(t), ...c })),
+  };
+}
