@@ -57,8 +57,8 @@ export async function authenticate(request: Request, db: Db = getDb()): Promise<
 }
 
 /** Throws ApiError 401 `unauthorized` / 403 `forbidden` (or `csrf_rejected`); admin satisfies viewer. */
-export async function requireOperator(request: Request, role: TOperatorRole): Promise<Operator> {
-  const op = await authenticate(request);
+export async function requireOperator(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<Operator> {
+  const op = await authenticate(request, db);
   if (RANK[op.role] < RANK[role]) {
     throw new ApiError(403, 'forbidden', `this needs the ${role} role; your token has ${op.role}`);
   }

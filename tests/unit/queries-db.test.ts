@@ -1,0 +1,224 @@
+// Query services against a real (temporary, migrated) SQLite database seeded through ingest.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, type Db } from '@/lib/db/client';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { ingestEvents } from '@/lib/ingest/ingest-events';
+import { computeStats } from '@/lib/queries/stats';
+import { parseStatsQuery } from '@/lib/queries/stats-query';
+import { parseSessionQuery } from '@/lib/queries/session-filter';
+import { iterateSessions, listSessions } from '@/lib/queries/session-list';
+import { getSessionDetail } from '@/lib/queries/session-detail';
+import { listServerVerdicts } from '@/lib/queries/server-verdicts';
+import { ZStatsResponse } from '@/lib/contract/api/stats';
+import { ZSessionListResponse } from '@/lib/contract/api/sessions';
+import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
+import { ZServerListResponse } from '@/lib/contract/api/servers';
+import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
+
+let db: Db;
+let dir: string;
+const NOW = Q_T0 + 3_600_000; // an hour after the data: the unended naive resume is an ongoing deadlock
+const THRESHOLD = 10_000;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'doorwatch-queries-'));
+  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'q.db')}` });
+  await runMigrations(config);
+  db = openDb(config);
+  await db.prisma.server.create({ data: { name: 'delta' } });
+  for (const b of Q_BATCHES) {
+    const r = await ingestEvents(db, b.server, b.events, { now: NOW });
+    assert.deepEqual(r.rejected, []);
+  }
+});
+after(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const params = (o: Record<string, string | string[]>) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(o)) for (const x of [v].flat()) p.append(k, x);
+  return p;
+};
+
+async function list(o: Record<string, string | string[]>, nowMs = NOW) {
+  return listSessions(db, parseSessionQuery(params(o), nowMs, THRESHOLD));
+}
+
+describe('stats', () => {
+  test('totals over the known timelines match the definitions', async () => {
+    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    ZStatsResponse.parse(s);
+    for (const k of ['events', 'sessions', 'drops', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedTokenReuses'] as const) {
+      assert.equal(s[k], Q_EXPECTED[k], k);
+    }
+    assert.deepEqual(s.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
+    assert.deepEqual(s.renegotiations, Q_EXPECTED.renegotiations);
+    assert.deepEqual(s.deadlocks, { total: 2, ongoing: 1, idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START) });
+    assert.equal(s.bucketMs, 60_000);
+    assert.equal(s.series.length, 10);
+    const hist = Object.fromEntries(s.refusalLatencyHistogram.filter((b) => b.count).map((b) => [b.fromMs, b.count]));
+    assert.deepEqual(hist, { 25: 1, 50: 2, 100: 1 });
+  });
+
+  test('series: each counter at its anchor minute; the buckets add up to the totals', async () => {
+    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const m = (i: number) => s.series[i];
+    assert.equal(m(0).t, Q_RANGE.from);
+    assert.equal(m(0).sessions, 4);
+    assert.equal(m(0).renegotiations, 2);
+    assert.equal(m(1).deadlocks, 1); // ended, at its start minute
+    assert.equal(m(4).deadlocks, 1); // ongoing, at its start minute
+    assert.equal(m(5).burnedTokenReuses, 1);
+    for (const k of ['events', 'sessions', 'drops', 'refused'] as const) {
+      assert.equal(s.series.reduce((a, b) => a + b[k], 0), s[k], k);
+    }
+    assert.equal(s.series.reduce((a, b) => a + b.renegotiations, 0), s.renegotiations.count);
+    assert.equal(s.series.reduce((a, b) => a + b.deadlocks, 0), s.deadlocks.total);
+  });
+
+  test('server filter and the reader’s clock', async () => {
+    const alpha = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, server: 'alpha' }), NOW), thresholdMs: THRESHOLD });
+    assert.equal(alpha.sessions, 4);
+    assert.equal(alpha.refused, 3);
+    assert.equal(alpha.renegotiations.count, 2);
+    assert.equal(alpha.renegotiations.rate, 2 / 3);
+    assert.equal(alpha.deadlocks.total, 0);
+    // 5 s after the naive resume the candidate is not yet a deadlock.
+    const early = Q_ONGOING_START + 5_000;
+    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), early), thresholdMs: THRESHOLD });
+    assert.equal(s.deadlocks.ongoing, 0);
+    assert.equal(s.deadlocks.total, 1);
+  });
+
+  test('a bucket larger than the range gives one bucket with the totals; an empty range gives zeros', async () => {
+    const s = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, bucket: '1h' }), NOW), thresholdMs: THRESHOLD });
+    assert.equal(s.series.length, 1);
+    assert.equal(s.series[0].sessions, 9);
+    const e = await computeStats(db, { ...parseStatsQuery(params({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW), thresholdMs: THRESHOLD });
+    assert.equal(e.sessions, 0);
+    assert.equal(e.renegotiations.rate, null);
+    assert.deepEqual(e.refusalLatencyMs, { count: 0, p50: null, p95: null, p99: null, max: null });
+  });
+});
+
+describe('session list', () => {
+  test('all sessions, newest activity first, schema-valid', async () => {
+    const r = await list({ limit: '100' });
+    ZSessionListResponse.parse(r);
+    assert.deepEqual(new Set(r.sessions.map((s) => s.token)), new Set(Q_ALL_TOKENS));
+    const lasts = r.sessions.map((s) => Date.parse(s.lastEventAt!));
+    assert.deepEqual(lasts, [...lasts].sort((a, b) => b - a));
+    assert.equal(r.nextCursor, null);
+  });
+
+  test('filters: flag (AND), server, state, token prefix, time range', async () => {
+    const tokens = async (o: Record<string, string | string[]>) => (await list(o)).sessions.map((s) => s.token).sort();
+    assert.deepEqual(await tokens({ flag: 'refused' }), ['a-ref1', 'a-ref2', 'a-ref3', 'g-burn']);
+    assert.deepEqual(await tokens({ flag: ['refused', 'renegotiated'] }), ['a-ref1', 'a-ref2']);
+    assert.deepEqual(await tokens({ flag: 'deadlock' }), ['b-naive', 'b-ongoing']);
+    assert.deepEqual(await tokens({ flag: 'dual_negotiation' }), ['b-dual']);
+    assert.deepEqual(await tokens({ flag: 'burned_token_reuse' }), ['g-burn']);
+    assert.deepEqual(await tokens({ server: 'beta' }), ['b-dual', 'b-naive', 'b-new1', 'b-ongoing']);
+    assert.deepEqual(await tokens({ state: 'websocket_bound' }), ['b-new1']);
+    assert.deepEqual(await tokens({ token: 'a-ref' }), ['a-ref1', 'a-ref2', 'a-ref3']);
+    assert.deepEqual(await tokens({ token: 'a-ref1' }), ['a-ref1']);
+    assert.deepEqual(await tokens({ token: 'A-REF' }), []);
+    assert.deepEqual(await tokens({ from: new Date(Q_T0 + 120_000).toISOString(), to: new Date(Q_T0 + 200_000).toISOString() }), ['a-ref3', 'b-dual', 'b-naive']);
+  });
+
+  test('deadlock and ongoing are decided with the reader’s clock', async () => {
+    const early = Q_ONGOING_START + 5_000;
+    const r = await list({ token: 'b-ongoing' }, early);
+    assert.equal(r.sessions[0].deadlock, null);
+    assert.ok(!r.sessions[0].flags.includes('deadlock'));
+    assert.equal(r.sessions[0].deadlockCandidateSince, new Date(Q_ONGOING_START).toISOString());
+    const later = await list({ token: 'b-ongoing' });
+    assert.deepEqual(later.sessions[0].deadlock, { startedAt: new Date(Q_ONGOING_START).toISOString(), endedAt: null, durationMs: NOW - Q_ONGOING_START, ongoing: true });
+    assert.ok(later.sessions[0].flags.includes('deadlock'));
+    assert.deepEqual((await list({ flag: 'deadlock' }, early)).sessions.map((s) => s.token), ['b-naive']);
+  });
+
+  for (const sort of ['-lastEventAt', 'lastEventAt', '-firstEventAt', 'firstEventAt']) {
+    test(`pagination (${sort}): every page joined is the full ordered list, no duplicates or gaps`, async () => {
+      const full = (await list({ sort, limit: '500' })).sessions.map((s) => `${s.server}/${s.token}`);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page: Awaited<ReturnType<typeof list>> = await list({ sort, limit: '2', ...(cursor ? { cursor } : {}) });
+        seen.push(...page.sessions.map((s) => `${s.server}/${s.token}`));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      assert.equal(pages, 5);
+      assert.deepEqual(seen, full);
+    });
+  }
+
+  test('a session inserted ahead of the cursor does not shift the next page', async () => {
+    const p1 = await list({ limit: '3' });
+    const before = await list({ limit: '3', cursor: p1.nextCursor! });
+    await ingestEvents(db, 'zeta', [{ id: 'z.0', token: 'z-late', type: 'session.opened', at: new Date(Q_T0 + 500_000).toISOString(), data: {} }], { now: NOW });
+    const after = await list({ limit: '3', cursor: p1.nextCursor! });
+    assert.deepEqual(after.sessions.map((s) => s.token), before.sessions.map((s) => s.token));
+    await db.sql.execute('DELETE FROM "Session" WHERE "server" = ?', ['zeta']);
+    await db.sql.execute('DELETE FROM "Event" WHERE "server" = ?', ['zeta']);
+    await db.sql.execute('DELETE FROM "Rollup" WHERE "server" = ?', ['zeta']);
+  });
+
+  test('export iterates the whole filtered set regardless of page size', async () => {
+    const q = parseSessionQuery(params({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD);
+    const out: string[] = [];
+    for await (const s of iterateSessions(db, q, 2)) out.push(s.token);
+    assert.deepEqual(out.sort(), ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn']);
+  });
+});
+
+describe('session detail', () => {
+  test('timeline in order and the chain across servers', async () => {
+    const d = await getSessionDetail(db, 'alpha', 'a-ref1', NOW, THRESHOLD);
+    ZSessionDetailResponse.parse(d);
+    assert.deepEqual(d.timeline.map((e) => e.type), ['session.opened', 'upgrade.accepted', 'stream.dropped', 'resume.requested', 'resume.refused']);
+    assert.equal(d.timeline[1].data.eventId, 7);
+    assert.deepEqual(d.chain.predecessors, []);
+    assert.deepEqual(d.chain.successors.map((l) => `${l.server}/${l.token}`), ['beta/b-new1']);
+    assert.equal(d.session.successorServer, 'beta');
+    assert.equal(d.session.renegotiationLatencyMs, 149);
+    const succ = await getSessionDetail(db, 'beta', 'b-new1', NOW, THRESHOLD);
+    assert.deepEqual(succ.chain.predecessors.map((l) => `${l.server}/${l.token}`), ['alpha/a-ref1']);
+    assert.equal(succ.chain.truncated, false);
+  });
+
+  test('unknown session → session_not_found', async () => {
+    await assert.rejects(getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD), (e: any) => e.status === 404 && e.code === 'session_not_found');
+    await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+  });
+});
+
+describe('servers', () => {
+  test('verdicts, counts, last seen; registered servers without data are unknown', async () => {
+    const r = await listServerVerdicts(db);
+    ZServerListResponse.parse(r);
+    const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
+    assert.equal(by.alpha.verdict, 'refuses');
+    assert.equal(by.beta.verdict, 'naive');
+    assert.equal(by.beta.counts.naiveResumes, 2);
+    assert.equal(by.beta.counts.dualNegotiations, 1);
+    assert.equal(by.gamma.verdict, 'naive');
+    assert.equal(by.gamma.counts.burnedTokenReuses, 1);
+    assert.equal(by.delta.verdict, 'unknown');
+    assert.equal(by.delta.events, 0);
+    assert.equal(by.delta.lastSeenAt, null);
+    assert.ok(by.delta.registeredAt);
+    assert.equal(by.alpha.events, 16);
+    assert.equal(by.alpha.sessions, 4);
+    assert.equal(by.alpha.lastSeenAt, new Date(Q_T0 + 120_230).toISOString());
+  });
+});

@@ -1,0 +1,79 @@
+// Verdict rules, the reader's-clock session view, and the latency histogram.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { verdictOf } from '@/lib/queries/server-verdicts';
+import { latencyHistogram } from '@/lib/queries/stats';
+import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
+import { compareTimeline } from '@/lib/queries/session-detail';
+import { ZSessionView } from '@/lib/contract/api/sessions';
+import type { SessionRow } from '@/lib/ingest/session-row';
+
+const zero = { boundary: 0, refused: 0, naiveResumes: 0, dualNegotiations: 0, burnedTokenReuses: 0 };
+
+describe('server verdict', () => {
+  test('unknown until a boundary resume was answered', () => {
+    assert.equal(verdictOf(zero), 'unknown');
+    assert.equal(verdictOf({ ...zero, boundary: 2 }), 'unknown'); // pending answers prove nothing
+  });
+  test('refuses when every answered boundary resume was refused', () => {
+    assert.equal(verdictOf({ ...zero, boundary: 3, refused: 3 }), 'refuses');
+    assert.equal(verdictOf({ ...zero, boundary: 4, refused: 3 }), 'refuses'); // one still pending
+  });
+  test('naive on any naive resume, dual negotiation or burned-token reuse', () => {
+    assert.equal(verdictOf({ ...zero, boundary: 10, refused: 9, naiveResumes: 1 }), 'naive');
+    assert.equal(verdictOf({ ...zero, dualNegotiations: 1 }), 'naive');
+    assert.equal(verdictOf({ ...zero, boundary: 1, refused: 1, burnedTokenReuses: 1 }), 'naive');
+  });
+});
+
+describe('refusal latency histogram', () => {
+  test('fixed edges, lower bound inclusive, open-ended last bucket', () => {
+    const h = latencyHistogram([0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]);
+    const counts = Object.fromEntries(h.map((b) => [`${b.fromMs}-${b.toMs ?? 'inf'}`, b.count]));
+    assert.deepEqual(counts, {
+      '0-10': 2, '10-25': 1, '25-50': 1, '50-100': 1, '100-200': 1, '200-500': 1, '500-1000': 0,
+      '1000-2000': 0, '2000-5000': 1, '5000-inf': 2,
+    });
+  });
+});
+
+function row(over: Partial<SessionRow>): SessionRow {
+  return {
+    server: 's', token: 't', state: 'upgrade_pending', flags: 'boundary naive_resume', boundaryOutcome: 'naive_resume',
+    openedAt: 1000, firstEventAt: 1000, lastEventAt: 5000, eventCount: 5, boundaryAt: 4000, answeredAt: 5000,
+    refusedAt: null, refusalLatencyMs: null, naiveResumeAt: 5000, dualNegotiationAt: null, dualNegotiationCount: 0,
+    burnedTokenReuseAt: null, dropCount: 1, deadlockStartedAt: 5000, deadlockEndedAt: null, deadlockDurationMs: null,
+    previousToken: null, successorServer: null, successorToken: null, successorOpenedAt: null, renegotiationLatencyMs: null,
+    fBoundary: 1, fRefused: 0, fNaiveResume: 1, fDualNegotiation: 0, fRenegotiated: 0, fBurnedTokenReuse: 0, updatedAt: 6000,
+    ...over,
+  };
+}
+
+describe('session view (reader’s clock)', () => {
+  test('an unended naive resume is a candidate until the threshold, then an ongoing deadlock', () => {
+    const r = row({});
+    assert.equal(deadlockOf(r, 14_999, 10_000), null);
+    assert.deepEqual(flagsOf(r, 14_999, 10_000), ['boundary', 'naive_resume']);
+    assert.deepEqual(deadlockOf(r, 15_000, 10_000), { startedAt: new Date(5000).toISOString(), endedAt: null, durationMs: 10_000, ongoing: true });
+    assert.deepEqual(flagsOf(r, 15_000, 10_000), ['boundary', 'deadlock', 'naive_resume']);
+    const v = toSessionView(r, 20_000, 10_000);
+    ZSessionView.parse(v);
+    assert.equal(v.deadlockCandidateSince, new Date(5000).toISOString());
+    assert.equal(v.deadlock!.durationMs, 15_000);
+  });
+
+  test('an ended deadlock is reported as stored whatever the clock', () => {
+    const r = row({ flags: 'boundary deadlock naive_resume', deadlockEndedAt: 305_000, deadlockDurationMs: 300_000, state: 'terminated' });
+    for (const now of [0, 1e13]) {
+      assert.deepEqual(deadlockOf(r, now, 10_000), { startedAt: new Date(5000).toISOString(), endedAt: new Date(305_000).toISOString(), durationMs: 300_000, ongoing: false });
+      assert.ok(flagsOf(r, now, 10_000).includes('deadlock'));
+    }
+    assert.equal(toSessionView(r, 0, 10_000).deadlockCandidateSince, null);
+  });
+
+  test('timeline order: at, then seq (absent first), then id', () => {
+    const e = (at: number, seq: number | null, eventId: string) => ({ at, seq, eventId, type: 'x', data: '{}', receivedAt: 0 });
+    const sorted = [e(2, null, 'a'), e(1, 5, 'b'), e(1, null, 'z'), e(1, 5, 'a'), e(1, 2, 'c')].sort(compareTimeline);
+    assert.deepEqual(sorted.map((x) => `${x.at}/${x.seq}/${x.eventId}`), ['1/null/z', '1/2/c', '1/5/a', '1/5/b', '2/null/a']);
+  });
+});

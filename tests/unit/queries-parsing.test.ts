@@ -1,0 +1,151 @@
+// Time ranges, bucket choice, cursors and list parameters.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseInstant, parseTimeRange } from '@/lib/queries/time-range';
+import { bucketStarts, chooseBucketMs, resolveBucketMs } from '@/lib/queries/buckets';
+import { decodeCursor, encodeCursor } from '@/lib/queries/session-cursor';
+import { filterSql, parseSessionQuery } from '@/lib/queries/session-filter';
+import { parseStatsQuery } from '@/lib/queries/stats-query';
+import { csvCell, parseExportFormat } from '@/lib/queries/session-export';
+
+const NOW = Date.parse('2026-11-29T12:34:56.789Z');
+const MIN = 60_000;
+const H = 60 * MIN;
+const code = (c: string) => (e: any) => e.code === c && e.status === 400;
+
+describe('time range parsing', () => {
+  test('relative forms', () => {
+    assert.equal(parseInstant('now', NOW), NOW);
+    assert.equal(parseInstant('now-15m', NOW), NOW - 15 * MIN);
+    assert.equal(parseInstant('now-1h', NOW), NOW - H);
+    assert.equal(parseInstant('now-24h', NOW), NOW - 24 * H);
+    assert.equal(parseInstant('now-7d', NOW), NOW - 7 * 24 * H);
+    assert.equal(parseInstant('now-30s', NOW), NOW - 30_000);
+    assert.equal(parseInstant('now+5m', NOW), NOW + 5 * MIN);
+    assert.equal(parseInstant('now-2w', NOW), NOW - 14 * 24 * H);
+    for (const bad of ['now-', 'now-5', 'now-5y', 'now - 5m', 'yesterday', '', 'now-1.5h']) assert.equal(parseInstant(bad, NOW), null, bad);
+  });
+
+  test('RFC 3339 with and without fraction, offsets, epoch ms', () => {
+    assert.equal(parseInstant('2026-11-29T10:00:00Z', NOW), Date.parse('2026-11-29T10:00:00Z'));
+    assert.equal(parseInstant('2026-11-29T10:00:00.250Z', NOW), Date.parse('2026-11-29T10:00:00.250Z'));
+    assert.equal(parseInstant('2026-11-29T11:00:00+01:00', NOW), Date.parse('2026-11-29T10:00:00Z'));
+    assert.equal(parseInstant('1796032800000', NOW), 1796032800000);
+    for (const bad of ['2026-11-29', '2026-13-01T00:00:00Z', '2026-11-29T25:00:00Z', '2026-11-29 10:00:00Z']) assert.equal(parseInstant(bad, NOW), null, bad);
+  });
+
+  test('defaults to the last 24 h, aligned outward to whole minutes', () => {
+    const r = parseTimeRange(null, undefined, NOW);
+    assert.equal(r.fromInput, 'now-24h');
+    assert.equal(r.toInput, 'now');
+    assert.equal(r.fromMs, Math.floor((NOW - 24 * H) / MIN) * MIN);
+    assert.equal(r.toMs, Math.ceil(NOW / MIN) * MIN);
+  });
+
+  test('errors are invalid_time_range', () => {
+    assert.throws(() => parseTimeRange('garbage', 'now', NOW), code('invalid_time_range'));
+    assert.throws(() => parseTimeRange('now', 'nope', NOW), code('invalid_time_range'));
+    assert.throws(() => parseTimeRange('now', 'now-1h', NOW), code('invalid_time_range'));
+    assert.throws(() => parseTimeRange('now-1h', 'now-1h', NOW), code('invalid_time_range'));
+    assert.throws(() => parseTimeRange('now-500d', 'now', NOW), code('invalid_time_range'));
+  });
+});
+
+describe('bucket choice', () => {
+  test('smallest nice bucket that keeps the series to ≤ 200 points', () => {
+    assert.equal(chooseBucketMs(15 * MIN), MIN);
+    assert.equal(chooseBucketMs(H), MIN);
+    assert.equal(chooseBucketMs(3 * H), MIN);
+    assert.equal(chooseBucketMs(6 * H), 5 * MIN);
+    assert.equal(chooseBucketMs(24 * H), 15 * MIN);
+    assert.equal(chooseBucketMs(7 * 24 * H), H);
+    assert.equal(chooseBucketMs(30 * 24 * H), 6 * H);
+    assert.equal(chooseBucketMs(400 * 24 * H), 7 * 24 * H);
+  });
+
+  test('explicit bucket=, validated', () => {
+    assert.equal(resolveBucketMs('5m', H), 5 * MIN);
+    assert.equal(resolveBucketMs('1h', 24 * H), H);
+    assert.equal(resolveBucketMs('1d', 24 * H), 24 * H);
+    assert.equal(resolveBucketMs('', H), MIN);
+    for (const bad of ['5', '0m', '1.5h', '1y', 'm5']) assert.throws(() => resolveBucketMs(bad, H), code('invalid_bucket'), bad);
+    assert.throws(() => resolveBucketMs('1m', 7 * 24 * H), code('invalid_bucket'));
+  });
+
+  test('bucket starts are epoch-aligned and cover the range', () => {
+    assert.deepEqual(bucketStarts(10 * MIN, 20 * MIN, 5 * MIN), [10 * MIN, 15 * MIN]);
+    assert.deepEqual(bucketStarts(12 * MIN, 21 * MIN, 5 * MIN), [10 * MIN, 15 * MIN, 20 * MIN]);
+  });
+
+  test('stats parameters', () => {
+    const q = parseStatsQuery(new URLSearchParams('from=now-1h&server=alpha'), NOW);
+    assert.equal(q.server, 'alpha');
+    assert.equal(q.bucketMs, MIN);
+    assert.throws(() => parseStatsQuery(new URLSearchParams('server=a&server=b'), NOW), code('invalid_server'));
+    assert.throws(() => parseStatsQuery(new URLSearchParams('from=x'), NOW), code('invalid_time_range'));
+  });
+});
+
+describe('cursor', () => {
+  test('round trip', () => {
+    const c = { sort: '-lastEventAt' as const, key: 1796032800123, server: 'alpha', token: 'tök,"/+' };
+    const s = encodeCursor(c);
+    assert.match(s, /^[A-Za-z0-9_-]+$/);
+    assert.deepEqual(decodeCursor(s, '-lastEventAt'), c);
+  });
+
+  test('tampered, foreign or mismatched cursors are invalid_cursor', () => {
+    const s = encodeCursor({ sort: 'lastEventAt', key: 1, server: 'a', token: 't' });
+    assert.throws(() => decodeCursor(s, '-lastEventAt'), code('invalid_cursor'));
+    for (const bad of ['', '!!!', 'abc', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[1]').toString('base64url'),
+      Buffer.from('{"v":1,"o":"lastEventAt","k":"1","s":"a","t":"t"}').toString('base64url')]) {
+      assert.throws(() => decodeCursor(bad, 'lastEventAt'), code('invalid_cursor'), bad);
+    }
+  });
+});
+
+describe('session list parameters', () => {
+  const parse = (qs: string) => parseSessionQuery(new URLSearchParams(qs), NOW, 10_000);
+
+  test('defaults', () => {
+    const q = parse('');
+    assert.equal(q.limit, 50);
+    assert.equal(q.sort, '-lastEventAt');
+    assert.equal(q.cursor, null);
+    assert.deepEqual(q.filter.flags, []);
+    assert.equal(q.filter.fromMs, null);
+  });
+
+  test('repeatable and comma-separated flags, AND-ed in SQL', () => {
+    const q = parse('flag=refused&flag=renegotiated,boundary');
+    assert.deepEqual(q.filter.flags, ['refused', 'renegotiated', 'boundary']);
+    const sql = filterSql(q.filter);
+    assert.deepEqual(sql.where, ['"fRefused" = 1', '"fRenegotiated" = 1', '"fBoundary" = 1']);
+  });
+
+  test('deadlock flag uses the reader’s clock', () => {
+    const sql = filterSql(parse('flag=deadlock').filter);
+    assert.deepEqual(sql.params, [NOW - 10_000]);
+  });
+
+  test('bad input gets specific codes', () => {
+    assert.throws(() => parse('flag=bogus'), code('invalid_flag'));
+    assert.throws(() => parse('state=asleep'), code('invalid_state'));
+    assert.throws(() => parse('sort=token'), code('invalid_sort'));
+    for (const l of ['0', '501', '-1', 'ten', '1.5']) assert.throws(() => parse(`limit=${l}`), code('invalid_limit'), l);
+    assert.throws(() => parse('from=nonsense'), code('invalid_time_range'));
+    assert.throws(() => parseExportFormat('xml'), code('invalid_format'));
+    assert.equal(parseExportFormat(null), 'csv');
+  });
+});
+
+describe('csv', () => {
+  test('RFC 4180 quoting and formula neutralisation', () => {
+    assert.equal(csvCell(null), '');
+    assert.equal(csvCell(12), '12');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('say "hi"'), '"say ""hi"""');
+    assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+    assert.equal(csvCell(-5), '-5');
+  });
+});
