@@ -2,7 +2,9 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useState, type ReactNode } from 'react';
+import { apiFetch } from '@/lib/ui/fetcher';
 import { tzLabel } from '@/lib/ui/format';
+import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
@@ -45,6 +47,30 @@ function TokenLookup() {
   );
 }
 
+function UserMenu() {
+  const me = useMe();
+  const signOut = async () => {
+    try {
+      await apiFetch('/api/auth/logout', undefined, { method: 'POST', noAuthRedirect: true });
+    } finally {
+      window.location.assign('/login');
+    }
+  };
+  return (
+    <span className="row gap">
+      {me.data && (
+        <span className="small muted" title={`Signed in as ${me.data.operator.name} (${me.data.operator.role})`} data-testid="whoami">
+          {me.data.operator.name}
+          {me.data.operator.role === 'admin' ? ' · admin' : ''}
+        </span>
+      )}
+      <button type="button" className="btn btn-ghost btn-xs" onClick={() => void signOut()} title="Sign out">
+        Sign out
+      </button>
+    </span>
+  );
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
   const { pathname, global, set, link } = useUrlState();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -82,9 +108,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <button type="button" className="btn btn-ghost btn-icon" onClick={showHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
             ?
           </button>
-          <form action="/api/auth/logout" method="post" className="logout">
-            <button type="submit" className="btn btn-ghost btn-xs" title="Sign out">Sign out</button>
-          </form>
+          <UserMenu />
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>

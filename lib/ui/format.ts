@@ -113,3 +113,12 @@ export function flagTone(flag: string): 'bad' | 'warn' | 'good' | 'neutral' {
       return 'neutral';
   }
 }
+
+/** Route params may arrive encoded or not depending on the path; decode once, safely. */
+export function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}

@@ -99,7 +99,7 @@ export function useSessionDetail(server: string, token: string, refresh: Refresh
 export function useTokenLookup(token: string) {
   return useQuery({
     queryKey: queryKeys.tokenLookup(token),
-    queryFn: ({ signal }) => apiFetch(sessionsUrl({ token, from: 'now-3650d', to: 'now', limit: 50 }), ZSessionListResponse, { signal }),
+    queryFn: ({ signal }) => apiFetch(sessionsUrl({ token, limit: 50 }), ZSessionListResponse, { signal }),
     enabled: token.length > 0,
     placeholderData: undefined,
   });

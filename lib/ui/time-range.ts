@@ -107,13 +107,16 @@ export const BUCKETS: readonly { expr: string; ms: number }[] = [
   { expr: '1m', ms: 60_000 },
   { expr: '5m', ms: 300_000 },
   { expr: '15m', ms: 900_000 },
+  { expr: '30m', ms: 1_800_000 },
   { expr: '1h', ms: 3_600_000 },
+  { expr: '3h', ms: 10_800_000 },
   { expr: '6h', ms: 21_600_000 },
+  { expr: '12h', ms: 43_200_000 },
   { expr: '1d', ms: 86_400_000 },
 ];
 
 /** A bucket size giving at most ~`target` points across the range. */
-export function pickBucket(range: ResolvedRange, target = 90): { expr: string; ms: number } {
+export function pickBucket(range: ResolvedRange, target = 120): { expr: string; ms: number } {
   const width = Math.max(range.toMs - range.fromMs, 60_000);
   return BUCKETS.find((b) => width / b.ms <= target) ?? BUCKETS[BUCKETS.length - 1];
 }

@@ -1,0 +1,77 @@
+'use client';
+import { useSearchParams } from 'next/navigation';
+import { useRef, useState } from 'react';
+import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
+import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
+
+/** Only same-site paths: never an absolute or protocol-relative URL from the query string. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith('/login')) return '/';
+  return next;
+}
+
+export function LoginForm() {
+  const sp = useSearchParams();
+  const next = safeNext(sp.get('next'));
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!token.trim()) {
+      setError('Paste your operator token.');
+      inputRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch('/api/auth/login', ZAuthSessionResponse, { method: 'POST', body: { token: token.trim() }, noAuthRedirect: true });
+      window.location.assign(next);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof UiApiError && (err.status === 401 || err.status === 403)) setError('That token was not accepted (unknown or revoked).');
+      else if (err instanceof UiApiError && err.status === 429) setError('Too many attempts; wait a moment and try again.');
+      else setError(err instanceof Error ? err.message : String(err));
+      inputRef.current?.select();
+    }
+  };
+
+  return (
+    <form className="panel login-card" onSubmit={submit} data-testid="login-form">
+      <div className="brand" style={{ fontSize: 16 }}>
+        <span className="brand-mark" aria-hidden="true">▮▯</span> Doorwatch
+      </div>
+      <p className="muted small" style={{ margin: 0 }}>
+        The SSE → WebSocket upgrade boundary of your MCP fleet. Sign in with an operator token.
+      </p>
+      <label htmlFor="token">Operator token</label>
+      <input
+        ref={inputRef}
+        id="token"
+        name="token"
+        type="password"
+        className="input"
+        autoComplete="current-password"
+        autoFocus
+        value={token}
+        onChange={(e) => setToken(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'login-error' : 'login-hint'}
+        data-testid="login-token"
+      />
+      {error ? (
+        <div id="login-error" className="form-error" role="alert">{error}</div>
+      ) : (
+        <div id="login-hint" className="hint">
+          The first admin token is <code>DOORWATCH_ADMIN_TOKEN</code> (or the one printed at first start); admins create more in Settings.
+        </div>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={busy} data-testid="login-submit">
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,263 @@
+'use client';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { Flags, StateChip } from '@/components/sessions/flag-chip';
+import { Empty, ErrorState, Loading } from '@/components/states';
+import type { TChainLink, TTimelineEvent } from '@/lib/contract/api/session-detail';
+import { UiApiError } from '@/lib/ui/fetcher';
+import { fmtDateTime, fmtDuration, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
+import { useSessionDetail } from '@/lib/ui/queries';
+import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
+import { isoMs } from '@/lib/ui/time-range';
+import { useUrlState } from '@/lib/ui/url-state';
+import { SideLegend, TimelineChart, autoSpacing, type Spacing } from './timeline-chart';
+
+function SideCell({ side }: { side: Side }) {
+  return (
+    <span className="nowrap">
+      <span className={`side-pill`} style={{ background: `var(--c-${side === 'sse' ? 'sse' : side === 'ws' ? 'ws' : side === 'burned' ? 'burned' : 'drops'})` }} />
+      {SIDE_LABELS[side]}
+    </span>
+  );
+}
+
+function dataSummary(e: TTimelineEvent): string {
+  const entries = Object.entries(e.data);
+  if (!entries.length) return '';
+  return entries.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('  ');
+}
+
+function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: string | null; current?: boolean; tz: TimeZoneMode }) {
+  const body = (
+    <>
+      <span className="mono small">{shortToken(l.token, 26)}</span>
+      <span className="small muted">{l.server} · opened {fmtTime(l.openedAt, tz, false)}</span>
+      <Flags flags={l.flags} />
+    </>
+  );
+  return current ? (
+    <div className="chain-node current" aria-current="page">{body}</div>
+  ) : (
+    <Link href={href!} className="chain-node" data-testid="chain-link" data-token={l.token}>
+      {body}
+    </Link>
+  );
+}
+
+export function SessionView({ server, token }: { server: string; token: string }) {
+  const { global, link } = useUrlState();
+  const { tz, refresh } = global;
+  const q = useSessionDetail(server, token, refresh);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [spacingChoice, setSpacingChoice] = useState<Spacing | 'auto'>('auto');
+
+  const detail = q.data;
+  const sides = useMemo(() => (detail ? deriveSides(detail.timeline) : []), [detail]);
+  const sessionHref = (s: string, t: string) => link(`/servers/${encodeURIComponent(s)}/sessions/${encodeURIComponent(t)}`);
+
+  if (q.isPending) return <Loading label="Loading session…" />;
+  if (q.isError && !detail) {
+    if (q.error instanceof UiApiError && q.error.status === 404)
+      return (
+        <div className="panel">
+          <Empty title={`No session ${token} on ${server}`}>
+            It may not have reported yet, or it belongs to another server. <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
+          </Empty>
+        </div>
+      );
+    return <div className="panel"><ErrorState error={q.error} onRetry={() => void q.refetch()} /></div>;
+  }
+  if (!detail) return null;
+
+  const s = detail.session;
+  const nowMs = Date.parse(detail.now);
+  const events = detail.timeline;
+  const spacing: Spacing = spacingChoice === 'auto' ? autoSpacing(events, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now)) : spacingChoice;
+  const preds = detail.chain.predecessors;
+  const succs = detail.chain.successors;
+  const t0 = events.length ? Date.parse(events[0].at) : 0;
+  const first = Date.parse(s.firstEventAt);
+  const last = Date.parse(s.lastEventAt ?? s.firstEventAt);
+  // A window around this session for "see it on the overview / in the list".
+  const pad = Math.max(60_000, (last - first) * 0.5);
+  const around = { from: isoMs(first - pad), to: isoMs(Math.max(last + pad, s.deadlock?.ongoing ? nowMs : 0)) };
+
+  return (
+    <div className="stack" data-testid="session-detail">
+      <div className="page-head">
+        <h1>
+          Session <span className="mono" style={{ fontSize: 15 }} data-testid="session-token">{s.token}</span>
+        </h1>
+        <span className="sub">
+          on <Link href={link('/sessions', { server: s.server })} className="mono">{s.server}</Link>
+        </span>
+        <StateChip state={s.state} />
+        <Flags flags={s.flags} />
+        <span className="row gap" style={{ marginLeft: 'auto' }}>
+          <Link className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">Overview at this time</Link>
+          <Link className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>Sessions around it</Link>
+        </span>
+      </div>
+
+      {s.deadlock?.ongoing && (
+        <div className="alarm" role="alert">
+          <span className="alarm-count">⏸</span>
+          <div className="alarm-text">
+            <strong>Deadlocked for {fmtDuration(s.deadlock.durationMs)}</strong>
+            <div className="small">The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still waiting for a handshake.</div>
+          </div>
+        </div>
+      )}
+
+      <div className="callouts">
+        <div className="tile" style={{ cursor: 'default' }} data-testid="callout-outcome">
+          <span className="tile-label">Boundary</span>
+          <span className={`tile-value ${s.boundaryOutcome === 'naive_resume' ? 'bad-text' : ''}`} style={{ fontSize: 16 }}>
+            {s.boundaryOutcome === null ? 'not entered' : s.boundaryOutcome === 'refused' ? 'refused ✓' : s.boundaryOutcome === 'naive_resume' ? 'naive resume ✗' : 'unanswered'}
+          </span>
+          <span className="tile-sub">{s.boundaryAt ? `entered ${fmtTime(s.boundaryAt, tz)}` : 'no resume inside the window'}</span>
+        </div>
+        <div className="tile" style={{ cursor: 'default' }} data-testid="callout-latency">
+          <span className="tile-label">{s.deadlock ? 'Deadlock' : 'Refusal latency'}</span>
+          <span className={`tile-value ${s.deadlock ? 'bad-text' : ''}`} style={{ fontSize: 16 }}>
+            {s.deadlock ? fmtDuration(s.deadlock.durationMs) : fmtDuration(s.refusalLatencyMs)}
+          </span>
+          <span className="tile-sub">
+            {s.deadlock
+              ? `${fmtTime(s.deadlock.startedAt, tz)} → ${s.deadlock.endedAt ? fmtTime(s.deadlock.endedAt, tz) : 'still stuck'}`
+              : s.refusalLatencyMs !== null
+                ? 'resume.requested → resume.refused'
+                : '—'}
+          </span>
+        </div>
+        <div className="tile" style={{ cursor: 'default' }} data-testid="callout-renegotiation">
+          <span className="tile-label">Renegotiation</span>
+          <span className="tile-value" style={{ fontSize: 16 }}>
+            {s.successorToken ? fmtDuration(s.renegotiationLatencyMs) : s.previousToken ? 'is a successor' : '—'}
+          </span>
+          <span className="tile-sub">{s.successorToken ? 'refusal → new session opened' : s.previousToken ? `of ${shortToken(s.previousToken, 20)}` : 'no new token'}</span>
+        </div>
+        <div className="tile" style={{ cursor: 'default' }}>
+          <span className="tile-label">Events</span>
+          <span className="tile-value" style={{ fontSize: 16 }}>{events.length}</span>
+          <span className="tile-sub">{s.dropCount} drop{s.dropCount === 1 ? '' : 's'}{s.dualNegotiationCount ? ` · ${s.dualNegotiationCount} dual` : ''}</span>
+        </div>
+      </div>
+
+      <section className="panel" aria-labelledby="h-chain">
+        <div className="panel-head">
+          <h2 id="h-chain">Renegotiation chain</h2>
+          {detail.chain.truncated && <span className="aside">chain truncated</span>}
+        </div>
+        <div className="panel-body">
+          <div className="chain" data-testid="chain">
+            {preds.length === 0 && !s.previousToken && <span className="small muted chain-arrow">no predecessor</span>}
+            {preds.length === 0 && s.previousToken && (
+              <>
+                <Link className="chain-node" href={link(`/tokens/${encodeURIComponent(s.previousToken)}`)} data-testid="predecessor-link">
+                  <span className="mono small">{shortToken(s.previousToken, 26)}</span>
+                  <span className="small muted">predecessor (not stored)</span>
+                </Link>
+                <span className="chain-arrow">→</span>
+              </>
+            )}
+            {preds.map((p) => (
+              <span key={`${p.server}/${p.token}`} className="row gap">
+                <ChainNode link={p} href={sessionHref(p.server, p.token)} tz={tz} />
+                <span className="chain-arrow">
+                  → {p.renegotiationLatencyMs !== null && <span className="small">{fmtDuration(p.renegotiationLatencyMs)}</span>}
+                </span>
+              </span>
+            ))}
+            <ChainNode
+              link={{ server: s.server, token: s.token, state: s.state, flags: s.flags, openedAt: s.openedAt, lastEventAt: s.lastEventAt ?? s.firstEventAt, refusedAt: s.refusedAt, renegotiationLatencyMs: s.renegotiationLatencyMs }}
+              href={null}
+              current
+              tz={tz}
+            />
+            {succs.map((n, i) => (
+              <span key={`${n.server}/${n.token}`} className="row gap">
+                <span className="chain-arrow">
+                  → {i === 0 && s.renegotiationLatencyMs !== null && <span className="small">{fmtDuration(s.renegotiationLatencyMs)}</span>}
+                </span>
+                <ChainNode link={n} href={sessionHref(n.server, n.token)} tz={tz} />
+              </span>
+            ))}
+            {succs.length === 0 && s.successorToken && (
+              <>
+                <span className="chain-arrow">→</span>
+                <Link className="chain-node" href={sessionHref(s.successorServer ?? s.server, s.successorToken)} data-testid="chain-link" data-token={s.successorToken}>
+                  <span className="mono small">{shortToken(s.successorToken, 26)}</span>
+                  <span className="small muted">successor</span>
+                </Link>
+              </>
+            )}
+            {succs.length === 0 && !s.successorToken && <span className="small muted chain-arrow">no successor</span>}
+          </div>
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="h-timeline">
+        <div className="panel-head">
+          <h2 id="h-timeline">Timeline</h2>
+          <span className="aside">
+            <SideLegend />
+            <select className="select" value={spacingChoice} onChange={(e) => setSpacingChoice(e.target.value as Spacing | 'auto')} aria-label="Spacing" data-testid="spacing-select">
+              <option value="auto">Spacing: auto ({spacing === 'time' ? 'time' : 'even'})</option>
+              <option value="time">Linear time</option>
+              <option value="sequence">Evenly spaced</option>
+            </select>
+          </span>
+        </div>
+        <div className="panel-body">
+          {events.length === 0 ? (
+            <Empty title="No events stored for this token" />
+          ) : (
+            <TimelineChart events={events} sides={sides} session={s} nowMs={nowMs} tz={tz} spacing={spacing} selected={selected} onSelect={setSelected} />
+          )}
+        </div>
+        <div className="table-wrap">
+          <table className="data event-table" data-testid="event-table">
+            <thead>
+              <tr>
+                <th className="num">#</th>
+                <th>Time ({tz === 'utc' ? 'UTC' : 'local'})</th>
+                <th className="num">+Δ</th>
+                <th>Event</th>
+                <th>Data</th>
+                <th>Client</th>
+                <th>Server</th>
+                <th>Received</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((e, i) => {
+                const sd = sides[i];
+                const at = Date.parse(e.at);
+                return (
+                  <tr key={e.id} className={selected === i ? 'selected-row' : ''} onClick={() => setSelected(i)} data-testid="event-row" data-type={e.type}>
+                    <td className="num">{e.seq ?? i + 1}</td>
+                    <td className="num mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
+                    <td className="num">{i === 0 ? '' : `+${fmtDuration(at - t0)}`}</td>
+                    <td>
+                      <span className={e.type === 'upgrade.accepted' ? 'chip warn' : e.type === 'resume.refused' ? 'chip good' : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume' ? 'chip bad' : e.type === 'upgrade.rejected' ? 'chip violet' : 'mono'}>
+                        {e.type}
+                      </span>
+                      {sd.door && !sd.dual && <span className="small muted"> the door</span>}
+                      {sd.dual && <span className="small bad-text"> second negotiation</span>}
+                    </td>
+                    <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>{dataSummary(e)}</td>
+                    <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.client} /></td>
+                    <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.server} /></td>
+                    <td className="num small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <div className="pager small">Times in {tzLabel(tz)}. Sides are derived from the events: after <code>upgrade.accepted</code> both ends are past the door; a resume there must be refused.</div>
+      </section>
+    </div>
+  );
+}

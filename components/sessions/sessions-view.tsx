@@ -1,0 +1,295 @@
+'use client';
+import Link from 'next/link';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Empty, ErrorState, Loading } from '@/components/states';
+import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
+import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
+import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { sessionsUrl, useServers, useSessions, type SessionListParams } from '@/lib/ui/queries';
+import { describeRange } from '@/lib/ui/time-range';
+import { useUrlState } from '@/lib/ui/url-state';
+import { FlagChip, Flags, StateChip } from './flag-chip';
+
+const LIMITS = [25, 50, 100, 200];
+
+function splitList(v: string | null): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
+  return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
+}
+
+function Outcome({ s }: { s: TSessionView }) {
+  if (s.deadlock) {
+    return (
+      <span className={`chip bad`} title={`idle since ${s.deadlock.startedAt}`}>
+        {s.deadlock.ongoing ? 'deadlocked ' : 'deadlock '}
+        {fmtDuration(s.deadlock.durationMs)}
+      </span>
+    );
+  }
+  if (s.refusalLatencyMs !== null) return <span className="num">refused in {fmtDuration(s.refusalLatencyMs)}</span>;
+  if (s.boundaryOutcome === 'pending') return <span className="chip warn">unanswered</span>;
+  return <span className="faint">—</span>;
+}
+
+function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: string) => string }) {
+  const href = sessionHref(link, s);
+  return (
+    <tr data-testid="session-row" data-token={s.token}>
+      <td className="mono">{s.server}</td>
+      <td>
+        <Link href={href} className="mono" title={s.token} data-testid="session-link">
+          {shortToken(s.token, 28)}
+        </Link>
+      </td>
+      <td><StateChip state={s.state} /></td>
+      <td><Flags flags={s.flags} /></td>
+      <td><Outcome s={s} /></td>
+      <td className="num">{fmtDateTime(s.firstEventAt, tz)}</td>
+      <td className="num">{fmtDateTime(s.lastEventAt, tz)}</td>
+      <td className="num">{fmtInt(s.eventCount)}</td>
+      <td>
+        {s.successorToken ? (
+          <Link
+            href={sessionHref(link, { server: s.successorServer ?? s.server, token: s.successorToken })}
+            className="mono small"
+            title={`renegotiated as ${s.successorToken}`}
+          >
+            → {shortToken(s.successorToken, 16)}
+            {s.renegotiationLatencyMs !== null && <span className="muted"> ({fmtDuration(s.renegotiationLatencyMs)})</span>}
+          </Link>
+        ) : s.previousToken ? (
+          <span className="small muted" title={`renegotiated from ${s.previousToken}`}>← {shortToken(s.previousToken, 16)}</span>
+        ) : (
+          <span className="faint">—</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function SortHeader({ label, field, sort, onSort }: { label: string; field: 'firstEventAt' | 'lastEventAt'; sort: string; onSort: (s: string) => void }) {
+  const active = sort.replace('-', '') === field;
+  const desc = sort.startsWith('-');
+  const next = active && desc ? field : `-${field}`;
+  return (
+    <th aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className="th-sort" onClick={() => onSort(next)} title={`Sort by ${label.toLowerCase()}`} data-testid={`sort-${field}`}>
+        {label} {active ? (desc ? '▼' : '▲') : <span className="faint">↕</span>}
+      </button>
+    </th>
+  );
+}
+
+export function SessionsView() {
+  const { global, get, set, link } = useUrlState();
+  const { from, to, tz, refresh } = global;
+  const flags = splitList(get('flag'));
+  const states = splitList(get('state'));
+  const server = global.server;
+  const token = get('token') ?? '';
+  const sortParam = get('sort') ?? '-lastEventAt';
+  const sort = (SESSION_SORTS as readonly string[]).includes(sortParam) ? sortParam : '-lastEventAt';
+  const limit = Number(get('limit')) || 50;
+  const cursor = get('cursor') ?? '';
+
+  const params: SessionListParams = {
+    from,
+    to,
+    server: server || undefined,
+    flag: flags.join(',') || undefined,
+    state: states.join(',') || undefined,
+    token: token || undefined,
+    sort,
+    limit,
+    cursor: cursor || undefined,
+  };
+  const q = useSessions(params, refresh);
+  const servers = useServers('off');
+
+  // Token search: typed text goes to the URL after a short pause.
+  const [tokenText, setTokenText] = useState(token);
+  useEffect(() => setTokenText(token), [token]);
+  const timer = useRef<number | null>(null);
+  const onTokenChange = (v: string) => {
+    setTokenText(v);
+    if (timer.current) window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => set({ token: v.trim() || null, cursor: null }, 'replace'), 300);
+  };
+
+  // Cursor history for "Previous" within this filter.
+  const filterKey = JSON.stringify({ ...params, cursor: undefined });
+  const [stack, setStack] = useState<string[]>([]);
+  const lastKey = useRef(filterKey);
+  useEffect(() => {
+    if (lastKey.current !== filterKey) {
+      lastKey.current = filterKey;
+      setStack([]);
+    }
+  }, [filterKey]);
+
+  const toggleFlag = (f: string) => {
+    const next = flags.includes(f) ? flags.filter((x) => x !== f) : [...flags, f];
+    set({ flag: next.join(',') || null, cursor: null });
+  };
+
+  const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
+  const serverNames = useMemo(() => servers.data?.servers.map((s) => s.name) ?? [], [servers.data]);
+  const data = q.data;
+  const rows = data?.sessions ?? [];
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+  const anyFilter = flags.length || states.length || server || token;
+
+  return (
+    <div className="stack" data-testid="sessions">
+      <div className="page-head">
+        <h1>Sessions</h1>
+        <span className="sub small">active in {rangeText.toLowerCase().startsWith('last') ? `the ${rangeText.toLowerCase()}` : rangeText}</span>
+        <div className="row gap" style={{ marginLeft: 'auto' }}>
+          <span className="small muted">Export this filter (all pages):</span>
+          <a className="btn btn-xs" href={exportQuery('csv')} download data-testid="export-csv">CSV</a>
+          <a className="btn btn-xs" href={exportQuery('json')} download data-testid="export-json">JSON</a>
+        </div>
+      </div>
+
+      <section className="panel">
+        <div className="filters" role="group" aria-label="Filters">
+          <div className="field">
+            <label htmlFor="token-filter">Token</label>
+            <input
+              id="token-filter"
+              className="input mono"
+              style={{ width: 200 }}
+              value={tokenText}
+              placeholder="prefix…"
+              onChange={(e) => onTokenChange(e.target.value)}
+              spellCheck={false}
+              autoComplete="off"
+              data-testid="token-filter"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="server-select">Server</label>
+            <select id="server-select" className="select" value={server} onChange={(e) => set({ server: e.target.value || null, cursor: null })} data-testid="server-select">
+              <option value="">All</option>
+              {serverNames.map((n) => (
+                <option key={n} value={n}>{n}</option>
+              ))}
+              {server && !serverNames.includes(server) && <option value={server}>{server}</option>}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="state-select">State</label>
+            <select
+              id="state-select"
+              className="select"
+              value={states[0] ?? ''}
+              onChange={(e) => set({ state: e.target.value || null, cursor: null })}
+              data-testid="state-select"
+            >
+              <option value="">Any</option>
+              {SESSION_STATES.map((s) => (
+                <option key={s} value={s}>{STATE_LABELS[s]}</option>
+              ))}
+            </select>
+          </div>
+          <div className="field" role="group" aria-label="Flags (all must match)">
+            <span className="small muted">Flags</span>
+            {SESSION_FLAGS.map((f) => (
+              <label key={f} className="flag-toggle" title={`Only sessions flagged ${FLAG_LABELS[f]}`}>
+                <input type="checkbox" checked={flags.includes(f)} onChange={() => toggleFlag(f)} data-testid={`flag-${f}`} />
+                {flags.includes(f) ? <FlagChip flag={f} /> : <span className="chip">{FLAG_LABELS[f]}</span>}
+              </label>
+            ))}
+          </div>
+          {anyFilter ? (
+            <button type="button" className="btn btn-ghost btn-xs" onClick={() => set({ flag: null, state: null, server: null, token: null, cursor: null })}>
+              Clear filters
+            </button>
+          ) : null}
+        </div>
+      </section>
+
+      <section className={`panel ${q.isPlaceholderData ? 'stale' : ''}`} aria-label="Session list">
+        {q.isPending ? (
+          <Loading label="Loading sessions…" />
+        ) : q.isError && !data ? (
+          <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+        ) : rows.length === 0 ? (
+          <Empty title="No sessions match">
+            {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
+          </Empty>
+        ) : (
+          <>
+            {q.isError && <ErrorState error={q.error} onRetry={() => void q.refetch()} />}
+            <div className="table-wrap">
+              <table className="data" data-testid="sessions-table">
+                <thead>
+                  <tr>
+                    <th>Server</th>
+                    <th>Token</th>
+                    <th>State</th>
+                    <th>Flags</th>
+                    <th>Boundary answer</th>
+                    <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                    <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                    <th className="num">Events</th>
+                    <th>Renegotiation</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((s) => (
+                    <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+        {data && (
+          <div className="pager">
+            <span className="small" data-testid="page-info">
+              {rows.length} session{rows.length === 1 ? '' : 's'} on this page{stack.length || cursor ? ` · page ${stack.length + 1}${cursor && !stack.length ? '+' : ''}` : ''}
+            </span>
+            <span className="grow" />
+            <label htmlFor="limit-select">Per page</label>
+            <select id="limit-select" className="select" value={limit} onChange={(e) => set({ limit: e.target.value === '50' ? null : e.target.value, cursor: null })}>
+              {LIMITS.map((l) => (
+                <option key={l} value={l}>{l}</option>
+              ))}
+            </select>
+            <button type="button" className="btn btn-xs" disabled={!cursor} onClick={() => { setStack([]); set({ cursor: null }); }}>
+              ⇤ First
+            </button>
+            <button
+              type="button"
+              className="btn btn-xs"
+              disabled={!cursor}
+              onClick={() => {
+                const prev = stack[stack.length - 1];
+                setStack(stack.slice(0, -1));
+                set({ cursor: prev || null });
+              }}
+            >
+              ← Previous
+            </button>
+            <button
+              type="button"
+              className="btn btn-xs"
+              disabled={!data.nextCursor}
+              data-testid="next-page"
+              onClick={() => {
+                setStack([...stack, cursor]);
+                set({ cursor: data.nextCursor });
+              }}
+            >
+              Next →
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
