@@ -21,7 +21,7 @@ export function openDb(config: DatabaseConfig = readDatabaseConfig()): Db {
   let prisma: Prisma;
   if (config.provider === 'sqlite') {
     // timeout = busy wait when another process (a migration, the CLI) holds the write lock.
-    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: 10_000 }) });
+    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: Number(process.env.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS ?? 10_000) }) });
   } else {
     const pool = { connectionString: config.url, max: Number(process.env.DOORWATCH_PG_POOL_SIZE ?? 10) };
     prisma = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Prisma;

@@ -20,7 +20,8 @@ export function readWebhookHeaders(headers: Headers): WebhookHeaders | null {
 export function verifyWebhook(rawBody: string, headers: WebhookHeaders, secrets: readonly string[]): boolean {
   for (const secret of secrets) {
     try {
-      new Webhook(secret).verify(rawBody, headers as unknown as Record<string, string>);
+      // jsonParse off: a valid signature over a body that is not JSON is a 400, not a 401.
+      new Webhook(secret).verify(rawBody, headers as unknown as Record<string, string>, { jsonParse: false });
       return true;
     } catch {
       // wrong secret, bad signature or stale timestamp: try the next secret

@@ -11,6 +11,8 @@ export interface AppServer {
   databaseUrl: string;
   env: NodeJS.ProcessEnv;
   output(): string;
+  /** Kills the whole process group at once (simulates a crash); the database stays for inspection. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group: tsx, the start script and `next start` are stopped (or crashed) together.
+    detached: true,
   });
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
@@ -59,19 +63,30 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const ended = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return signalGroup('SIGKILL');
+    const exited = new Promise((r) => child.once('exit', r));
+    signalGroup(signal);
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    signalGroup('SIGKILL'); // anything of the group still left
+  };
   return {
     url,
     databaseUrl,
     env,
     output: () => log,
+    crash: () => ended('SIGKILL'),
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await ended('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };
