@@ -1,0 +1,30 @@
+// Admin API for registered MCP servers and their webhook secrets.
+import { z } from 'zod';
+
+export const ZServerName = z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 and "-"');
+
+export const ZAddServerRequest = z.object({ name: ZServerName });
+export const ZRotateSecretRequest = z.object({ graceSeconds: z.number().int().min(0).max(30 * 24 * 3600).optional() });
+
+export const ZServerSecretInfo = z.object({ id: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() });
+export const ZRegisteredServer = z.object({ name: z.string(), createdAt: z.string(), secrets: z.array(ZServerSecretInfo) });
+export const ZRegisteredServersResponse = z.object({ servers: z.array(ZRegisteredServer) });
+/** The secret is returned once, at creation or rotation, and never again. */
+export const ZServerSecretResponse = z.object({ name: z.string(), secret: z.string(), previousValidUntil: z.string().optional() });
+
+export const ZDeadLetter = z.object({
+  id: z.string(),
+  server: z.string().nullable(),
+  receivedAt: z.string(),
+  code: z.string(),
+  message: z.string(),
+  eventIndex: z.number().nullable(),
+  eventId: z.string().nullable(),
+  payload: z.string(),
+});
+export const ZDeadLettersResponse = z.object({ deadLetters: z.array(ZDeadLetter) });
+
+export type TAddServerRequest = z.infer<typeof ZAddServerRequest>;
+export type TRegisteredServer = z.infer<typeof ZRegisteredServer>;
+export type TServerSecretResponse = z.infer<typeof ZServerSecretResponse>;
+export type TDeadLetter = z.infer<typeof ZDeadLetter>;
