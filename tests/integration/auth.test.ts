@@ -1,0 +1,203 @@
+// Operator auth through real HTTP: bearer tokens, roles, revocation, cookie login, CSRF, CLI, bootstrap.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startAppServer, type AppServer } from '../support/app-server';
+
+const ADMIN = 'dw_test_admin_token_0123456789abcdef';
+const root = join(__dirname, '..', '..');
+let app: AppServer;
+
+before(async () => { app = await startAppServer(); });
+after(async () => { await app?.stop(); });
+
+interface Opts { method?: string; token?: string; cookie?: string; origin?: string; body?: unknown; headers?: Record<string, string> }
+
+async function call(path: string, o: Opts = {}) {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.cookie) headers.cookie = o.cookie;
+  if (o.origin) headers.origin = o.origin;
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${app.url}${path}`, { method: o.method ?? 'GET', headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const text = await res.text();
+  let body: any = text;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, headers: res.headers, body };
+}
+
+const READ_PATHS = [
+  '/api/v1/stats',
+  '/api/v1/sessions',
+  '/api/v1/sessions/export',
+  '/api/v1/servers',
+  '/api/v1/servers/alpha/sessions/tok',
+  '/api/v1/operators',
+  '/api/auth/me',
+];
+
+async function createOperator(role: 'viewer' | 'admin', name = `${role}-${Math.random().toString(36).slice(2, 8)}`) {
+  const r = await call('/api/v1/operators', { method: 'POST', token: ADMIN, body: { name, role } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body as { operator: { id: string; role: string }; token: string };
+}
+
+async function login(token: string, origin?: string) {
+  const r = await call('/api/auth/login', { method: 'POST', body: { token }, origin });
+  const setCookie = r.headers.get('set-cookie') ?? '';
+  return { ...r, setCookie, cookie: setCookie.split(';')[0] };
+}
+
+describe('bearer tokens', () => {
+  test('no read endpoint answers without a token; health and the API document stay open', async () => {
+    for (const path of READ_PATHS) {
+      const r = await call(path);
+      assert.equal(r.status, 401, path);
+      assert.equal(r.body.error.code, 'unauthorized', path);
+      assert.match(r.headers.get('www-authenticate') ?? '', /Bearer/);
+    }
+    assert.equal((await call('/api/health')).status, 200);
+    assert.equal((await call('/api/v1/openapi.json')).status, 200);
+  });
+
+  test('a bad or malformed token is 401; the admin token reads everything', async () => {
+    for (const path of READ_PATHS) {
+      assert.equal((await call(path, { token: 'dw_not_a_real_token' })).status, 401, path);
+      assert.equal((await call(path, { headers: { authorization: `Token ${ADMIN}` } })).status, 401, path);
+    }
+    for (const path of READ_PATHS.filter((p) => !p.includes('/sessions/tok'))) {
+      assert.equal((await call(path, { token: ADMIN })).status, 200, path);
+    }
+  });
+
+  test('viewer reads but gets 403 on admin routes; revoked tokens are 401', async () => {
+    const viewer = await createOperator('viewer');
+    assert.match(viewer.token, /^dw_/);
+    assert.equal((await call('/api/v1/stats', { token: viewer.token })).status, 200);
+    assert.equal((await call('/api/v1/sessions', { token: viewer.token })).status, 200);
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/operators', undefined],
+      ['POST', '/api/v1/operators', { name: 'x', role: 'admin' }],
+      ['DELETE', `/api/v1/operators/${viewer.operator.id}`, undefined],
+    ] as const) {
+      const r = await call(path, { method, token: viewer.token, body });
+      assert.equal(r.status, 403, `${method} ${path}`);
+      assert.equal(r.body.error.code, 'forbidden');
+    }
+    const revoked = await call(`/api/v1/operators/${viewer.operator.id}`, { method: 'DELETE', token: ADMIN });
+    assert.equal(revoked.status, 200);
+    assert.ok(revoked.body.operator.revokedAt);
+    const r = await call('/api/v1/stats', { token: viewer.token });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.error.code, 'unauthorized');
+  });
+
+  test('operator admin API: list never shows tokens; bad input and unknown ids', async () => {
+    const a = await createOperator('admin', 'second-admin');
+    assert.equal((await call('/api/v1/operators', { token: a.token })).status, 200);
+    const list = await call('/api/v1/operators', { token: ADMIN });
+    assert.ok(list.body.operators.some((o: any) => o.id === a.operator.id && o.role === 'admin'));
+    assert.ok(list.body.operators.some((o: any) => o.bootstrap === true));
+    assert.ok(!JSON.stringify(list.body).includes(a.token));
+    assert.ok(!JSON.stringify(list.body).includes('tokenHash'));
+    for (const body of [{ name: 'x', role: 'root' }, { role: 'viewer' }, { name: '', role: 'viewer' }]) {
+      const r = await call('/api/v1/operators', { method: 'POST', token: ADMIN, body });
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.body.error.code, 'invalid_body');
+    }
+    const bad = await fetch(`${app.url}/api/v1/operators`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: '{nope' });
+    assert.equal(((await bad.json()) as any).error.code, 'invalid_json');
+    const missing = await call('/api/v1/operators/op_nope', { method: 'DELETE', token: ADMIN });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.code, 'operator_not_found');
+  });
+});
+
+describe('browser login', () => {
+  test('login sets an HTTP-only SameSite=Strict session cookie that reads the API', async () => {
+    const l = await login(ADMIN, app.url);
+    assert.equal(l.status, 200);
+    assert.equal(l.body.operator.role, 'admin');
+    assert.match(l.setCookie, /^dw_session=/);
+    assert.match(l.setCookie, /HttpOnly/i);
+    assert.match(l.setCookie, /SameSite=Strict/i);
+    assert.match(l.setCookie, /Path=\//);
+    assert.ok(!l.setCookie.includes(ADMIN));
+    assert.equal((await call('/api/v1/stats', { cookie: l.cookie })).status, 200);
+    const me = await call('/api/auth/me', { cookie: l.cookie });
+    assert.equal(me.body.operator.name, 'bootstrap admin');
+    assert.ok(me.body.expiresAt);
+  });
+
+  test('bad login: unknown token 401, malformed body 400, foreign Origin 403', async () => {
+    assert.equal((await login('dw_wrong')).status, 401);
+    const r = await call('/api/auth/login', { method: 'POST', body: { nope: 1 } });
+    assert.equal(r.status, 400);
+    const x = await login(ADMIN, 'https://evil.example');
+    assert.equal(x.status, 403);
+    assert.equal(x.body.error.code, 'csrf_rejected');
+    assert.equal(x.setCookie, '');
+  });
+
+  test('CSRF: a cookie-authenticated change needs this instance’s Origin', async () => {
+    const { cookie } = await login(ADMIN, app.url);
+    const body = { name: 'via-browser', role: 'viewer' };
+    const none = await call('/api/v1/operators', { method: 'POST', cookie, body });
+    assert.equal(none.status, 403);
+    assert.equal(none.body.error.code, 'csrf_rejected');
+    const evil = await call('/api/v1/operators', { method: 'POST', cookie, body, origin: 'https://evil.example' });
+    assert.equal(evil.status, 403);
+    assert.equal(evil.body.error.code, 'csrf_rejected');
+    const ok = await call('/api/v1/operators', { method: 'POST', cookie, body, origin: app.url });
+    assert.equal(ok.status, 201);
+    const sameSite = await call(`/api/v1/operators/${ok.body.operator.id}`, { method: 'DELETE', cookie, headers: { 'sec-fetch-site': 'same-origin' } });
+    assert.equal(sameSite.status, 200);
+  });
+
+  test('a tampered cookie is 401; revoking the token ends its sessions; logout clears the cookie', async () => {
+    const viewer = await createOperator('viewer');
+    const { cookie } = await login(viewer.token);
+    assert.equal((await call('/api/v1/sessions', { cookie })).status, 200);
+    assert.equal((await call('/api/v1/sessions', { cookie: cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) })).status, 401);
+    assert.equal((await call('/api/v1/operators', { cookie })).status, 403);
+    const out = await call('/api/auth/logout', { method: 'POST', cookie, origin: app.url });
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie') ?? '', /dw_session=;.*Max-Age=0/);
+    await call(`/api/v1/operators/${viewer.operator.id}`, { method: 'DELETE', token: ADMIN });
+    assert.equal((await call('/api/v1/sessions', { cookie })).status, 401);
+  });
+});
+
+describe('CLI and bootstrap', () => {
+  test('npm run operator: create, list, revoke against the running instance’s database', async () => {
+    const run = (...args: string[]) =>
+      execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/operator-cli.ts'), ...args], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: app.databaseUrl },
+        encoding: 'utf8',
+      });
+    const out = run('create', 'cli-viewer', '--role', 'viewer');
+    const token = /dw_[A-Za-z0-9_-]{43}/.exec(out)![0];
+    const id = /id (op_\w+)/.exec(out)![1];
+    assert.equal((await call('/api/v1/stats', { token })).status, 200);
+    assert.equal((await call('/api/v1/operators', { token })).status, 403);
+    assert.match(run('list'), new RegExp(`${id}\\s+viewer\\s+cli-viewer`));
+    run('revoke', id);
+    assert.equal((await call('/api/v1/stats', { token })).status, 401);
+  });
+
+  test('without DOORWATCH_ADMIN_TOKEN a token is generated at first start, printed once, and works', async () => {
+    const other = await startAppServer({ env: { DOORWATCH_ADMIN_TOKEN: '' } });
+    try {
+      const printed = /bootstrap admin token[^\n]*\n\s+(dw_[A-Za-z0-9_-]{43})/.exec(other.output());
+      assert.ok(printed, other.output());
+      const res = await fetch(`${other.url}/api/v1/operators`, { headers: { authorization: `Bearer ${printed[1]}` } });
+      assert.equal(res.status, 200);
+      const wrong = await fetch(`${other.url}/api/v1/operators`, { headers: { authorization: `Bearer ${ADMIN}` } });
+      assert.equal(wrong.status, 401);
+    } finally {
+      await other.stop();
+    }
+  });
+});
