@@ -1,0 +1,121 @@
+// The offline migration runner: Prisma layout in, Prisma's _prisma_migrations bookkeeping out.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
+import { MigrationError } from '@/lib/db/migrate/migration-error';
+
+function project(migrations: Record<string, string>, provider = 'sqlite') {
+  const root = mkdtempSync(join(tmpdir(), 'dw-mig-'));
+  const dir = join(root, 'prisma', 'sqlite', 'migrations');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'migration_lock.toml'), `provider = "${provider}"\n`);
+  for (const [name, sql] of Object.entries(migrations)) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'migration.sql'), sql);
+  }
+  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(root, 'data', 'x.db')}` });
+  return { root, dir, config, open: () => new Database(config.sqliteFile!) };
+}
+
+const expectCode = async (p: Promise<unknown>, code: string) => {
+  await assert.rejects(p, (err: unknown) => err instanceof MigrationError && err.code === code);
+};
+
+test('the real migrations apply to a fresh SQLite file and a second run applies nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dw-mig-real-'));
+  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'd.db')}` });
+  const first = await runMigrations(config);
+  assert.ok(first.applied.length >= 1);
+  const second = await runMigrations(config);
+  assert.deepEqual(second.applied, []);
+  assert.deepEqual(second.alreadyApplied, first.applied);
+  const db = new Database(config.sqliteFile!);
+  const rows = db.prepare('SELECT * FROM _prisma_migrations').all() as any[];
+  const mode = (db.pragma('journal_mode') as any[])[0].journal_mode;
+  db.close();
+  const file = readFileSync(join('prisma', 'sqlite', 'migrations', first.applied[0], 'migration.sql'));
+  assert.equal(rows[0].checksum, createHash('sha256').update(file).digest('hex'));
+  assert.equal(rows[0].applied_steps_count, 1);
+  assert.ok(rows[0].finished_at);
+  assert.equal(mode, 'wal');
+});
+
+test('a failing migration is rolled back, recorded, and blocks later runs until resolved', async () => {
+  const p = project({
+    '001_a': 'CREATE TABLE "A" ("id" INTEGER PRIMARY KEY);',
+    '002_b': 'CREATE TABLE "B" ("id" INTEGER PRIMARY KEY); INSERT INTO "Nope" VALUES (1);',
+  });
+  await expectCode(runMigrations(p.config, p.root), 'migration_failed');
+  let db = p.open();
+  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as any[]).map((r) => r.name);
+  const failed = db.prepare(`SELECT * FROM _prisma_migrations WHERE migration_name = '002_b'`).get() as any;
+  db.close();
+  assert.ok(tables.includes('A'));
+  assert.ok(!tables.includes('B'), 'the failed script left nothing behind');
+  assert.equal(failed.finished_at, null);
+  assert.match(failed.logs, /Nope/);
+  await expectCode(runMigrations(p.config, p.root), 'failed_migration_pending');
+
+  writeFileSync(join(p.dir, '002_b', 'migration.sql'), 'CREATE TABLE "B" ("id" INTEGER PRIMARY KEY);');
+  await markMigrationRolledBack(p.config, '002_b');
+  const report = await runMigrations(p.config, p.root);
+  assert.deepEqual(report.applied, ['002_b']);
+  await expectCode(markMigrationRolledBack(p.config, '002_b'), 'unknown_migration');
+  db = p.open();
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL').get() as any).n, 2);
+  db.close();
+});
+
+test("a Prisma-style table rebuild keeps child rows (foreign keys are off during the script)", async () => {
+  const p = project({
+    '001_init': `CREATE TABLE "Parent" ("id" TEXT NOT NULL PRIMARY KEY, "n" INTEGER);
+CREATE TABLE "Child" ("id" TEXT NOT NULL PRIMARY KEY, "parentId" TEXT NOT NULL,
+  CONSTRAINT "Child_parentId_fkey" FOREIGN KEY ("parentId") REFERENCES "Parent" ("id") ON DELETE CASCADE ON UPDATE CASCADE);`,
+  });
+  await runMigrations(p.config, p.root);
+  let db = p.open();
+  db.exec(`INSERT INTO "Parent" VALUES ('p1', 1); INSERT INTO "Child" VALUES ('c1', 'p1'), ('c2', 'p1');`);
+  db.close();
+  mkdirSync(join(p.dir, '002_rebuild'));
+  writeFileSync(join(p.dir, '002_rebuild', 'migration.sql'), `PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_Parent" ("id" TEXT NOT NULL PRIMARY KEY, "n" INTEGER NOT NULL DEFAULT 0);
+INSERT INTO "new_Parent" ("id", "n") SELECT "id", coalesce("n", 0) FROM "Parent";
+DROP TABLE "Parent";
+ALTER TABLE "new_Parent" RENAME TO "Parent";
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;`);
+  const report = await runMigrations(p.config, p.root);
+  assert.deepEqual(report.applied, ['002_rebuild']);
+  db = p.open();
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM "Child"').get() as any).n, 2, 'no cascade delete');
+  db.close();
+});
+
+test('a migrations folder locked to another provider is refused', async () => {
+  const p = project({ '001_a': 'SELECT 1;' }, 'postgresql');
+  await expectCode(runMigrations(p.config, p.root), 'provider_mismatch');
+});
+
+test('an edited, already-applied migration is reported, not re-run', async () => {
+  const p = project({ '001_a': 'CREATE TABLE "A" ("id" INTEGER PRIMARY KEY);' });
+  await runMigrations(p.config, p.root);
+  writeFileSync(join(p.dir, '001_a', 'migration.sql'), 'CREATE TABLE "A" ("id" INTEGER PRIMARY KEY); -- edited');
+  const report = await runMigrations(p.config, p.root);
+  assert.deepEqual(report.modified, ['001_a']);
+  assert.deepEqual(report.applied, []);
+});
+
+test('DATABASE_URL parsing: default, SQLite paths, PostgreSQL, and a clear error otherwise', () => {
+  const d = readDatabaseConfig({}, '/srv/app');
+  assert.deepEqual([d.provider, d.sqliteFile], ['sqlite', '/srv/app/data/doorwatch.db']);
+  assert.equal(readDatabaseConfig({ DATABASE_URL: 'file:/abs/x.db' }).sqliteFile, '/abs/x.db');
+  assert.equal(readDatabaseConfig({ DATABASE_URL: 'postgresql://u@h/db' }).provider, 'postgresql');
+  assert.throws(() => readDatabaseConfig({ DATABASE_URL: 'mysql://x' }), /must start with file:/);
+});
