@@ -2,7 +2,7 @@
 import { ApiError } from '@/lib/http/api-error';
 import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
 import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
-import { parseTimeRange } from './time-range';
+import { parseInstant } from './time-range';
 
 export interface SessionFilter {
   servers: string[];
@@ -61,13 +61,17 @@ export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresh
   const token = params.get('token')?.trim() || null;
   if (token !== null && token.length > 256) throw new ApiError(400, 'invalid_token', 'token must be at most 256 characters');
 
-  let fromMs: number | null = null;
-  let toMs: number | null = null;
-  if (params.get('from') || params.get('to')) {
-    const range = parseTimeRange(params.get('from'), params.get('to'), nowMs);
-    fromMs = range.fromMs;
-    toMs = range.toMs;
-  }
+  // Exact instants (no minute alignment: rows carry ms times); either bound may be left open.
+  const instant = (name: 'from' | 'to'): number | null => {
+    const raw = params.get(name)?.trim();
+    if (!raw) return null;
+    const ms = parseInstant(raw, nowMs);
+    if (ms === null) throw new ApiError(400, 'invalid_time_range', `${name}=${JSON.stringify(raw)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
+    return ms;
+  };
+  const fromMs = instant('from');
+  const toMs = instant('to');
+  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to');
 
   const sortParam = params.get('sort')?.trim() || '-lastEventAt';
   if (!(SESSION_SORTS as readonly string[]).includes(sortParam)) {

@@ -65,11 +65,12 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const rollupCols = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms'];
 
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
+  // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
   const bucketRows = await db.sql.query<Record<string, number>>(
     `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${rollupCols.map(sumOf).join(', ')}
        FROM "Rollup" WHERE "minute" >= ? AND "minute" < ?${serverSql}
-      GROUP BY CAST("minute" / CAST(? AS BIGINT) AS BIGINT)`,
-    [q.bucketMs, fromMs, toMs, ...serverParam, q.bucketMs],
+      GROUP BY 1`,
+    [q.bucketMs, fromMs, toMs, ...serverParam],
   );
 
   // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
@@ -79,8 +80,8 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
        FROM "Session"
       WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
         AND "deadlockEndedAt" IS NULL${serverSql}
-      GROUP BY CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT)`,
-    [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam, q.bucketMs],
+      GROUP BY 1`,
+    [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
   const refusalRows = await db.sql.query<{ v: number }>(

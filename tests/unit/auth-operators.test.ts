@@ -1,12 +1,10 @@
 // Operator tokens, bootstrap admin, session cookies, CSRF and requireOperator against a temp database.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { authenticate, requireOperator } from '@/lib/auth/require-operator';
 import { createOperator, listOperators, revokeOperator, BOOTSTRAP_OPERATOR_ID } from '@/lib/auth/operator-store';
 import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
@@ -15,16 +13,16 @@ import { parseSession, signSession, verifySessionMac, SESSION_COOKIE, readCookie
 import { assertSameOrigin } from '@/lib/auth/csrf';
 
 let db: Db;
-let dir: string;
+let testDb: TestDatabase;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'doorwatch-auth-'));
-  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'a.db')}` });
+  testDb = await createTestDatabase(); // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE=postgresql
+  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
 });
 after(async () => {
   await db?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testDb?.drop();
 });
 
 const BASE = 'http://dw.example:3000';

@@ -1,12 +1,10 @@
 // Query services against a real (temporary, migrated) SQLite database seeded through ingest.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
@@ -21,13 +19,13 @@ import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
 let db: Db;
-let dir: string;
+let testDb: TestDatabase;
 const NOW = Q_T0 + 3_600_000; // an hour after the data: the unended naive resume is an ongoing deadlock
 const THRESHOLD = 10_000;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'doorwatch-queries-'));
-  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'q.db')}` });
+  testDb = await createTestDatabase(); // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE=postgresql
+  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
   await db.prisma.server.create({ data: { name: 'delta' } });
@@ -38,7 +36,7 @@ before(async () => {
 });
 after(async () => {
   await db?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testDb?.drop();
 });
 
 const params = (o: Record<string, string | string[]>) => {
