@@ -112,7 +112,8 @@ export function filterSql(f: SessionFilter): SqlFragment {
   }
   for (const flag of new Set(f.flags)) {
     if (flag === 'deadlock') {
-      where.push('("deadlockEndedAt" IS NOT NULL OR ("deadlockStartedAt" IS NOT NULL AND "deadlockStartedAt" <= ?))');
+      // Every deadlock (ended or not) has a start, so this can use the deadlockStartedAt index.
+      where.push('("deadlockStartedAt" IS NOT NULL AND ("deadlockEndedAt" IS NOT NULL OR "deadlockStartedAt" <= ?))');
       params.push(f.nowMs - f.thresholdMs);
     } else {
       where.push(`"${FLAG_COLUMN[flag]}" = 1`);

@@ -128,6 +128,14 @@ describe('session list parameters', () => {
     assert.deepEqual(sql.params, [NOW - 10_000]);
   });
 
+  test('time bounds are exact instants and may be open-ended', () => {
+    const q = parse('from=now-1h');
+    assert.equal(q.filter.fromMs, NOW - 3_600_000);
+    assert.equal(q.filter.toMs, null);
+    assert.equal(parse('to=2026-11-29T10:00:00.5Z'.replace('.5', '.500')).filter.toMs, Date.parse('2026-11-29T10:00:00.500Z'));
+    assert.throws(() => parse('from=now&to=now-1m'), code('invalid_time_range'));
+  });
+
   test('bad input gets specific codes', () => {
     assert.throws(() => parse('flag=bogus'), code('invalid_flag'));
     assert.throws(() => parse('state=asleep'), code('invalid_state'));
