@@ -1,0 +1,265 @@
+// Shared helpers for the benchmarks: starting the built app on loopback with its own
+// database, PostgreSQL scratch databases, percentiles, machine load, peak RSS sampling.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { openDb } from '@/lib/db/client';
+import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { provisionServersFromEnv } from '@/lib/ingest/servers/server-registry';
+import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
+
+export const ROOT = join(__dirname, '..', '..');
+export const ADMIN_TOKEN = 'dw_test_admin_token_0123456789abcdef';
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export interface Args {
+  json: boolean;
+  flags: Map<string, string>;
+}
+
+export function parseArgs(argv: string[]): Args {
+  const flags = new Map<string, string>();
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') json = true;
+    else if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
+      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags.set(a.slice(2), argv[++i]);
+      else flags.set(a.slice(2), 'true');
+    }
+  }
+  return { json, flags };
+}
+
+export const num = (args: Args, name: string, dflt: number) => {
+  const v = args.flags.get(name);
+  if (v === undefined) return dflt;
+  const n = Number(v.replace(/_/g, ''));
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  return n;
+};
+
+export function log(...parts: unknown[]) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${parts.join(' ')}\n`);
+}
+
+export function machine() {
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+export function latencySummary(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), max: round(s[s.length - 1] ?? NaN) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------- databases
+
+export async function pgAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export function pgUrl(database: string): string {
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function createPgDatabase(name: string): Promise<string> {
+  if (!/^dw_bench_[a-z0-9_]+$/.test(name)) throw new Error(`refusing database name ${name}`);
+  await pgAdmin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  return pgUrl(name);
+}
+
+export async function dropPgDatabase(name: string): Promise<void> {
+  if (!/^dw_bench_[a-z0-9_]+$/.test(name)) throw new Error(`refusing database name ${name}`);
+  await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+export function tempSqliteUrl(): { url: string; dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'doorwatch-bench-'));
+  const file = join(dir, 'doorwatch.db');
+  return { url: `file:${file}`, dir, file };
+}
+
+/** Migrates a database (the app's own runner) and provisions servers + the bootstrap admin. */
+export async function prepareDatabase(databaseUrl: string, servers: readonly { name: string; secret: string }[] = []): Promise<void> {
+  const config = readDatabaseConfig({ DATABASE_URL: databaseUrl });
+  await runMigrations(config, ROOT);
+  const db = openDb(config);
+  try {
+    if (servers.length) await provisionServersFromEnv(db, servers.map((s) => `${s.name}=${s.secret}`).join(','));
+    await ensureBootstrapAdmin(db, { DOORWATCH_ADMIN_TOKEN: ADMIN_TOKEN });
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------- the app
+
+export interface BenchApp {
+  url: string;
+  pid: number;
+  output(): string;
+  /** Peak resident set (VmHWM, kB) of the `next start` process and its children so far. */
+  peakRssKb(): number;
+  stop(): Promise<void>;
+}
+
+/** Which build is served, and whether it matches the sources in the tree right now. */
+export function buildInfo(): { buildId: string; fresh: boolean | null } {
+  const idFile = join(ROOT, '.next', 'BUILD_ID');
+  if (!existsSync(idFile)) throw new Error('no Next.js build: run `npm run build` (or `npm start` once) first');
+  const buildId = readFileSync(idFile, 'utf8').trim();
+  let fresh: boolean | null = null;
+  try {
+    const want = execFileSync(process.execPath, ['-e', "import('./scripts/ensure-build.mjs').then(m=>process.stdout.write(m.sourceHash()))"], { cwd: ROOT, encoding: 'utf8' });
+    fresh = readFileSync(join(ROOT, '.next', 'doorwatch-source-hash'), 'utf8') === want;
+  } catch {
+    fresh = null;
+  }
+  return { buildId, fresh };
+}
+
+function readHwmKb(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (kids) for (const k of kids.split(/\s+/)) out.push(Number(k), ...childPids(Number(k)));
+    }
+  } catch {
+    /* gone */
+  }
+  return out;
+}
+
+/**
+ * Starts `next start` of the existing build directly (the bench migrates and provisions the
+ * database itself, so `npm start`'s ensureBuild never rebuilds .next under colleagues' feet).
+ * The child runs in its own process group and is the real server process (its pid = VmHWM).
+ */
+export async function startApp(databaseUrl: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchApp> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    NEXT_TELEMETRY_DISABLED: '1',
+    DOORWATCH_ADMIN_TOKEN: ADMIN_TOKEN,
+    // Benchmarks measure throughput, not the per-server limiter.
+    DOORWATCH_INGEST_RATE: '10000000',
+    DOORWATCH_INGEST_BURST: '10000000',
+    ...extraEnv,
+  };
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      process.kill(-child.pid!, 'SIGKILL');
+      throw new Error(`app not healthy within 60 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    output: () => out,
+    peakRssKb: () => [pid, ...childPids(pid)].reduce((s, p) => s + readHwmKb(p), 0),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function cleanupSqlite(dir: string) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}

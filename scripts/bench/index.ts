@@ -1,0 +1,46 @@
+// npm run bench [-- --json] [--parts ingest,seed,query] — every part in turn; one JSON object
+// per part on stdout with --json (progress goes to stderr). Each part also runs alone:
+//   npm run bench:ingest -- [--events 100000] [--concurrency 4] [--targets sqlite,postgresql,postgresql-x2] [--cpu-prof DIR]
+//   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
+//   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
+import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
+import { benchIngest } from './ingest';
+import { benchQuery } from './query';
+import { benchSeed } from './seed';
+
+const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
+  ingest: benchIngest,
+  seed: async (a) => {
+    if (a.flags.has('database-url')) return benchSeed(a);
+    // As part of the suite: seed a scratch SQLite file and remove it.
+    const tmp = tempSqliteUrl();
+    try {
+      const flags = new Map(a.flags);
+      flags.set('database-url', tmp.url);
+      if (!flags.has('events')) flags.set('events', '1000000');
+      if (!flags.has('sessions')) flags.set('sessions', String(Math.round(Number(flags.get('events')) / 10)));
+      return await benchSeed({ ...a, flags });
+    } finally {
+      cleanupSqlite(tmp.dir);
+    }
+  },
+  query: benchQuery,
+};
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const only = argv[0] && !argv[0].startsWith('--') ? [argv.shift()!] : null;
+  const args = parseArgs(argv);
+  const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
+  for (const p of parts) {
+    const run = PARTS[p];
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query)`);
+    const result = await run(args);
+    process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});

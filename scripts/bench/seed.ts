@@ -1,0 +1,197 @@
+// Data generator: fills a migrated database with a realistic fleet fast, straight through the
+// raw driver, writing Event, Session and Rollup rows consistent with what ingest would store:
+// each session row comes from the real summarize + toSessionRow, and Rollup from the real
+// sessionContributions plus the per-event counters (events, drops), exactly as store-batch does.
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import type { DoorwatchEvent } from '@/lib/contract/event';
+import { timestampMs } from '@/lib/contract/timestamp';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
+import { SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/ingest/session-row';
+import { addContributions, minuteOf, pruneZeroCells, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
+import { generateSecret } from '@/lib/ingest/servers/server-secret';
+import { generateFleet, serverName, type BenchSession } from './fleet';
+import { log, machine, num, prepareDatabase, round, type Args } from './common';
+
+const EVENT_COLS = ['server', 'eventId', 'token', 'type', 'at', 'seq', 'data', 'receivedAt'] as const;
+type EventTuple = [string, string, string, string, number, null, string, number];
+
+export interface SeedOptions {
+  databaseUrl: string;
+  events: number;
+  sessions?: number;
+  servers?: number;
+  /** Timelines spread over the last `days` days. */
+  days?: number;
+  seed?: number;
+}
+
+export interface SeedResult {
+  part: 'seed';
+  provider: string;
+  events: number;
+  sessions: number;
+  rollupCells: number;
+  servers: number;
+  days: number;
+  seconds: number;
+  eventsPerSec: number;
+  phases: Record<string, number>;
+}
+
+interface Writer {
+  events(rows: EventTuple[]): Promise<void>;
+  sessions(rows: SessionRow[]): Promise<void>;
+  rollups(delta: RollupDelta): Promise<void>;
+  close(): Promise<void>;
+}
+
+function sqliteWriter(file: string): Writer {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -200000');
+  const ev = db.prepare(`INSERT INTO "Event" (${EVENT_COLS.map((c) => `"${c}"`).join(',')}) VALUES (${EVENT_COLS.map(() => '?').join(',')}) ON CONFLICT DO NOTHING`);
+  const se = db.prepare(`INSERT INTO "Session" (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`);
+  const cols = ROLLUP_COLUMNS;
+  const ro = db.prepare(
+    `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
+     ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
+  );
+  const evTx = db.transaction((rows: EventTuple[]) => { for (const r of rows) ev.run(...r); });
+  const seTx = db.transaction((rows: SessionRow[]) => { for (const r of rows) se.run(...SESSION_ROW_COLUMNS.map((c) => r[c])); });
+  const roTx = db.transaction((delta: RollupDelta) => {
+    for (const cell of delta.values()) ro.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
+  });
+  return {
+    async events(rows) { evTx(rows); },
+    async sessions(rows) { seTx(rows); },
+    async rollups(delta) { roTx(delta); },
+    async close() { db.pragma('wal_checkpoint(TRUNCATE)'); db.exec('ANALYZE'); db.close(); },
+  };
+}
+
+/** PostgreSQL: INSERT ... SELECT FROM unnest(typed arrays): one statement per chunk, no parameter limit. */
+async function pgWriter(url: string): Promise<Writer> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  await c.query('SET synchronous_commit = off');
+  const sessionTypes: Record<string, string> = {};
+  for (const r of (await c.query(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'Session'`)).rows) {
+    sessionTypes[r.column_name] = r.data_type === 'bigint' ? 'bigint' : r.data_type === 'integer' ? 'int' : 'text';
+  }
+  const unnest = (types: string[]) => types.map((t, i) => `$${i + 1}::${t}[]`).join(',');
+  const columns = <T>(rows: T[], n: number, get: (r: T, i: number) => unknown) => Array.from({ length: n }, (_, i) => rows.map((r) => get(r, i)));
+  const cols = ROLLUP_COLUMNS;
+  return {
+    async events(rows) {
+      await c.query(
+        `INSERT INTO "Event" (${EVENT_COLS.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(['text', 'text', 'text', 'text', 'bigint', 'int', 'text', 'bigint'])}) ON CONFLICT DO NOTHING`,
+        columns(rows, 8, (r, i) => r[i]),
+      );
+    },
+    async sessions(rows) {
+      await c.query(
+        `INSERT INTO "Session" (${SESSION_ROW_COLUMNS.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(SESSION_ROW_COLUMNS.map((x) => sessionTypes[x] ?? 'text'))})`,
+        columns(rows, SESSION_ROW_COLUMNS.length, (r, i) => r[SESSION_ROW_COLUMNS[i]]),
+      );
+    },
+    async rollups(delta) {
+      const cells = [...delta.values()];
+      for (let i = 0; i < cells.length; i += 20_000) {
+        const part = cells.slice(i, i + 20_000);
+        await c.query(
+          `INSERT INTO "Rollup" ("server","minute",${cols.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(['text', 'bigint', ...cols.map((x) => (x === 'deadlockIdleMs' ? 'bigint' : 'int'))])})
+           ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((x) => `"${x}" = "Rollup"."${x}" + excluded."${x}"`).join(',')}`,
+          [part.map((x) => x.server), part.map((x) => x.minute), ...cols.map((col) => part.map((x) => x.values[col] ?? 0))],
+        );
+      }
+    },
+    async close() { await c.query('ANALYZE'); await c.end(); },
+  };
+}
+
+export async function seed(o: SeedOptions): Promise<SeedResult> {
+  const config = readDatabaseConfig({ DATABASE_URL: o.databaseUrl });
+  const servers = o.servers ?? 20;
+  const days = o.days ?? 7;
+  const now = Date.now();
+  // The bench servers get secrets so the seeded database also accepts ingest.
+  await prepareDatabase(o.databaseUrl, Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })));
+  const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
+  const phases = { generateAndSummarize: 0, events: 0, sessions: 0, rollups: 0 };
+  const delta: RollupDelta = new Map();
+  let evBuf: EventTuple[] = [];
+  let seBuf: SessionRow[] = [];
+  let events = 0;
+  let sessions = 0;
+  const t0 = performance.now();
+  const flush = async () => {
+    let t = performance.now();
+    await w.events(evBuf);
+    phases.events += performance.now() - t;
+    t = performance.now();
+    await w.sessions(seBuf);
+    phases.sessions += performance.now() - t;
+    evBuf = [];
+    seBuf = [];
+  };
+  let tg = performance.now();
+  const prefix = `sd${now.toString(36)}-`;
+  for (const s of generateFleet({ events: o.events, servers, fromMs: now - days * 86_400_000, toMs: now - 120_000, prefix, seed: o.seed ?? 11, eventsPerSession: o.sessions ? o.events / o.sessions : undefined }) as Iterable<BenchSession>) {
+    const timeline = s.events as unknown as DoorwatchEvent[];
+    const summary = summarize(timeline, now, { server: s.server, deadlockThresholdMs: DEFAULT_DEADLOCK_THRESHOLD_MS, successor: s.successor });
+    let first = Infinity;
+    for (const e of s.events) {
+      const at = timestampMs(e.at);
+      if (at < first) first = at;
+      evBuf.push([s.server, e.id, e.token, e.type, at, null, JSON.stringify(e.data), at + 50]);
+      addContributions(delta, s.server, [{ minute: minuteOf(at), column: 'events', value: 1 }], 1);
+      if (e.type === 'stream.dropped') addContributions(delta, s.server, [{ minute: minuteOf(at), column: 'drops', value: 1 }], 1);
+    }
+    const row = toSessionRow(s.server, summary, first, now);
+    addContributions(delta, s.server, sessionContributions(sessionAnchors(row)), 1);
+    seBuf.push(row);
+    events += s.events.length;
+    sessions++;
+    if (evBuf.length >= 50_000) {
+      phases.generateAndSummarize += performance.now() - tg;
+      await flush();
+      tg = performance.now();
+      if (sessions % 200_000 < 8_100) log(`seed: ${events} events, ${sessions} sessions, ${Math.round(events / ((performance.now() - t0) / 1000))} events/s`);
+    }
+  }
+  phases.generateAndSummarize += performance.now() - tg;
+  await flush();
+  pruneZeroCells(delta);
+  let t = performance.now();
+  await w.rollups(delta);
+  phases.rollups = performance.now() - t;
+  t = performance.now();
+  await w.close();
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    part: 'seed',
+    provider: config.provider,
+    events,
+    sessions,
+    rollupCells: delta.size,
+    servers,
+    days,
+    seconds: round(seconds, 1),
+    eventsPerSec: Math.round(events / seconds),
+    phases: Object.fromEntries(Object.entries({ ...phases, analyzeAndClose: performance.now() - t }).map(([k, v]) => [k, round(v / 1000, 1)])),
+  };
+}
+
+export async function benchSeed(args: Args): Promise<SeedResult & { machine: ReturnType<typeof machine>; databaseUrl: string }> {
+  const databaseUrl = args.flags.get('database-url');
+  if (!databaseUrl) throw new Error('bench:seed needs --database-url file:/path/x.db or postgresql://...');
+  const events = num(args, 'events', 1_000_000);
+  const sessionsWanted = args.flags.has('sessions') ? num(args, 'sessions', 0) : undefined;
+  // --sessions sets the average events per session (the fleet pads healthy sessions with
+  // drop/resume cycles); without it the mix averages ~5.4 events per session.
+  const r = await seed({ databaseUrl, events, sessions: sessionsWanted, servers: num(args, 'servers', 20), days: num(args, 'days', 7) });
+  return { ...r, machine: machine(), databaseUrl: databaseUrl.replace(/\/\/[^@]*@/, '//') };
+}
