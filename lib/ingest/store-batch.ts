@@ -126,25 +126,22 @@ async function upsertSessions(tx: SqlExecutor, rows: readonly SessionRow[]): Pro
 }
 
 async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<void> {
-  const cells = [...delta.values()];
+  // Cells in (server, minute) order, in one statement per chunk: concurrent transactions (other
+  // tokens, other instances) lock shared Rollup rows in the same order, so they queue instead of
+  // deadlocking. Columns a cell does not touch add 0.
+  const cells = [...delta.values()].sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : a.minute - b.minute));
   if (cells.length === 0) return;
-  // One statement per distinct column set keeps the upsert simple and portable.
-  const groups = new Map<string, typeof cells>();
-  for (const cell of cells) {
-    const cols = (Object.keys(cell.values) as RollupColumn[]).sort().join(',');
-    groups.set(cols, [...(groups.get(cols) ?? []), cell]);
-  }
-  for (const [colList, group] of groups) {
-    const cols = colList.split(',') as RollupColumn[];
-    for (const part of chunks(group, Math.floor(CHUNK / 2))) {
-      const params: unknown[] = [];
-      for (const cell of part) params.push(cell.server, cell.minute, ...cols.map((c) => cell.values[c]!));
-      await tx.execute(
-        `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES ${placeholders(cols.length + 2, part.length)}
-         ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
-        params,
-      );
-    }
+  const used = new Set<RollupColumn>();
+  for (const cell of cells) for (const c of Object.keys(cell.values) as RollupColumn[]) used.add(c);
+  const cols = [...used].sort();
+  for (const part of chunks(cells, Math.floor(CHUNK / 2))) {
+    const params: unknown[] = [];
+    for (const cell of part) params.push(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
+    await tx.execute(
+      `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES ${placeholders(cols.length + 2, part.length)}
+       ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
+      params,
+    );
   }
 }
 
@@ -183,9 +180,11 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
         const prev = e.type === 'session.opened' ? (e.data as { previousToken?: unknown }).previousToken : undefined;
         if (typeof prev === 'string') lockTokens.add(prev);
       }
-      // Sorted, so two transactions always take locks in the same order (no deadlock).
-      for (const token of [...lockTokens].sort()) {
-        await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(?, 0))`, [token]);
+      // Sorted, so two transactions always take locks in the same order (no deadlock). One
+      // statement per chunk: PostgreSQL evaluates the select list left to right. execute(),
+      // not query(): the function returns void, which Prisma's raw query cannot deserialize.
+      for (const part of chunks([...lockTokens].sort())) {
+        await tx.execute(`SELECT ${part.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`, part);
       }
     }
 

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
 import { startAppServer, type AppServer } from '../support/app-server';
 
 let app: AppServer;
@@ -12,11 +11,9 @@ test('health answers with a reachable database and the migrated schema is in pla
   assert.equal(res.status, 200);
   const body = await res.json();
   assert.equal(body.status, 'ok');
-  assert.equal(body.database.provider, 'sqlite');
+  assert.equal(body.database.provider, app.provider);
   assert.equal(body.database.reachable, true);
-  const db = new Database(app.databaseUrl.slice('file:'.length), { readonly: true });
-  const names = db.prepare("SELECT migration_name, finished_at FROM _prisma_migrations").all() as { migration_name: string; finished_at: string | null }[];
-  db.close();
+  const names = await app.query<{ migration_name: string; finished_at: unknown }>('SELECT migration_name, finished_at FROM _prisma_migrations');
   assert.ok(names.length >= 1);
   assert.ok(names.every((n) => n.finished_at !== null));
 });

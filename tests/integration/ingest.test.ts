@@ -7,6 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/ingest/servers/server-secret';
+import { createTestDatabase, testProvider } from '../support/test-database';
+import { startTcpProxy } from '../support/tcp-proxy';
 
 const SECRET = generateSecret();
 const OTHER_SECRET = generateSecret();
@@ -27,17 +29,8 @@ function refusedTimeline(token: string) {
   ];
 }
 
-function sqlite() {
-  return new Database(app.databaseUrl.slice('file:'.length), { readonly: true });
-}
-
-function sessionRow(server: string, token: string): any {
-  const db = sqlite();
-  try {
-    return db.prepare('SELECT * FROM "Session" WHERE "server" = ? AND "token" = ?').get(server, token);
-  } finally {
-    db.close();
-  }
+async function sessionRow(server: string, token: string): Promise<any> {
+  return (await app.query('SELECT * FROM "Session" WHERE "server" = ? AND "token" = ?', [server, token]))[0];
 }
 
 before(async () => {
@@ -58,7 +51,7 @@ describe('answers', () => {
     const res = await postEvents(app.url, 'alpha', SECRET, events);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { accepted: 5, duplicates: 0, rejected: [] });
-    const row = sessionRow('alpha', 'tok-200');
+    const row = await sessionRow('alpha', 'tok-200');
     assert.equal(row.state, 'terminated');
     assert.equal(row.boundaryOutcome, 'refused');
     assert.equal(row.refusalLatencyMs, 51);
@@ -81,9 +74,7 @@ describe('answers', () => {
       [4, 'no-token', 'missing_field'],
     ]);
     for (const r of res.body.rejected) assert.ok(r.message.length > 5);
-    const db = sqlite();
-    const letters = db.prepare('SELECT * FROM "DeadLetter" WHERE "eventId" IN (?,?,?) ORDER BY "eventIndex"').all('bad-type', 'bad-field', 'no-token') as any[];
-    db.close();
+    const letters = await app.query('SELECT * FROM "DeadLetter" WHERE "eventId" IN (?,?,?) ORDER BY "eventIndex"', ['bad-type', 'bad-field', 'no-token']);
     assert.equal(letters.length, 3);
     assert.deepEqual(JSON.parse(letters[0].payload), bad[0]);
   });
@@ -97,9 +88,7 @@ describe('answers', () => {
       assert.equal(res.status, 400, payload.slice(0, 40));
       assert.equal(res.body.error.code, 'invalid_body');
     }
-    const db = sqlite();
-    const kept = db.prepare(`SELECT "payload" FROM "DeadLetter" WHERE "code" = 'invalid_body' AND "payload" = ?`).get('{"events": [');
-    db.close();
+    const [kept] = await app.query(`SELECT "payload" FROM "DeadLetter" WHERE "code" = 'invalid_body' AND "payload" = ?`, ['{"events": [']);
     assert.ok(kept, 'the raw body of a 400 is kept');
   });
 
@@ -229,11 +218,9 @@ describe('idempotency and ordering', () => {
     assert.deepEqual([retried.body.accepted, retried.body.duplicates], [0, 7]);
     const later = await postEvents(app.url, 'alpha', SECRET, [events[2], { ...events[3], id: uid('late') }]);
     assert.deepEqual([later.body.accepted, later.body.duplicates], [1, 1]);
-    const db = sqlite();
-    const n = (db.prepare('SELECT COUNT(*) AS n FROM "Event" WHERE "server" = ? AND "token" = ?').get('alpha', 'tok-dup') as any).n;
-    db.close();
+    const [{ n }] = await app.query('SELECT COUNT(*) AS "n" FROM "Event" WHERE "server" = ? AND "token" = ?', ['alpha', 'tok-dup']);
     assert.equal(n, 6);
-    assert.equal(sessionRow('alpha', 'tok-dup').eventCount, 6);
+    assert.equal((await sessionRow('alpha', 'tok-dup')).eventCount, 6);
   });
 
   test('the same event id on two servers is two events', async () => {
@@ -275,11 +262,9 @@ describe('idempotency and ordering', () => {
       const res = await postEvents(app.url, 'beta', OTHER_SECRET, shuffled.slice(i, i + 5));
       assert.equal(res.status, 200);
     }
-    const db = sqlite();
     const strip = (r: any) => { const { server, updatedAt, successorServer, ...rest } = r; return rest; };
-    const rowsA = (db.prepare(`SELECT * FROM "Session" WHERE "server" = 'alpha' AND "token" LIKE 'ord-%' ORDER BY "token"`).all() as any[]).map(strip);
-    const rowsB = (db.prepare(`SELECT * FROM "Session" WHERE "server" = 'beta' AND "token" LIKE 'ord-%' ORDER BY "token"`).all() as any[]).map(strip);
-    db.close();
+    const rowsA = (await app.query(`SELECT * FROM "Session" WHERE "server" = 'alpha' AND "token" LIKE 'ord-%' ORDER BY "token"`)).map(strip);
+    const rowsB = (await app.query(`SELECT * FROM "Session" WHERE "server" = 'beta' AND "token" LIKE 'ord-%' ORDER BY "token"`)).map(strip);
     assert.equal(rowsA.length, 12);
     assert.deepEqual(rowsB, rowsA);
     assert.ok(rowsA.some((r) => r.flags.includes('renegotiated')));
@@ -289,7 +274,7 @@ describe('idempotency and ordering', () => {
 });
 
 describe('durability', () => {
-  test('503 with Retry-After when the database cannot take the write; the retry then stores everything', async () => {
+  test('503 with Retry-After when the database cannot take the write; the retry then stores everything', { skip: testProvider() !== 'sqlite' && 'SQLite lock test; the PostgreSQL run has the outage test below' }, async () => {
     const events = refusedTimeline('tok-503');
     const blocker = new Database(app.databaseUrl.slice('file:'.length));
     blocker.exec('BEGIN EXCLUSIVE');
@@ -306,6 +291,40 @@ describe('durability', () => {
     const retry = await postEvents(app.url, 'alpha', SECRET, events, { msgId: 'msg_503' });
     assert.deepEqual([retry.status, retry.body.accepted], [200, 5]);
   });
+
+  test('PostgreSQL outage: 503 with Retry-After and a degraded health check while the link is down; the retry then stores everything', { skip: testProvider() !== 'postgresql' && 'PostgreSQL outage test; the SQLite run has the lock test above' }, async () => {
+    // The app reaches its database through a proxy we can cut: a real outage (connections
+    // reset, new ones refused) without stopping the cluster the other tests share.
+    const db = await createTestDatabase('postgresql');
+    const target = new URL(db.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(db.url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const outage = await startAppServer({ databaseUrl: proxied.toString(), env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });
+    try {
+      assert.equal((await postEvents(outage.url, 'alpha', SECRET, refusedTimeline('tok-pg-before'))).status, 200);
+      const events = refusedTimeline('tok-pg-503');
+      proxy.down();
+      const res = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+      assert.equal(res.status, 503);
+      assert.equal(res.body.error.code, 'database_unavailable');
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+      const health = await fetch(`${outage.url}/api/health`);
+      assert.equal(health.status, 503);
+      assert.equal((await health.json()).database.reachable, false);
+      proxy.up();
+      const retry = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+      assert.deepEqual([retry.status, retry.body.accepted], [200, 5]);
+      assert.equal((await fetch(`${outage.url}/api/health`)).status, 200);
+      const [{ n }] = await db.query(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "token" IN ('tok-pg-before', 'tok-pg-503')`);
+      assert.equal(n, 10);
+    } finally {
+      await outage.stop();
+      await proxy.close();
+      await db.drop();
+    }
+  });
 });
 
 test('a 200 means committed: killing the app right after loses nothing', async () => {
@@ -315,11 +334,9 @@ test('a 200 means committed: killing the app right after loses nothing', async (
     const res = await postEvents(crashing.url, 'alpha', SECRET, events);
     assert.equal(res.status, 200);
     await crashing.crash();
-    const db = new Database(crashing.databaseUrl.slice('file:'.length));
-    const n = (db.prepare(`SELECT COUNT(*) AS n FROM "Event" WHERE "eventId" LIKE 'crash-%'`).get() as any).n;
-    const sessions = (db.prepare(`SELECT COUNT(*) AS n FROM "Session" WHERE "token" LIKE 'crash-%'`).get() as any).n;
-    const drops = (db.prepare(`SELECT SUM("drops") AS n FROM "Rollup" WHERE "server" = 'alpha'`).get() as any).n;
-    db.close();
+    const [{ n }] = await crashing.query(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "eventId" LIKE 'crash-%'`);
+    const [{ n: sessions }] = await crashing.query(`SELECT COUNT(*) AS "n" FROM "Session" WHERE "token" LIKE 'crash-%'`);
+    const [{ n: drops }] = await crashing.query(`SELECT CAST(SUM("drops") AS BIGINT) AS "n" FROM "Rollup" WHERE "server" = 'alpha'`);
     assert.deepEqual([n, sessions, drops], [400, 40, 400]);
   } finally {
     await crashing.stop();

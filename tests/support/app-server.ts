@@ -1,15 +1,19 @@
 // Starts the real, built Doorwatch (`npm start` path: migrations, provisioning, next start)
 // on a free loopback port with its own database, for integration and browser tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDb, type Db } from '@/lib/db/client';
+import { readDatabaseConfig, type Provider } from '@/lib/db/config';
 import { freePort } from './free-port';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface AppServer {
   url: string;
   databaseUrl: string;
+  provider: Provider;
   env: NodeJS.ProcessEnv;
+  /** Provider-neutral look into the app's database (`?` placeholders, BIGINT → number); works after crash(). */
+  query<T = any>(text: string, params?: readonly unknown[]): Promise<T[]>;
   output(): string;
   /** Kills the whole process group at once (simulates a crash); the database stays for inspection. */
   crash(): Promise<void>;
@@ -18,7 +22,11 @@ export interface AppServer {
 
 export interface AppServerOptions {
   env?: Record<string, string>;
-  /** Defaults to a fresh SQLite file in a temp folder. */
+  /**
+   * Defaults to a fresh database of DOORWATCH_TEST_DATABASE's provider (SQLite file in a temp
+   * folder, or a new PostgreSQL database on DOORWATCH_TEST_PG_URL), removed by stop().
+   * A given URL (e.g. shared by two instances) is left in place.
+   */
   databaseUrl?: string;
 }
 
@@ -26,8 +34,15 @@ const root = join(__dirname, '..', '..');
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'doorwatch-test-'));
-  const databaseUrl = options.databaseUrl ?? `file:${join(dir, 'doorwatch.db')}`;
+  const owned: TestDatabase | null = options.databaseUrl ? null : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? owned!.url;
+  const config = readDatabaseConfig({ DATABASE_URL: databaseUrl });
+  let inspector: Db | null = null;
+  const query = <T>(text: string, params: readonly unknown[] = []): Promise<T[]> => {
+    if (owned) return owned.query<T>(text, params);
+    inspector ??= openDb(config);
+    return inspector.sql.query<T>(text, params);
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -49,8 +64,16 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   child.stderr!.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  const cleanup = async () => {
+    await inspector?.close();
+    inspector = null;
+    await owned?.drop();
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null) {
+      await cleanup();
+      throw new Error(`app exited with ${child.exitCode}:\n${log}`);
+    }
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) break;
@@ -58,7 +81,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       /* not listening yet */
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      await cleanup();
       throw new Error(`app did not become healthy within 60 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 150));
@@ -82,12 +106,14 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   return {
     url,
     databaseUrl,
+    provider: config.provider,
     env,
+    query,
     output: () => log,
     crash: () => ended('SIGKILL'),
     async stop() {
       await ended('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
+      await cleanup();
     },
   };
 }
