@@ -1,7 +1,7 @@
 // Shared helpers for the benchmarks: starting the built app on loopback with its own
 // database, PostgreSQL scratch databases, percentiles, machine load, peak RSS sampling.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -147,17 +147,49 @@ export interface BenchApp {
 
 /** Which build is served, and whether it matches the sources in the tree right now. */
 export function buildInfo(): { buildId: string; fresh: boolean | null } {
-  const idFile = join(ROOT, '.next', 'BUILD_ID');
+  const idFile = join(snapshot ?? ROOT, '.next', 'BUILD_ID');
   if (!existsSync(idFile)) throw new Error('no Next.js build: run `npm run build` (or `npm start` once) first');
   const buildId = readFileSync(idFile, 'utf8').trim();
   let fresh: boolean | null = null;
   try {
     const want = execFileSync(process.execPath, ['-e', "import('./scripts/ensure-build.mjs').then(m=>process.stdout.write(m.sourceHash()))"], { cwd: ROOT, encoding: 'utf8' });
-    fresh = readFileSync(join(ROOT, '.next', 'doorwatch-source-hash'), 'utf8') === want;
+    fresh = readFileSync(join(snapshot ?? ROOT, '.next', 'doorwatch-source-hash'), 'utf8') === want;
   } catch {
     fresh = null;
   }
   return { buildId, fresh };
+}
+
+let snapshot: string | null = null;
+
+/**
+ * A private copy of the current build: colleagues rebuild .next in the shared tree while the
+ * benchmarks run, and `next start` fails (or serves half a build) when that happens under it.
+ * The copy holds .next (without its cache) and symlinks to everything else.
+ */
+export async function appDir(): Promise<string> {
+  if (process.env.BENCH_APP_DIR) return process.env.BENCH_APP_DIR;
+  if (snapshot) return snapshot;
+  const dir = mkdtempSync(join(tmpdir(), 'doorwatch-bench-app-'));
+  for (let attempt = 0; ; attempt++) {
+    const id = join(ROOT, '.next', 'BUILD_ID');
+    if (existsSync(id)) {
+      const before = readFileSync(id, 'utf8');
+      rmSync(join(dir, '.next'), { recursive: true, force: true });
+      try {
+        cpSync(join(ROOT, '.next'), join(dir, '.next'), { recursive: true, filter: (src) => !src.includes(`${join(ROOT, '.next', 'cache')}`) });
+        if (existsSync(id) && readFileSync(id, 'utf8') === before && existsSync(join(dir, '.next', 'BUILD_ID'))) break;
+      } catch {
+        /* build in progress: files vanished while copying */
+      }
+    }
+    if (attempt > 120) throw new Error('no stable Next.js build in .next (run npm run build)');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  for (const name of readdirSync(ROOT)) if (name !== '.next') symlinkSync(join(ROOT, name), join(dir, name));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  snapshot = dir;
+  return dir;
 }
 
 function readHwmKb(pid: number): number {
@@ -203,8 +235,9 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     ...extraEnv,
   };
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
+  const cwd = await appDir();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

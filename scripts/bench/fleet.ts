@@ -80,14 +80,15 @@ export function* generateFleet(o: FleetOptions): Generator<BenchSession> {
     for (let i = 0; i < k; i++) steps.push(['stream.dropped', 10_000 + rand() * 60_000, { reason: 'idle' }], ['resume.requested', 50 + rand() * 300, { lastEventId: null }], ['resume.accepted', 10 + rand() * 40, { replayed: 1 }]);
   };
   const approxSessions = Math.max(1, Math.round(perServer / perSession));
-    const gap = span / approxSessions;
-    let t = o.fromMs + rand() * gap;
+    let t = o.fromMs + rand() * (span / approxSessions);
     // A pending renegotiation: the successor opens shortly after its predecessor was refused.
     let pendingPredecessor: BenchSession | null = null;
     while (produced < perServer && n < o.events) {
       const token = `${o.prefix}${s.toString(36)}-${(seq++).toString(36)}`;
-      const start = Math.min(Math.floor(t), o.toMs - 60_000);
-      t += gap * (0.5 + rand());
+      const start = Math.min(Math.floor(t), o.toMs - 10 * 60_000);
+      // Spread the rest of this server's sessions over the rest of the window (self-correcting).
+      const left = Math.max(1, (perServer - produced) / perSession);
+      t += ((o.toMs - 10 * 60_000 - t) / left) * (0.5 + rand());
       const up = 1 + Math.floor(rand() * 40);
       const steps: Step[] = [];
       const previousToken = pendingPredecessor ? pendingPredecessor.token : undefined;

@@ -11,7 +11,7 @@ import { generateSecret } from '@/lib/ingest/servers/server-secret';
 import { generateFleet, serverName, type BenchEvent } from './fleet';
 import {
   cleanupSqlite, createPgDatabase, dropPgDatabase, latencySummary, log, machine, num, prepareDatabase, round, startApp,
-  tempSqliteUrl, buildInfo, type Args, type BenchApp,
+  tempSqliteUrl, buildInfo, appDir, type Args, type BenchApp,
 } from './common';
 
 interface Batch {
@@ -173,6 +173,7 @@ export async function benchIngest(args: Args) {
   const secrets = new Map(Array.from({ length: servers }, (_, i) => [serverName(i), generateSecret()] as const));
   const serverList = [...secrets].map(([name, secret]) => ({ name, secret }));
   const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+  await appDir();
   const result: Record<string, unknown> = { part: 'ingest', machine: machine(), build: buildInfo(), events: total, batchSize, concurrency, servers };
   const targets: Record<string, unknown> = {};
 

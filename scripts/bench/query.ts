@@ -7,7 +7,7 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { seed, type SeedResult } from './seed';
 import {
   ADMIN_TOKEN, cleanupSqlite, createPgDatabase, dropPgDatabase, latencySummary, log, machine, num, round, startApp, tempSqliteUrl,
-  buildInfo, type Args,
+  buildInfo, appDir, type Args,
 } from './common';
 
 async function sampleSessions(databaseUrl: string, n: number): Promise<{ server: string; token: string }[]> {
@@ -93,6 +93,7 @@ export async function benchQuery(args: Args) {
   const providers = (args.flags.get('providers') ?? 'sqlite').split(',');
   const requests = num(args, 'requests', 50);
   const keep = args.flags.get('keep') === 'true';
+  await appDir();
   const out: Record<string, unknown> = { part: 'query', machine: machine(), build: buildInfo(), requests, runs: [] as unknown[] };
   for (const provider of providers) {
     for (const events of sizes) {

@@ -25,6 +25,11 @@ export interface SeedOptions {
   /** Timelines spread over the last `days` days. */
   days?: number;
   seed?: number;
+  /** Fixed clock and token prefix (the consistency check replays the same fleet through ingest). */
+  now?: number;
+  prefix?: string;
+  /** Overrides the last-`days` window. */
+  window?: { fromMs: number; toMs: number };
 }
 
 export interface SeedResult {
@@ -116,7 +121,7 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   const config = readDatabaseConfig({ DATABASE_URL: o.databaseUrl });
   const servers = o.servers ?? 20;
   const days = o.days ?? 7;
-  const now = Date.now();
+  const now = o.now ?? Date.now();
   // The bench servers get secrets so the seeded database also accepts ingest.
   await prepareDatabase(o.databaseUrl, Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })));
   const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
@@ -138,8 +143,8 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
     seBuf = [];
   };
   let tg = performance.now();
-  const prefix = `sd${now.toString(36)}-`;
-  for (const s of generateFleet({ events: o.events, servers, fromMs: now - days * 86_400_000, toMs: now - 120_000, prefix, seed: o.seed ?? 11, eventsPerSession: o.sessions ? o.events / o.sessions : undefined }) as Iterable<BenchSession>) {
+  const prefix = o.prefix ?? `sd${now.toString(36)}-`;
+  for (const s of generateFleet({ events: o.events, servers, fromMs: o.window?.fromMs ?? now - days * 86_400_000, toMs: o.window?.toMs ?? now - 120_000, prefix, seed: o.seed ?? 11, eventsPerSession: o.sessions ? o.events / o.sessions : undefined }) as Iterable<BenchSession>) {
     const timeline = s.events as unknown as DoorwatchEvent[];
     const summary = summarize(timeline, now, { server: s.server, deadlockThresholdMs: DEFAULT_DEADLOCK_THRESHOLD_MS, successor: s.successor });
     let first = Infinity;
