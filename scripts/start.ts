@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { prepareInstance } from '@/lib/startup/prepare-instance';
+import { withStartupLock } from '@/lib/db/startup-lock';
 import { ensureBuild } from './ensure-build.mjs';
 
 async function main() {
@@ -13,7 +14,7 @@ async function main() {
   const config = readDatabaseConfig();
   const report = await runMigrations(config);
   if (report.applied.length) console.log(`migrations: applied ${report.applied.join(', ')}`);
-  await prepareInstance();
+  await withStartupLock(config, prepareInstance); // instances starting together take turns
   const port = process.env.PORT ?? '3000';
   const host = process.env.HOST ?? '0.0.0.0';
   const child = spawn(process.execPath, [join(process.cwd(), 'node_modules/next/dist/bin/next'), 'start', '-p', port, '-H', host], {

@@ -6,6 +6,7 @@ import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './ensure-build.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
+import { postgresProblems, startTestCluster } from './test-postgres.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -13,7 +14,9 @@ process.env.CHECKPOINT_DISABLE = '1';
 
 const SUITES = [
   { name: 'unit', dir: 'tests/unit' },
-  { name: 'integration', dir: 'tests/integration', needs: ['build'] },
+  // The integration suite runs on both databases (DOORWATCH_TEST_DATABASE, tests/support/test-database.ts).
+  { name: 'integration', label: 'integration (sqlite)', dir: 'tests/integration', needs: ['build'], env: { DOORWATCH_TEST_DATABASE: 'sqlite' } },
+  { name: 'integration', label: 'integration (postgresql)', dir: 'tests/integration', needs: ['build', 'postgresql'], env: { DOORWATCH_TEST_DATABASE: 'postgresql' } },
   { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'] },
 ];
 
@@ -31,10 +34,10 @@ function testFiles(dir) {
   return out;
 }
 
-function runSuite(suite, files) {
+function runSuite(suite, files, extraEnv = {}) {
   return new Promise((resolve) => {
     const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...suite.env, ...extraEnv } });
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -50,7 +53,8 @@ function runSuite(suite, files) {
 async function main() {
   const only = process.argv.slice(2);
   const selected = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
-  const problems = checkPrerequisites(new Set(selected.flatMap((s) => s.needs ?? [])));
+  const needs = new Set(selected.flatMap((s) => s.needs ?? []));
+  const problems = [...checkPrerequisites(needs), ...(needs.has('postgresql') ? postgresProblems() : [])];
   if (problems.length) {
     console.error('npm test cannot run every suite on this machine:');
     for (const p of problems) console.error(`  - ${p}`);
@@ -64,14 +68,29 @@ async function main() {
   if (selected.some((s) => s.needs?.includes('build'))) ensureBuild();
 
   let pass = 0, fail = 0, skipped = 0;
+  let cluster = null;
+  const stopCluster = () => { cluster?.stop(); cluster = null; };
+  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopCluster(); process.exit(130); });
+  try {
   for (const suite of selected) {
+    const label = suite.label ?? suite.name;
     const files = testFiles(suite.dir);
-    console.log(`\n== ${suite.name}: ${files.length} file(s)`);
+    console.log(`\n== ${label}: ${files.length} file(s)`);
     if (files.length === 0) { console.log(`   (no ${suite.name} tests yet)`); continue; }
-    const r = await runSuite(suite, files);
+    const extraEnv = {};
+    if (suite.needs?.includes('postgresql')) {
+      cluster ??= await startTestCluster();
+      console.log(cluster.started ? `   PostgreSQL: throwaway cluster at ${cluster.url}` : `   PostgreSQL: DOORWATCH_TEST_PG_URL (${cluster.url.replace(/:[^:@/]*@/, ':***@')})`);
+      extraEnv.DOORWATCH_TEST_PG_URL = cluster.url;
+    }
+    const started = Date.now();
+    const r = await runSuite(suite, files, extraEnv);
     pass += r.pass; fail += r.fail + r.cancelled; skipped += r.skipped;
-    if (r.code !== 0 && r.fail + r.cancelled === 0) { console.error(`suite ${suite.name} exited with ${r.code}`); fail += 1; }
-    console.log(`== ${suite.name}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+    if (r.code !== 0 && r.fail + r.cancelled === 0) { console.error(`suite ${label} exited with ${r.code}`); fail += 1; }
+    console.log(`== ${label}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  } finally {
+    stopCluster();
   }
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(fail > 0 ? 1 : 0);

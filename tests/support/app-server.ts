@@ -50,6 +50,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     DATABASE_URL: databaseUrl,
     NEXT_TELEMETRY_DISABLED: '1',
     DOORWATCH_ADMIN_TOKEN: 'dw_test_admin_token_0123456789abcdef',
+    // Tests post events at fixed historical times: no pruning unless a test asks for it.
+    DOORWATCH_RETENTION_DAYS: '0',
     ...options.env,
   };
   let log = '';

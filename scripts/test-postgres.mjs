@@ -1,0 +1,83 @@
+// The PostgreSQL cluster the integration suite's PostgreSQL run uses: DOORWATCH_TEST_PG_URL
+// when set, else a throwaway cluster started here (initdb + pg_ctl in a temp folder, on a free
+// loopback port, as a non-root user) and removed afterwards. Missing binaries are an error
+// that says what to install, never a silent skip.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INSTALL_HINT =
+  'the PostgreSQL integration run needs PostgreSQL server binaries (initdb, pg_ctl): ' +
+  'install them (Debian/Ubuntu: apt-get install postgresql), set DOORWATCH_PG_BIN to their folder, ' +
+  'or set DOORWATCH_TEST_PG_URL to a superuser URL of a test cluster (e.g. postgresql://postgres@127.0.0.1:5432/postgres)';
+
+/** Folder holding initdb and pg_ctl, or null. */
+export function findPostgresBin() {
+  const candidates = [];
+  if (process.env.DOORWATCH_PG_BIN) candidates.push(process.env.DOORWATCH_PG_BIN);
+  try {
+    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  } catch { /* no pg_config */ }
+  for (const base of ['/usr/lib/postgresql', '/usr/local/lib/postgresql']) {
+    if (!existsSync(base)) continue;
+    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    for (const v of versions) candidates.push(join(base, v, 'bin'));
+  }
+  for (const dir of (process.env.PATH ?? '').split(':')) if (dir) candidates.push(dir);
+  return candidates.find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl'))) ?? null;
+}
+
+/** Problems that stop the PostgreSQL run (empty when it can run). */
+export function postgresProblems() {
+  if (process.env.DOORWATCH_TEST_PG_URL) return [];
+  return findPostgresBin() ? [] : [INSTALL_HINT];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** { url, stop() }: the configured cluster, or a throwaway one. */
+export async function startTestCluster() {
+  if (process.env.DOORWATCH_TEST_PG_URL) return { url: process.env.DOORWATCH_TEST_PG_URL, started: false, stop() {} };
+  const bin = findPostgresBin();
+  if (!bin) throw new Error(INSTALL_HINT);
+  const dir = mkdtempSync(join(tmpdir(), 'doorwatch-pg-'));
+  const data = join(dir, 'data');
+  // PostgreSQL refuses to run as root: run it as `nobody` with a folder that user owns.
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd, args) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
+    const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
+    if (r.status !== 0) throw new Error(`${cmd} failed (${r.status ?? r.error?.message}): ${(r.stderr || r.stdout || '').trim().slice(-800)}`);
+  };
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  const stop = () => {
+    try { run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-s']); } catch { /* not running */ }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+    // Test-only settings: no fsync (a crashed test cluster is thrown away anyway), sockets in our folder.
+    const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', opts]);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, started: true, stop };
+}
