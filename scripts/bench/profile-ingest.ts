@@ -6,11 +6,42 @@
 //   npx tsx scripts/bench/profile-ingest.ts [--events 50000] [--database-url ...] [--check]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx scripts/bench/profile-ingest.ts
 import Database from 'better-sqlite3';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
+import type { Db } from '@/lib/db/client';
+import type { Sql, SqlExecutor } from '@/lib/db/sql';
+
+/** Wraps db.sql so every statement inside ingest is timed by kind (the rest is JS work). */
+function timedDb(db: Db, stats: Map<string, { n: number; ms: number }>): Db {
+  const kind = (text: string) => {
+    const t = text.replace(/\s+/g, ' ').trim();
+    if (t.startsWith('SELECT pg_advisory')) return 'advisory lock (one per token)';
+    const m = /^(INSERT INTO|SELECT .*? FROM|SELECT \* FROM) "(\w+)"/.exec(t);
+    return m ? `${m[1].startsWith('INSERT') ? 'INSERT' : 'SELECT'} ${m[2]}` : t.slice(0, 30);
+  };
+  const wrap = (ex: SqlExecutor): SqlExecutor => ({
+    provider: ex.provider,
+    async query(text, params) {
+      const t = performance.now();
+      try { return await ex.query(text, params); } finally { add(kind(text), performance.now() - t); }
+    },
+    async execute(text, params) {
+      const t = performance.now();
+      try { return await ex.execute(text, params); } finally { add(kind(text), performance.now() - t); }
+    },
+  } as SqlExecutor);
+  const add = (k: string, ms: number) => {
+    const s = stats.get(k) ?? { n: 0, ms: 0 };
+    s.n++;
+    s.ms += ms;
+    stats.set(k, s);
+  };
+  const sql: Sql = { ...wrap(db.sql), transaction: (fn) => db.sql.transaction((tx) => fn(wrap(tx))) } as Sql;
+  return { ...db, sql };
+}
 import { generateFleet, serverName, type BenchEvent } from './fleet';
 import { seed } from './seed';
 import { cleanupSqlite, log, num, parseArgs, prepareDatabase, round, tempSqliteUrl, latencySummary } from './common';
@@ -26,7 +57,7 @@ function fleetBatches(events: number, servers: number, now: number, prefix: stri
 }
 
 export function summariseProfile(dir: string) {
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().pop();
+  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
   if (!file) return null;
   const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
     nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
@@ -57,8 +88,10 @@ async function main() {
   const url = args.flags.get('database-url') ?? tmp.url;
   try {
     await prepareDatabase(url, Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}` })));
-    const db = openDb(readDatabaseConfig({ DATABASE_URL: url }));
-    if (db.config.provider === 'sqlite') await db.prisma.$executeRawUnsafe('PRAGMA journal_mode = WAL');
+    const raw = openDb(readDatabaseConfig({ DATABASE_URL: url }));
+    const stmtStats = new Map<string, { n: number; ms: number }>();
+    const db = timedDb(raw, stmtStats);
+    if (raw.config.provider === 'sqlite') await raw.prisma.$executeRawUnsafe('PRAGMA journal_mode = WAL');
     const batches = fleetBatches(events, servers, now, prefix);
     const lat: number[] = [];
     const t0 = performance.now();
@@ -70,8 +103,14 @@ async function main() {
       accepted += r.accepted;
     }
     const seconds = (performance.now() - t0) / 1000;
-    await db.close();
-    const result: Record<string, unknown> = { part: 'profile-ingest', provider: db.config.provider, accepted, seconds: round(seconds, 2), eventsPerSec: Math.round(accepted / seconds), batchMs: latencySummary(lat) };
+    await raw.close();
+    const sqlMs = [...stmtStats.values()].reduce((s, x) => s + x.ms, 0);
+    const result: Record<string, unknown> = {
+      part: 'profile-ingest', provider: db.config.provider, accepted, seconds: round(seconds, 2), eventsPerSec: Math.round(accepted / seconds), batchMs: latencySummary(lat),
+      // Time inside statement calls (driver adapter + Prisma + database) vs everything else (validation, summarize, JS).
+      statementsPct: round((100 * sqlMs) / (seconds * 1000), 1),
+      perBatch: Object.fromEntries([...stmtStats].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { statements: round(v.n / batches.length, 1), ms: round(v.ms / batches.length, 2), pctOfTotal: round((100 * v.ms) / (seconds * 1000), 1) }])),
+    };
     if (args.flags.has('check') && db.config.provider === 'sqlite') {
       const tmp2 = tempSqliteUrl();
       try {
