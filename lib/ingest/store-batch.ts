@@ -243,18 +243,23 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
       }
       const successors = pickSuccessors(candidates);
 
+      const freshPerKey = new Map<Key, number>();
+      for (const e of fresh) freshPerKey.set(keyOf(server, e.token), (freshPerKey.get(keyOf(server, e.token)) ?? 0) + 1);
       const newRows: SessionRow[] = [];
       for (const k of keys) {
         const key = keyOf(k.server, k.token);
         const timeline = timelines.get(key);
         if (!timeline || timeline.length === 0) continue;
+        const old = oldRows.get(key);
+        // Retention pruned this session's timeline (lib/retention): its stored summary is the
+        // truth; recomputing from what is left would overwrite it and skew the rollups.
+        if (old && timeline.length - (freshPerKey.get(key) ?? 0) < old.eventCount) continue;
         const successor = successors.get(k.token) ?? null;
         const summary = successor
           ? summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
           : firstPass.get(key)!;
         const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
         const row = toSessionRow(k.server, summary, firstEventAt, options.now);
-        const old = oldRows.get(key);
         if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
         addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
         newRows.push(row);

@@ -1,0 +1,30 @@
+// npm run db:prune: deletes raw events older than DOORWATCH_RETENTION_DAYS (default 30) in
+// bounded batches (DOORWATCH_RETENTION_BATCH rows, DOORWATCH_RETENTION_PAUSE_MS apart).
+// Summaries and rollups stay. The running app does the same on a schedule.
+import { openDb } from '@/lib/db/client';
+import { pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+
+async function main() {
+  const config = readRetentionConfig();
+  if (config.days <= 0) {
+    console.log('db:prune: DOORWATCH_RETENTION_DAYS=0, raw events are kept forever; nothing to do');
+    return;
+  }
+  const db = openDb();
+  try {
+    const r = await pruneEvents(db.sql, {
+      days: config.days,
+      batchSize: config.batchSize,
+      pauseMs: config.pauseMs,
+      onBatch: (n) => n > 0 && process.stdout.write(`  deleted ${n}\n`),
+    });
+    console.log(`db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`);
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(`db:prune failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+// Retention on a real (temporary, migrated) database: old raw events go in bounded batches,
+// recent ones stay, summaries and rollups are untouched, and a late event for a pruned
+// session does not rewrite its summary.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, type Db } from '@/lib/db/client';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { ingestEvents } from '@/lib/ingest/ingest-events';
+import { pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-11-29T12:00:00.000Z');
+let db: Db;
+let dir: string;
+
+function session(token: string, startMs: number, extra = 0): any[] {
+  const at = (ms: number) => new Date(startMs + ms).toISOString();
+  const out: any[] = [
+    { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
+    { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 7 } },
+    { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
+    { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 7 } },
+    { id: `${token}-x`, token, type: 'resume.refused', at: at(260), data: {} },
+  ];
+  for (let i = 0; i < extra; i++) out.push({ id: `${token}-k${i}`, token, type: 'stream.dropped', at: at(300 + i), data: {} });
+  return out;
+}
+
+const count = async (where = '') => Number((await db.sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Event" ${where}`))[0].n);
+const snapshot = async () => ({
+  sessions: await db.sql.query('SELECT * FROM "Session" ORDER BY "server", "token"'),
+  rollups: await db.sql.query('SELECT * FROM "Rollup" ORDER BY "server", "minute"'),
+});
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'doorwatch-retention-'));
+  const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'r.db')}` });
+  await runMigrations(config);
+  db = openDb(config);
+  await db.prisma.server.create({ data: { name: 'alpha' } });
+  const events = [
+    ...Array.from({ length: 6 }, (_, i) => session(`old-${i}`, NOW - 40 * DAY + i * 60_000, 2)).flat(), // 6 × 7 = 42 old events
+    ...session('recent', NOW - 2 * DAY),
+    // Began before the cutoff but still active: its whole timeline is kept.
+    ...session('spanning', NOW - 35 * DAY).slice(0, 4),
+    { id: 'spanning-late', token: 'spanning', type: 'resume.refused', at: new Date(NOW - DAY).toISOString(), data: {} },
+  ];
+  const r = await ingestEvents(db, 'alpha', events, { now: NOW });
+  assert.deepEqual(r.rejected, []);
+});
+after(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('retention settings: 30 days and 5,000-row batches by default; 0 turns pruning off; nonsense is refused', () => {
+  assert.deepEqual(readRetentionConfig({}), { days: 30, batchSize: 5000, pauseMs: 250, intervalMs: 3_600_000 });
+  assert.equal(readRetentionConfig({ DOORWATCH_RETENTION_DAYS: '0' }).days, 0);
+  assert.throws(() => readRetentionConfig({ DOORWATCH_RETENTION_DAYS: '-1' }), /DOORWATCH_RETENTION_DAYS/);
+  assert.throws(() => readRetentionConfig({ DOORWATCH_RETENTION_BATCH: '0' }), /DOORWATCH_RETENTION_BATCH/);
+});
+
+test('old events go in bounded batches; recent and still-active timelines, summaries and rollups stay', async () => {
+  const before = await snapshot();
+  assert.equal(await count(), 42 + 5 + 5);
+  assert.deepEqual(await pruneEvents(db.sql, { days: 0, now: NOW }), { cutoff: NOW, deleted: 0, batches: 0 }, 'days=0 deletes nothing');
+
+  const perBatch: number[] = [];
+  const r = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 10, pauseMs: 1, onBatch: (n) => perBatch.push(n) });
+  assert.deepEqual(perBatch, [10, 10, 10, 10, 2], 'every statement deletes at most batchSize rows');
+  assert.deepEqual([r.deleted, r.batches, r.cutoff], [42, 5, NOW - 30 * DAY]);
+  assert.equal(await count(`WHERE "token" LIKE 'old-%'`), 0);
+  assert.equal(await count(`WHERE "token" = 'recent'`), 5);
+  assert.equal(await count(`WHERE "token" = 'spanning'`), 5, 'a session still receiving events keeps its whole timeline');
+  assert.deepEqual(await snapshot(), before, 'summaries and rollups are kept');
+  assert.equal((await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 10 })).deleted, 0, 'a second run finds nothing');
+});
+
+test('maxBatches stops a run early; the next run continues', async () => {
+  await ingestEvents(db, 'alpha', Array.from({ length: 3 }, (_, i) => session(`old2-${i}`, NOW - 50 * DAY + i * 1000)).flat(), { now: NOW });
+  const first = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 4, pauseMs: 0, maxBatches: 2 });
+  assert.deepEqual([first.deleted, first.batches], [8, 2]);
+  const rest = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 4, pauseMs: 0 });
+  assert.deepEqual([rest.deleted, rest.batches], [7, 2]);
+});
+
+test('a late event for a pruned session counts as an event but does not rewrite its summary', async () => {
+  const [before] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-0'`);
+  const late = { id: 'old-0-late', token: 'old-0', type: 'stream.dropped', at: new Date(NOW - 39 * DAY).toISOString(), data: {} };
+  const r = await ingestEvents(db, 'alpha', [late], { now: NOW });
+  assert.equal(r.accepted, 1);
+  const [after] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-0'`);
+  assert.deepEqual(after, before);
+});
