@@ -1,0 +1,30 @@
+# Doorwatch production image (docs/deploy.md). Not built in this repository's CI: the
+# development machine has no Docker engine. Build: docker build -t doorwatch .
+# Run:   docker run -p 3000:3000 -e DATABASE_URL=postgresql://... -e DOORWATCH_ADMIN_TOKEN=... doorwatch
+
+# --- build: full dependencies (native better-sqlite3 compiles here), generated Prisma clients, next build
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+COPY prisma ./prisma
+COPY scripts ./scripts
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node scripts/ensure-build.mjs && npm prune --omit=dev
+
+# --- runtime: no compilers, non-root
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PORT=3000 HOST=0.0.0.0 \
+    DATABASE_URL=file:/app/data/doorwatch.db
+COPY --from=build --chown=node:node /app /app
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+VOLUME ["/app/data"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# npm start = tsx scripts/start.ts: applies pending migrations, provisions, then `next start` (PID-holding child).
+CMD ["node", "node_modules/tsx/dist/cli.mjs", "scripts/start.ts"]
