@@ -23,7 +23,14 @@ async function main() {
   const resets = Number(values.resets);
   if (!Number.isInteger(resets) || resets < 1) throw new Error('--resets must be a positive integer');
   process.env.NEXT_TELEMETRY_DISABLED = '1';
-  ensureBuild({ quiet: true });
+  // ensureBuild reports a rebuild on stdout; keep stdout for the results (--json).
+  const log = console.log;
+  console.log = console.error;
+  try {
+    ensureBuild({ quiet: true });
+  } finally {
+    console.log = log;
+  }
   const targeted = values['targeted-share'] ? Number(values['targeted-share']) : 0;
   const results = await runExperiment({
     modes,
