@@ -142,6 +142,8 @@ export interface BenchApp {
   output(): string;
   /** Peak resident set (VmHWM, kB) of the `next start` process and its children so far. */
   peakRssKb(): number;
+  /** CPU seconds (user + system) used so far by the server process and its children. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -196,6 +198,16 @@ function readHwmKb(pid: number): number {
   try {
     const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function readCpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th (clock ticks, 100/s).
+    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / 100;
   } catch {
     return 0;
   }
@@ -266,6 +278,7 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     pid,
     output: () => out,
     peakRssKb: () => [pid, ...childPids(pid)].reduce((s, p) => s + readHwmKb(p), 0),
+    cpuSeconds: () => [pid, ...childPids(pid)].reduce((s, p) => s + readCpuSeconds(p), 0),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

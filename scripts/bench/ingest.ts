@@ -53,6 +53,9 @@ interface RunResult {
   eventsPerSec: number;
   requestMs: ReturnType<typeof latencySummary>;
   peakRssMb: number[];
+  /** CPU seconds per wall second of each app process (1.0 = one core saturated) and of this load generator. */
+  appCpuCores: number[];
+  loaderCpuCores: number;
 }
 
 async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, string>, concurrency: number): Promise<RunResult> {
@@ -62,6 +65,8 @@ async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, st
   let accepted = 0;
   let failures = 0;
   let firstError = '';
+  const cpu0 = apps.map((a) => a.cpuSeconds());
+  const self0 = process.cpuUsage();
   const t0 = performance.now();
   async function worker(w: number) {
     for (;;) {
@@ -104,6 +109,8 @@ async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, st
     eventsPerSec: Math.round(accepted / seconds),
     requestMs: latencySummary(lat),
     peakRssMb: apps.map((a) => round(a.peakRssKb() / 1024)),
+    appCpuCores: apps.map((a, i) => round((a.cpuSeconds() - cpu0[i]) / seconds, 2)),
+    loaderCpuCores: round((process.cpuUsage(self0).user + process.cpuUsage(self0).system) / 1e6 / seconds, 2),
   };
 }
 
