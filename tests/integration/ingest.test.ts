@@ -118,7 +118,9 @@ describe('answers', () => {
       let done = false;
       const req = httpRequest(`${app.url}/api/v1/ingest/alpha`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } });
       req.on('response', (res) => { done = true; res.resume(); resolve({ status: res.statusCode ?? 0, sentBytes: sent }); req.destroy(); });
-      req.on('error', (err) => { if (!done) reject(err); });
+      // The server may close the socket right after answering, so our next write can fail
+      // (EPIPE/ECONNRESET) before the 413 is read: give the response a moment to arrive.
+      req.on('error', (err) => { if (!done) setTimeout(() => { if (!done) reject(err); }, 3000); });
       const chunk = 'x'.repeat(64 * 1024);
       const pump = () => {
         while (!done && sent < 64 * 1024 * 1024) {
