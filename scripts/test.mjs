@@ -38,13 +38,14 @@ function runSuite(suite, files, extraEnv = {}) {
   return new Promise((resolve) => {
     const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...suite.env, ...extraEnv } });
-    let tail = '';
+    // The whole output is kept: the spec reporter lists failures again after its summary lines.
+    let out = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      tail = (tail + chunk.toString()).slice(-4000);
+      out += chunk.toString();
     });
     child.on('exit', (code) => {
-      const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(tail)?.[1] ?? 0);
+      const count = (label) => Number([...out.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
       resolve({ code, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled') });
     });
   });
