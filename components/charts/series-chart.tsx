@@ -117,6 +117,7 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFor
               tickLine={false}
               axisLine={false}
               width={44}
+              domain={[0, (dataMax: number) => Math.max(1, dataMax)]}
               tickFormatter={rightFormat}
             />
           )}
@@ -134,7 +135,7 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFor
                 name={s.label}
                 stroke={pal[s.color]}
                 strokeWidth={1.8}
-                dot={data.length < 40 ? { r: 2.5, fill: pal[s.color], strokeWidth: 0 } : false}
+                dot={{ r: 2.5, fill: pal[s.color], strokeWidth: 0 }}
                 activeDot={{ r: 4 }}
                 connectNulls={false}
                 isAnimationActive={false}

@@ -18,13 +18,13 @@ const BOUNDARY_SERIES: SeriesDef[] = [
   { key: 'unanswered', label: 'Unanswered', color: 'pending', stack: 'b', flag: 'boundary' },
 ];
 const DEADLOCK_SERIES: SeriesDef[] = [
-  { key: 'deadlocks', label: 'Deadlocks', color: 'deadlock', flag: 'deadlock' },
-  { key: 'dualNegotiations', label: 'Dual negotiations', color: 'dual', flag: 'dual_negotiation' },
-  { key: 'burnedTokenReuses', label: 'Burned-token reuse', color: 'pending', flag: 'burned_token_reuse' },
+  { key: 'deadlocks', label: 'Deadlocks', color: 'deadlock', stack: 'd', flag: 'deadlock' },
+  { key: 'dualNegotiations', label: 'Dual negotiations', color: 'dual', stack: 'd', flag: 'dual_negotiation' },
+  { key: 'burnedTokenReuses', label: 'Burned-token reuse', color: 'pending', stack: 'd', flag: 'burned_token_reuse' },
 ];
 const RENEG_SERIES: SeriesDef[] = [
-  { key: 'drops', label: 'Stream drops', color: 'drops' },
-  { key: 'renegotiations', label: 'Renegotiations', color: 'reneg', flag: 'renegotiated' },
+  { key: 'drops', label: 'Stream drops', color: 'drops', stack: 'r' },
+  { key: 'renegotiations', label: 'Renegotiations', color: 'reneg', stack: 'r', flag: 'renegotiated' },
   { key: 'rate', label: 'Renegotiation rate', color: 'accent', kind: 'line', right: true, format: (v) => fmtPct(v, 1) },
 ];
 
@@ -132,7 +132,7 @@ export function OverviewView() {
               <div className="alarm-text">
                 <strong>{s.deadlocks.ongoing === 1 ? 'session is' : 'sessions are'} deadlocked right now</strong>
                 <div className="small">
-                  A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout). Idle so far: {fmtDuration(s.deadlocks.idleMs)}.
+                  A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout). Deadlock idle time in this range: {fmtDuration(s.deadlocks.idleMs)}.
                 </div>
               </div>
               <Link className="btn" href={sessionsLink({ flag: 'deadlock', state: 'upgrade_pending' })} data-testid="ongoing-deadlocks-link">
@@ -229,7 +229,7 @@ export function OverviewView() {
           <div className="grid grid-2">
             <section className="panel" aria-labelledby="h-boundary">
               <div className="panel-head">
-                <h2 id="h-boundary">Boundary entries by server answer</h2>
+                <h2 id="h-boundary">Boundary entries by answer</h2>
                 <span className="aside"><Legend series={BOUNDARY_SERIES} /></span>
               </div>
               <div className="panel-body">
@@ -247,7 +247,7 @@ export function OverviewView() {
             </section>
             <section className="panel" aria-labelledby="h-deadlocks">
               <div className="panel-head">
-                <h2 id="h-deadlocks">Deadlocks, dual negotiations, burned tokens</h2>
+                <h2 id="h-deadlocks">Deadlocks &amp; dual negotiations</h2>
                 <span className="aside"><Legend series={DEADLOCK_SERIES} /></span>
               </div>
               <div className="panel-body">

@@ -64,7 +64,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
                 </Link>
               </td>
               <td><VerdictChip verdict={s.verdict} /></td>
-              <td className="num">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
+              <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
               <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
               {!compact && <td className="num">{fmtInt(s.events)}</td>}
               <td className="num"><Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link></td>
@@ -78,7 +78,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
               <td className="num">
                 <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
               </td>
-              {!compact && <td className="num">{fmtDateTime(s.registeredAt, global.tz)}</td>}
+              {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
             </tr>
           ))}
         </tbody>

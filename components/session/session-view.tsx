@@ -101,7 +101,7 @@ export function SessionView({ server, token }: { server: string; token: string }
 
       {s.deadlock?.ongoing && (
         <div className="alarm" role="alert">
-          <span className="alarm-count">⏸</span>
+          <span className="alarm-count">●</span>
           <div className="alarm-text">
             <strong>Deadlocked for {fmtDuration(s.deadlock.durationMs)}</strong>
             <div className="small">The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still waiting for a handshake.</div>
@@ -237,7 +237,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                 return (
                   <tr key={e.id} className={selected === i ? 'selected-row' : ''} onClick={() => setSelected(i)} data-testid="event-row" data-type={e.type}>
                     <td className="num">{e.seq ?? i + 1}</td>
-                    <td className="num mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
+                    <td className="ts mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
                     <td className="num">{i === 0 ? '' : `+${fmtDuration(at - t0)}`}</td>
                     <td>
                       <span className={e.type === 'upgrade.accepted' ? 'chip warn' : e.type === 'resume.refused' ? 'chip good' : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume' ? 'chip bad' : e.type === 'upgrade.rejected' ? 'chip violet' : 'mono'}>
@@ -249,7 +249,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                     <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>{dataSummary(e)}</td>
                     <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.client} /></td>
                     <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.server} /></td>
-                    <td className="num small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
+                    <td className="ts small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
                   </tr>
                 );
               })}

@@ -26,7 +26,7 @@ const Y_LABEL = 40;
 const Y_SERVER = 104;
 const Y_CLIENT = 150;
 const LANE_H = 14;
-const HEIGHT = 236;
+const HEIGHT = 246;
 
 const SHORT: Record<string, string> = {
   'session.opened': 'opened',
@@ -49,8 +49,8 @@ export function autoSpacing(events: TTimelineEvent[], endMs: number): Spacing {
   if (span <= 0) return 'sequence';
   let minGap = Infinity;
   for (let i = 1; i < ts.length; i++) minGap = Math.min(minGap, ts[i] - ts[i - 1]);
-  // If any two neighbours would be closer than ~24 px on a 1000 px axis, space evenly.
-  return minGap / span < 0.024 ? 'sequence' : 'time';
+  // Labels need ~90 px: if two neighbours would be closer than that on a ~1100 px axis, space evenly.
+  return minGap / span < 0.08 ? 'sequence' : 'time';
 }
 
 function sideColor(side: Side, pal: (typeof PALETTES)['light']): string {
@@ -200,7 +200,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
             const gap = t - ts[k];
             const mid = (x(k) + x(k + 1)) / 2;
             return (
-              <text key={`gap-${k}`} x={mid} y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 68 : 30)} textAnchor="middle" fontSize={10}>
+              <text key={`gap-${k}`} x={mid} y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 62 : 30)} textAnchor="middle" fontSize={10}>
                 +{fmtDuration(gap)}
               </text>
             );

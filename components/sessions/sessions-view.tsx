@@ -47,8 +47,8 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
       <td><StateChip state={s.state} /></td>
       <td><Flags flags={s.flags} /></td>
       <td><Outcome s={s} /></td>
-      <td className="num">{fmtDateTime(s.firstEventAt, tz)}</td>
-      <td className="num">{fmtDateTime(s.lastEventAt, tz)}</td>
+      <td className="ts">{fmtDateTime(s.firstEventAt, tz)}</td>
+      <td className="ts">{fmtDateTime(s.lastEventAt, tz)}</td>
       <td className="num">{fmtInt(s.eventCount)}</td>
       <td>
         {s.successorToken ? (

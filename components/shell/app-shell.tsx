@@ -59,9 +59,8 @@ function UserMenu() {
   return (
     <span className="row gap">
       {me.data && (
-        <span className="small muted" title={`Signed in as ${me.data.operator.name} (${me.data.operator.role})`} data-testid="whoami">
-          {me.data.operator.name}
-          {me.data.operator.role === 'admin' ? ' · admin' : ''}
+        <span className="chip whoami" title={`Signed in as ${me.data.operator.name} (${me.data.operator.role})`} data-testid="whoami">
+          {me.data.operator.role}
         </span>
       )}
       <button type="button" className="btn btn-ghost btn-xs" onClick={() => void signOut()} title="Sign out">

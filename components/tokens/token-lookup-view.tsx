@@ -49,7 +49,7 @@ export function TokenLookupView({ token }: { token: string }) {
                   <td><Link className="mono" href={sessionHref(link, s)}>{s.token}</Link></td>
                   <td><StateChip state={s.state} /></td>
                   <td><Flags flags={s.flags} /></td>
-                  <td className="num">{fmtDateTime(s.lastEventAt, global.tz)}</td>
+                  <td className="ts">{fmtDateTime(s.lastEventAt, global.tz)}</td>
                 </tr>
               ))}
             </tbody>

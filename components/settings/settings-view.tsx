@@ -1,0 +1,269 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Empty, ErrorState, Loading } from '@/components/states';
+import { ZRegisteredServersResponse, ZServerSecretResponse } from '@/lib/contract/api/admin-servers';
+import { OPERATOR_ROLES, ZCreateOperatorResponse, type TOperatorRole } from '@/lib/contract/api/operators';
+import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
+import { fmtDateTime } from '@/lib/ui/format';
+import { queryKeys, useMe, useOperators } from '@/lib/ui/queries';
+import { useUrlState } from '@/lib/ui/url-state';
+
+/** Shown once: a freshly minted secret or token, with a copy button. */
+function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="secret-box" role="status" data-testid="one-time-secret">
+      <div className="grow">
+        <div className="small"><strong>{label}</strong> — shown only now; store it in the sender&apos;s configuration.</div>
+        <code>{value}</code>
+      </div>
+      <button
+        type="button"
+        className="btn btn-xs"
+        onClick={() => {
+          void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+        }}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" className="btn btn-ghost btn-xs" onClick={onDone} aria-label="Dismiss">✕</button>
+    </div>
+  );
+}
+
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function ServersAdmin() {
+  const { global } = useUrlState();
+  const qc = useQueryClient();
+  const q = useQuery({
+    queryKey: queryKeys.adminServers(),
+    queryFn: ({ signal }) => apiFetch('/api/v1/admin/servers', ZRegisteredServersResponse, { signal }),
+    retry: false,
+  });
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
+  const done = () => {
+    void qc.invalidateQueries({ queryKey: queryKeys.adminServers() });
+    void qc.invalidateQueries({ queryKey: queryKeys.servers() });
+  };
+  const add = useMutation({
+    mutationFn: (n: string) => apiFetch('/api/v1/admin/servers', ZServerSecretResponse, { method: 'POST', body: { name: n } }),
+    onSuccess: (r) => {
+      setShown({ label: `Webhook secret for ${r.name}`, value: r.secret });
+      setName('');
+      done();
+    },
+  });
+  const rotate = useMutation({
+    mutationFn: (n: string) =>
+      apiFetch(`/api/v1/admin/servers/${encodeURIComponent(n)}/rotate`, ZServerSecretResponse, { method: 'POST', body: {} }),
+    onSuccess: (r) => {
+      setShown({
+        label: `New secret for ${r.name}${r.previousValidUntil ? ` (old one valid until ${fmtDateTime(r.previousValidUntil, global.tz)})` : ''}`,
+        value: r.secret,
+      });
+      done();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (n: string) => apiFetch(`/api/v1/admin/servers/${encodeURIComponent(n)}`, undefined, { method: 'DELETE' }),
+    onSuccess: done,
+  });
+  const mutationError = add.error ?? rotate.error ?? remove.error;
+
+  if (q.isError && q.error instanceof UiApiError && q.error.status === 404)
+    return <Empty title="Server administration is not available on this instance">Use <code>npm run server</code> or <code>DOORWATCH_SERVERS</code>.</Empty>;
+
+  return (
+    <>
+      <div className="panel-body">
+        <form
+          className="form-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) add.mutate(name.trim());
+          }}
+        >
+          <label>
+            New server name
+            <input className="input mono" value={name} onChange={(e) => setName(e.target.value)} placeholder="mcp-eu-1" pattern="[a-z0-9-]{1,64}" title="1–64 characters of a-z, 0-9 and -" data-testid="new-server-name" />
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={add.isPending}>Register server</button>
+        </form>
+        {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={() => setShown(null)} />}
+        {mutationError && <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(mutationError)}</div>}
+      </div>
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+      ) : (q.data?.servers ?? []).length === 0 ? (
+        <Empty title="No servers registered" />
+      ) : (
+        <table className="data" data-testid="admin-servers">
+          <thead>
+            <tr><th>Server</th><th>Registered</th><th>Active secrets</th><th>Ingest URL</th><th /></tr>
+          </thead>
+          <tbody>
+            {q.data!.servers.map((s) => (
+              <tr key={s.name}>
+                <td className="mono">{s.name}</td>
+                <td className="ts">{fmtDateTime(s.createdAt, global.tz)}</td>
+                <td>
+                  {(s.secrets ?? []).map((x) => (
+                    <div key={x.id} className="small">
+                      since {fmtDateTime(x.createdAt, global.tz)}
+                      {x.expiresAt ? <span className="chip warn" style={{ marginLeft: 6 }}>expires {fmtDateTime(x.expiresAt, global.tz)}</span> : null}
+                    </div>
+                  ))}
+                </td>
+                <td className="mono small">/api/v1/ingest/{s.name}</td>
+                <td className="right">
+                  <button type="button" className="btn btn-xs" disabled={rotate.isPending} onClick={() => rotate.mutate(s.name)} title="Mint a new secret; the current ones stay valid for a grace period">
+                    Rotate secret
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="btn btn-xs btn-danger"
+                    onClick={() => {
+                      if (window.confirm(`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`)) remove.mutate(s.name);
+                    }}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+function OperatorsAdmin() {
+  const { global } = useUrlState();
+  const qc = useQueryClient();
+  const q = useOperators(true);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<TOperatorRole>('viewer');
+  const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
+  const create = useMutation({
+    mutationFn: () => apiFetch('/api/v1/operators', ZCreateOperatorResponse, { method: 'POST', body: { name: name.trim(), role } }),
+    onSuccess: (r) => {
+      setShown({ label: `Token for ${r.operator.name} (${r.operator.role})`, value: r.token });
+      setName('');
+      void qc.invalidateQueries({ queryKey: queryKeys.operators() });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => apiFetch(`/api/v1/operators/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.operators() }),
+  });
+  return (
+    <>
+      <div className="panel-body">
+        <form
+          className="form-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) create.mutate();
+          }}
+        >
+          <label>
+            Name
+            <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="on-call laptop" data-testid="new-operator-name" />
+          </label>
+          <label>
+            Role
+            <select className="select" value={role} onChange={(e) => setRole(e.target.value as TOperatorRole)}>
+              {OPERATOR_ROLES.map((r) => (
+                <option key={r} value={r}>{r}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>Create token</button>
+        </form>
+        {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={() => setShown(null)} />}
+        {(create.error ?? revoke.error) && <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(create.error ?? revoke.error)}</div>}
+      </div>
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <table className="data" data-testid="operators-table">
+          <thead>
+            <tr><th>Name</th><th>Role</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr>
+          </thead>
+          <tbody>
+            {q.data.operators.map((o) => (
+              <tr key={o.id}>
+                <td>{o.name}{o.bootstrap && <span className="chip" style={{ marginLeft: 6 }}>bootstrap</span>}</td>
+                <td>{o.role}</td>
+                <td className="ts">{fmtDateTime(o.createdAt, global.tz)}</td>
+                <td className="ts">{fmtDateTime(o.lastUsedAt, global.tz)}</td>
+                <td>{o.revokedAt ? <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span> : <span className="chip good">active</span>}</td>
+                <td className="right">
+                  {!o.revokedAt && (
+                    <button
+                      type="button"
+                      className="btn btn-xs btn-danger"
+                      onClick={() => {
+                        if (window.confirm(`Revoke ${o.name}? Its token and browser sessions stop working at once.`)) revoke.mutate(o.id);
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+export function SettingsView() {
+  const me = useMe();
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <div className="panel"><ErrorState error={me.error} onRetry={() => void me.refetch()} /></div>;
+  const admin = me.data.operator.role === 'admin';
+  return (
+    <div className="stack" data-testid="settings">
+      <div className="page-head">
+        <h1>Settings</h1>
+        <span className="sub small">signed in as {me.data.operator.name} ({me.data.operator.role})</span>
+      </div>
+      {!admin ? (
+        <div className="panel">
+          <Empty title="Administrators only">Servers, webhook secrets and operator tokens are managed by admins. Ask one for access.</Empty>
+        </div>
+      ) : (
+        <>
+          <section className="panel" aria-labelledby="h-srv">
+            <div className="panel-head">
+              <h2 id="h-srv">Servers and webhook secrets</h2>
+              <span className="aside">Standard Webhooks signing; rotation keeps the old secret valid for a grace period</span>
+            </div>
+            <ServersAdmin />
+          </section>
+          <section className="panel" aria-labelledby="h-ops">
+            <div className="panel-head">
+              <h2 id="h-ops">Operator tokens</h2>
+              <span className="aside">viewer: read-only · admin: also settings</span>
+            </div>
+            <OperatorsAdmin />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+// The operator's path through an incident, in a real browser against the real app:
+// log in, read the seeded numbers, drill from a chart into the list and one timeline,
+// follow the renegotiation chain, change the time range (URL changes), look up a token.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startAppServer, type AppServer } from '../support/app-server';
+import { ADMIN_TOKEN, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+
+let app: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const consoleErrors: string[] = [];
+
+const tileValue = (testId: string) => page.locator(`[data-testid="${testId}"] .tile-value`).innerText();
+
+describe('dashboard', () => {
+  before(async () => {
+    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
+    await seed(app.url);
+    context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light', timezoneId: 'UTC' });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test('an unauthenticated visit lands on the login page, a wrong token is refused, the admin token signs in', async () => {
+    await page.goto(`${app.url}/`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.screenshot({ path: shot('01-login') });
+    await page.fill('[data-testid="login-token"]', 'dw_wrong_token_000000000000000000');
+    await page.click('[data-testid="login-submit"]');
+    await page.locator('#login-error').waitFor();
+    assert.match(await page.locator('#login-error').innerText(), /not accepted/);
+    await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.locator('[data-testid="overview"]').waitFor();
+  });
+
+  test('the overview shows the seeded numbers, the ongoing deadlock first', async () => {
+    await page.locator('[data-testid="tile-boundary"]').waitFor();
+    const alarm = page.locator('[data-testid="ongoing-deadlocks"]');
+    await alarm.waitFor();
+    assert.match(await alarm.innerText(), /^1\b/);
+    assert.equal(await tileValue('tile-boundary'), '4');
+    assert.equal(await tileValue('tile-refused'), '1');
+    assert.equal(await tileValue('tile-naive'), '2');
+    assert.equal(await tileValue('tile-dual'), '1');
+    assert.equal(await tileValue('tile-deadlocks'), '2');
+    assert.equal(await tileValue('tile-renegotiations'), '1');
+    assert.equal(await tileValue('tile-refusal-p95'), '48 ms');
+    const servers = page.locator('[data-testid="server-table"]');
+    assert.match(await servers.locator('[data-testid="server-row-mcp-naive"]').innerText(), /naive/);
+    assert.match(await servers.locator('[data-testid="server-row-mcp-good"]').innerText(), /refuses/);
+    await page.locator('[data-testid="chart-boundary"] .recharts-bar-rectangle').first().waitFor();
+    await page.screenshot({ path: shot('02-overview'), fullPage: true });
+  });
+
+  test('clicking a bar drills down to the sessions of that bucket, then to one timeline', async () => {
+    // The first rectangle drawn is the "refused" series' only non-empty bucket.
+    await page.locator('[data-testid="chart-boundary"] .recharts-bar-rectangle').first().click();
+    await page.waitForURL(/\/sessions\?/);
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('flag'), 'refused');
+    assert.match(url.searchParams.get('from') ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
+    assert.equal(Date.parse(url.searchParams.get('to')!) - Date.parse(url.searchParams.get('from')!), 60_000);
+    const rows = page.locator('[data-testid="session-row"]');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    assert.equal(await rows.first().getAttribute('data-token'), TOKENS.refused);
+    await page.screenshot({ path: shot('03-sessions-drilldown') });
+
+    await rows.first().locator('[data-testid="session-link"]').click();
+    await page.waitForURL(new RegExp(`/servers/mcp-good/sessions/${TOKENS.refused}`));
+    await page.locator('[data-testid="timeline-svg"]').waitFor();
+    assert.equal(await page.locator('[data-testid="door-marker"]').count(), 1);
+    assert.match((await page.locator('[data-testid="refusal-bracket"]').textContent()) ?? '', /refused in 48 ms/);
+    const rowsText = await page.locator('[data-testid="event-row"]').allInnerTexts();
+    assert.equal(rowsText.length, 5);
+    assert.match(rowsText[4], /resume\.refused[\s\S]*burned[\s\S]*burned/);
+    assert.match(await page.locator('[data-testid="callout-renegotiation"]').innerText(), /132 ms/);
+    await page.screenshot({ path: shot('04-session-refused'), fullPage: true });
+  });
+
+  test('the renegotiation chain links to the successor and back', async () => {
+    await page.locator(`[data-testid="chain-link"][data-token="${TOKENS.successor}"]`).click();
+    await page.waitForURL(new RegExp(`/sessions/${TOKENS.successor}`));
+    await page.locator('[data-testid="session-token"]', { hasText: TOKENS.successor }).waitFor();
+    await page.locator(`[data-testid="chain-link"][data-token="${TOKENS.refused}"]`).click();
+    await page.waitForURL(new RegExp(`/sessions/${TOKENS.refused}`));
+    await page.locator('[data-testid="session-token"]', { hasText: TOKENS.refused }).waitFor();
+  });
+
+  test('token lookup (/) finds a session regardless of the time range, the deadlock is drawn', async () => {
+    await page.goto(`${app.url}/sessions?from=now-15m&to=now`);
+    await page.locator('[data-testid="sessions"]').waitFor();
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'token-lookup');
+    await page.keyboard.type(TOKENS.deadlock);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.deadlock}`));
+    const bracket = page.locator('[data-testid="deadlock-bracket"]');
+    await bracket.waitFor();
+    assert.match((await bracket.textContent()) ?? '', /deadlock 5 m 00 s/);
+    const resumeAccepted = page.locator('[data-testid="event-row"][data-type="resume.accepted"]');
+    assert.match(await resumeAccepted.innerText(), /WebSocket side\s+SSE side/);
+    await page.screenshot({ path: shot('05-session-deadlock'), fullPage: true });
+
+    await page.goto(`${app.url}/tokens/${TOKENS.dual}`);
+    await page.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.dual}`));
+    await page.locator('[data-testid="timeline-svg"]').waitFor();
+    assert.match(await page.locator('[data-testid="event-row"][data-type="upgrade.rejected"]').innerText(), /SSE side\s+WebSocket side/);
+    await page.screenshot({ path: shot('06-session-dual'), fullPage: true });
+  });
+
+  test('changing the time range changes the URL, and the URL reproduces the view', async () => {
+    await page.goto(`${app.url}/`);
+    await page.locator('[data-testid="tile-boundary"]').waitFor();
+    await page.click('[data-testid="time-range-button"]');
+    await page.click('[data-testid="preset-15m"]');
+    await page.waitForURL(/from=now-15m/);
+    // Only the ongoing deadlock (2 min ago) entered the boundary in the last 15 minutes.
+    await page.waitForFunction(() => document.querySelector('[data-testid="tile-boundary"] .tile-value')?.textContent === '1');
+    assert.equal(await tileValue('tile-dual'), '0');
+    // Keyboard: 4 = last 7 days.
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('4');
+    await page.waitForURL(/from=now-7d/);
+    // Absolute range typed into the picker.
+    await page.click('[data-testid="time-range-button"]');
+    await page.fill('[data-testid="range-from"]', '2020-01-01 00:00');
+    await page.fill('[data-testid="range-to"]', '2020-01-02 00:00');
+    await page.click('[data-testid="range-apply"]');
+    await page.waitForURL(/from=2020-01-01T00%3A00%3A00\.000Z/);
+    await page.locator('[data-testid="empty-state"]').first().waitFor();
+    // A fresh page from the same URL shows the same range.
+    const again = await context.newPage();
+    await again.goto(page.url());
+    assert.match(await again.locator('[data-testid="time-range-button"]').innerText(), /2020-01-01 00:00/);
+    await again.close();
+    // Auto-refresh lands in the URL too.
+    await page.selectOption('[data-testid="refresh-select"]', '5s');
+    await page.waitForURL(/refresh=5s/);
+  });
+
+  test('servers, settings, help and the dark theme render', async () => {
+    await page.goto(`${app.url}/servers`);
+    await page.locator('[data-testid="server-row-mcp-good"]').waitFor();
+    await page.screenshot({ path: shot('07-servers') });
+    await page.goto(`${app.url}/settings`);
+    await page.locator('[data-testid="operators-table"]').waitFor();
+    await page.screenshot({ path: shot('08-settings'), fullPage: true });
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
+    await page.locator('[data-testid="tile-boundary"]').waitFor();
+    await page.keyboard.press('?');
+    await page.locator('[data-testid="help-dialog"]').waitFor();
+    await page.screenshot({ path: shot('09-help') });
+    await page.keyboard.press('Escape');
+    await page.click('[data-testid="theme-toggle"]');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await page.locator('[data-testid="chart-boundary"] .recharts-bar-rectangle').first().waitFor();
+    await page.screenshot({ path: shot('10-overview-dark'), fullPage: true });
+    await page.goto(`${app.url}/servers/mcp-naive/sessions/${TOKENS.ongoing}`);
+    await page.locator('[data-testid="timeline-svg"]').waitFor();
+    await page.screenshot({ path: shot('11-session-ongoing-dark'), fullPage: true });
+    assert.deepEqual(consoleErrors.filter((e) => !/401|Unauthorized/.test(e)), []);
+  });
+});
