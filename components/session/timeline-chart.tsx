@@ -229,7 +229,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
                 </text>
               )}
               {(isBoundary || isAnswer) && (
-                <text x={cx} y={Y_LABEL + 10} textAnchor="middle" fontSize={10} fill={isBoundary ? pal.pending : colour} fontWeight={600}>
+                <text x={cx} y={Y_LABEL + 10} textAnchor={i === n - 1 && !ongoing ? 'end' : 'middle'} fontSize={10} fill={isBoundary ? pal.pending : colour} fontWeight={600}>
                   {isBoundary ? 'boundary entry' : e.type === 'resume.refused' ? 'session-superseded' : 'naive resume'}
                 </text>
               )}

@@ -1,6 +1,7 @@
 'use client';
 import { useIsFetching } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { fmtTime } from '@/lib/ui/format';
 import { REFRESH_MODES, useUrlState, type RefreshMode } from '@/lib/ui/url-state';
 
 export function usePageVisible(): boolean {
@@ -19,6 +20,12 @@ export function RefreshPicker() {
   const fetching = useIsFetching();
   const visible = usePageVisible();
   const paused = global.refresh !== 'off' && !visible;
+  const [lastDone, setLastDone] = useState<number | null>(null);
+  const prev = useRef(0);
+  useEffect(() => {
+    if (prev.current > 0 && fetching === 0) setLastDone(Date.now());
+    prev.current = fetching;
+  }, [fetching]);
   return (
     <div className="refresh">
       <span
@@ -30,6 +37,9 @@ export function RefreshPicker() {
         title={fetching > 0 ? 'Refreshing…' : paused ? 'Auto-refresh paused while the tab is hidden' : 'Up to date'}
       >
         <span className="sr-only">{fetching > 0 ? 'Refreshing' : paused ? 'Paused' : 'Idle'}</span>
+      </span>
+      <span className="refresh-label" aria-hidden="true" title={lastDone ? `Last updated ${fmtTime(lastDone, global.tz, false)}` : undefined}>
+        {fetching > 0 ? 'updating…' : paused ? 'paused' : lastDone ? fmtTime(lastDone, global.tz, false) : ''}
       </span>
       <label className="sr-only" htmlFor="refresh-select">Auto-refresh</label>
       <select

@@ -123,9 +123,13 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
           {SHORTCUTS.map((s) => (
             <tr key={s.keys}>
               <td>
-                {s.keys.split(' ').filter(Boolean).map((k, i) => (
-                  <kbd key={i}>{k}</kbd>
-                ))}
+                {s.keys.split(' ').filter(Boolean).map((k, i) =>
+                  k === '–' ? (
+                    <span key={i} className="muted" style={{ marginRight: 4 }}>to</span>
+                  ) : (
+                    <kbd key={i}>{k}</kbd>
+                  ),
+                )}
               </td>
               <td>{s.what}</td>
             </tr>
