@@ -7,18 +7,17 @@
 const RFC3339_FRACTIONAL =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{1,9})(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month: number): number {
-  // Day 0 of the next month is the last day of this one.
-  const d = new Date(0);
-  d.setUTCFullYear(year, month, 0);
-  return d.getUTCDate();
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
-/** Epoch milliseconds for a contract timestamp, or null if it is not one. Sub-millisecond digits are truncated. */
-export function parseTimestampMs(value: string): number | null {
+function parseUncached(value: string): number | null {
   const m = RFC3339_FRACTIONAL.exec(value);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const year = +m[1], month = +m[2], day = +m[3], hour = +m[4], minute = +m[5], second = +m[6];
   if (month < 1 || month > 12) return null;
   if (day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
@@ -30,10 +29,24 @@ export function parseTimestampMs(value: string): number | null {
     if (oh > 23 || om > 59) return null;
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, millis);
-  return d.getTime() - offsetMinutes * 60_000;
+  // Date.UTC maps years 0-99 to 1900-1999; the contract's four-digit years start at 0000.
+  const ms = Date.UTC(year < 100 ? year + 400 : year, month - 1, day, hour, minute, second, millis);
+  return (year < 100 ? ms - 12_622_780_800_000 : ms) - offsetMinutes * 60_000;
+}
+
+// The fold reads each event's `at` several times and ingest re-reads stored timelines: a small
+// memo makes a repeated parse a map lookup (profiled at ~12% of ingest CPU before).
+const memo = new Map<string, number | null>();
+const MEMO_SIZE = 50_000;
+
+/** Epoch milliseconds for a contract timestamp, or null if it is not one. Sub-millisecond digits are truncated. */
+export function parseTimestampMs(value: string): number | null {
+  const hit = memo.get(value);
+  if (hit !== undefined) return hit;
+  const ms = parseUncached(value);
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(value, ms);
+  return ms;
 }
 
 /** Canonical summary form: UTC, millisecond precision. */

@@ -5,7 +5,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { readDatabaseConfig, type DatabaseConfig } from './config';
-import { createSql, type Sql, type TransactionCapable } from './sql';
+import type { Sql } from './sql';
+import { createSqliteSql } from './sqlite-sql';
+import { createPostgresqlSql } from './postgresql-sql';
 
 /** Both generated clients have the same models; the app is typed against the SQLite one. */
 export type Prisma = SqliteClient;
@@ -19,15 +21,26 @@ export interface Db {
 
 export function openDb(config: DatabaseConfig = readDatabaseConfig()): Db {
   let prisma: Prisma;
+  let sql: Sql;
   if (config.provider === 'sqlite') {
-    // timeout = busy wait when another process (a migration, the CLI) holds the write lock.
-    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: Number(process.env.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS ?? 10_000) }) });
+    // timeout = busy wait when another connection or process (a migration, the CLI) holds the write lock.
+    const busyTimeoutMs = Number(process.env.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
+    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: busyTimeoutMs }) });
+    sql = createSqliteSql(config.sqliteFile!, busyTimeoutMs);
   } else {
-    const pool = { connectionString: config.url, max: Number(process.env.DOORWATCH_PG_POOL_SIZE ?? 10) };
-    prisma = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Prisma;
+    const poolSize = Number(process.env.DOORWATCH_PG_POOL_SIZE ?? 10);
+    // Prisma only serves the small admin tables: a small pool is enough.
+    prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: config.url, max: 3 }) }) as unknown as Prisma;
+    sql = createPostgresqlSql(config.url, poolSize);
   }
-  const sql = createSql(config.provider, prisma as unknown as TransactionCapable);
-  return { config, prisma, sql, close: () => prisma.$disconnect() };
+  return {
+    config,
+    prisma,
+    sql,
+    async close() {
+      await Promise.all([prisma.$disconnect(), sql.close()]);
+    },
+  };
 }
 
 const globalForDb = globalThis as unknown as { doorwatchDb?: Db };

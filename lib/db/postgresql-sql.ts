@@ -1,0 +1,53 @@
+// Sql on node-postgres: a pool; each transaction holds one client from BEGIN to COMMIT.
+import pg from 'pg';
+import { toProviderPlaceholders, type Row, type Sql, type SqlExecutor } from './sql';
+
+// int8 (COUNT, BIGINT epoch ms) and numeric (SUM of BIGINT) come back as numbers: every value
+// Doorwatch stores there (epoch ms, counters, durations) is far below 2^53.
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    provider: 'postgresql',
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      const r = await client.query(toProviderPlaceholders(text, 'postgresql'), params as unknown[]);
+      return r.rows as T[];
+    },
+    async execute(text, params = []) {
+      const r = await client.query(toProviderPlaceholders(text, 'postgresql'), params as unknown[]);
+      return r.rowCount ?? 0;
+    },
+  };
+}
+
+export function createPostgresqlSql(url: string, poolSize: number): Sql {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', (err) => console.error('[doorwatch] idle PostgreSQL connection failed:', err.message));
+  const base = executor(pool);
+  return {
+    ...base,
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(executor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

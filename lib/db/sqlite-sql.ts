@@ -1,0 +1,80 @@
+// Sql on better-sqlite3: one writer connection (transactions and writes, queued in-process)
+// and one reader connection, which in WAL mode reads the last committed snapshot and never
+// waits for the writer. Prepared statements are cached per connection.
+import Database from 'better-sqlite3';
+import { AsyncQueue, type Row, type Sql, type SqlExecutor } from './sql';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+function connection(file: string, busyTimeoutMs: number) {
+  const db = new Database(file, { timeout: busyTimeoutMs });
+  db.pragma('journal_mode = WAL');
+  // FULL: COMMIT returns after the WAL is synced, so a 200 from ingest survives a crash of the
+  // process and of the machine (NORMAL would risk the last commits on power loss).
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  const cache = new Map<string, Database.Statement>();
+  const prepare = (text: string) => {
+    let stmt = cache.get(text);
+    if (!stmt) {
+      stmt = db.prepare(text);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(text, stmt);
+    }
+    return stmt;
+  };
+  return { db, prepare };
+}
+
+/** better-sqlite3 binds numbers, strings, bigints, buffers and null: map the rest. */
+function bind(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+function executor(conn: ReturnType<typeof connection>): SqlExecutor {
+  return {
+    provider: 'sqlite',
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      const stmt = conn.prepare(text);
+      if (stmt.reader) return stmt.all(...bind(params)) as T[];
+      stmt.run(...bind(params));
+      return [] as T[];
+    },
+    async execute(text, params = []) {
+      const stmt = conn.prepare(text);
+      if (stmt.reader) return stmt.all(...bind(params)).length;
+      return stmt.run(...bind(params)).changes;
+    },
+  };
+}
+
+export function createSqliteSql(file: string, busyTimeoutMs: number): Sql {
+  const writer = connection(file, busyTimeoutMs);
+  const reader = connection(file, busyTimeoutMs);
+  const queue = new AsyncQueue();
+  const writeExec = executor(writer);
+  const readExec = executor(reader);
+  return {
+    provider: 'sqlite',
+    query: (text, params) => readExec.query(text, params),
+    // A write outside a transaction still waits its turn behind running transactions.
+    execute: (text, params) => queue.run(() => writeExec.execute(text, params)),
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+      return queue.run(async () => {
+        writer.db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(writeExec);
+          writer.db.exec('COMMIT');
+          return result;
+        } catch (err) {
+          if (writer.db.inTransaction) writer.db.exec('ROLLBACK');
+          throw err;
+        }
+      });
+    },
+    async close() {
+      writer.db.close();
+      reader.db.close();
+    },
+  };
+}
