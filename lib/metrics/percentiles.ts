@@ -40,3 +40,29 @@ export function summarizeLatencies(values: readonly (number | null | undefined)[
     max: sorted.length === 0 ? null : sorted[sorted.length - 1],
   };
 }
+
+/** A latency value and how many times it was observed (what `GROUP BY value` returns). */
+export interface CountedValue {
+  value: number;
+  count: number;
+}
+
+/**
+ * The same nearest-rank summary over counted values, so a database can return one row per
+ * distinct latency instead of one per session: exact, and far fewer rows at large sizes.
+ */
+export function summarizeCountedLatencies(counted: readonly CountedValue[]): LatencySummary {
+  const sorted = counted.filter((c) => Number.isFinite(c.value) && c.count > 0).sort((a, b) => a.value - b.value);
+  const n = sorted.reduce((sum, c) => sum + c.count, 0);
+  const at = (p: number): number | null => {
+    if (n === 0) return null;
+    const rank = Math.max(1, Math.ceil((p * n) / 100));
+    let seen = 0;
+    for (const c of sorted) {
+      seen += c.count;
+      if (seen >= rank) return c.value;
+    }
+    return sorted[sorted.length - 1].value;
+  };
+  return { count: n, p50: at(50), p95: at(95), p99: at(99), max: n === 0 ? null : sorted[sorted.length - 1].value };
+}

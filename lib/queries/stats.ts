@@ -11,7 +11,7 @@
 import type { Db } from '@/lib/db/client';
 import type { THistogramBucket, TStatsBucket, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
-import { summarizeLatencies } from '@/lib/metrics/percentiles';
+import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
 import { bucketStarts } from './buckets';
 import type { TimeRange } from './time-range';
 
@@ -40,7 +40,7 @@ const COUNTERS = [
 /** Upper bounds (exclusive, ms) of the refusal latency histogram; the last bucket is open-ended. */
 export const REFUSAL_HISTOGRAM_EDGES = [10, 25, 50, 100, 200, 500, 1000, 2000, 5000] as const;
 
-export function latencyHistogram(values: readonly number[], edges: readonly number[] = REFUSAL_HISTOGRAM_EDGES): THistogramBucket[] {
+export function latencyHistogram(values: readonly (number | CountedValue)[], edges: readonly number[] = REFUSAL_HISTOGRAM_EDGES): THistogramBucket[] {
   const buckets: THistogramBucket[] = [];
   let lower = 0;
   for (const e of edges) {
@@ -48,10 +48,11 @@ export function latencyHistogram(values: readonly number[], edges: readonly numb
     lower = e;
   }
   buckets.push({ fromMs: lower, toMs: null, count: 0 });
-  for (const v of values) {
-    let i = edges.findIndex((e) => v < e);
+  for (const item of values) {
+    const { value, count } = typeof item === 'number' ? { value: item, count: 1 } : item;
+    let i = edges.findIndex((e) => value < e);
     if (i < 0) i = edges.length;
-    buckets[i].count += 1;
+    buckets[i].count += count;
   }
   return buckets;
 }
@@ -84,15 +85,19 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
-  const refusalRows = await db.sql.query<{ v: number }>(
-    `SELECT "refusalLatencyMs" AS "v" FROM "Session"
+  // Exact percentiles from one row per distinct latency (not one per session): latencies are
+  // whole milliseconds, so even a busy day has a few hundred distinct values.
+  const refusalRows = await db.sql.query<{ value: number; count: number }>(
+    `SELECT "refusalLatencyMs" AS "value", COUNT(*) AS "count" FROM "Session"
       WHERE "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
-        AND "refusalLatencyMs" IS NOT NULL${serverSql}`,
+        AND "refusalLatencyMs" IS NOT NULL${serverSql}
+      GROUP BY 1`,
     [fromMs, toMs, ...serverParam],
   );
-  const renegRows = await db.sql.query<{ v: number }>(
-    `SELECT "renegotiationLatencyMs" AS "v" FROM "Session"
-      WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}`,
+  const renegRows = await db.sql.query<{ value: number; count: number }>(
+    `SELECT "renegotiationLatencyMs" AS "value", COUNT(*) AS "count" FROM "Session"
+      WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
+      GROUP BY 1`,
     [fromMs, toMs, ...serverParam],
   );
 
@@ -124,8 +129,8 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     if (cell) cell.deadlocks += n;
   }
 
-  const refusals = refusalRows.map((r) => Number(r.v));
-  const reneg = summarizeLatencies(renegRows.map((r) => Number(r.v)));
+  const refusals = refusalRows.map((r) => ({ value: Number(r.value), count: Number(r.count) }));
+  const reneg = summarizeCountedLatencies(renegRows.map((r) => ({ value: Number(r.value), count: Number(r.count) })));
   return {
     range: { from: toIsoMs(fromMs), to: toIsoMs(toMs), fromInput: q.range.fromInput, toInput: q.range.toInput },
     server: q.server,
@@ -141,7 +146,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
     deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
-    refusalLatencyMs: summarizeLatencies(refusals),
+    refusalLatencyMs: summarizeCountedLatencies(refusals),
     renegotiations: {
       count: totals.renegotiations,
       rate: totals.drops === 0 ? null : totals.renegotiations / totals.drops,

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { percentile, summarizeLatencies } from '@/lib/metrics/percentiles';
+import { percentile, summarizeCountedLatencies, summarizeLatencies } from '@/lib/metrics/percentiles';
 
 describe('percentile (nearest rank)', () => {
   const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -72,5 +72,21 @@ describe('summarizeLatencies', () => {
   test('100 values', () => {
     const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
     assert.deepEqual(summarizeLatencies(xs), { count: 100, p50: 50, p95: 95, p99: 99, max: 100 });
+  });
+});
+
+describe('summarizeCountedLatencies', () => {
+  test('equals summarizeLatencies over the expanded values, for any multiset', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ value: fc.integer({ min: -5, max: 500 }), count: fc.integer({ min: 0, max: 20 }) }), { maxLength: 40 }), (counted) => {
+        // Distinct values, as GROUP BY returns them.
+        const merged = new Map<number, number>();
+        for (const c of counted) merged.set(c.value, (merged.get(c.value) ?? 0) + c.count);
+        const pairs = [...merged].map(([value, count]) => ({ value, count }));
+        const expanded = pairs.flatMap((c) => Array.from({ length: c.count }, () => c.value));
+        assert.deepEqual(summarizeCountedLatencies(pairs), summarizeLatencies(expanded));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -129,13 +129,13 @@ CREATE INDEX "Session_token_idx" ON "Session"("token");
 CREATE INDEX "Session_previousToken_idx" ON "Session"("previousToken");
 
 -- CreateIndex
-CREATE INDEX "Session_refusedAt_idx" ON "Session"("refusedAt");
+CREATE INDEX "Session_refusedAt_boundaryOutcome_refusalLatencyMs_idx" ON "Session"("refusedAt", "boundaryOutcome", "refusalLatencyMs");
 
 -- CreateIndex
-CREATE INDEX "Session_deadlockStartedAt_idx" ON "Session"("deadlockStartedAt");
+CREATE INDEX "Session_deadlockStartedAt_deadlockEndedAt_idx" ON "Session"("deadlockStartedAt", "deadlockEndedAt");
 
 -- CreateIndex
-CREATE INDEX "Session_successorOpenedAt_idx" ON "Session"("successorOpenedAt");
+CREATE INDEX "Session_successorOpenedAt_renegotiationLatencyMs_idx" ON "Session"("successorOpenedAt", "renegotiationLatencyMs");
 
 -- CreateIndex
 CREATE INDEX "Session_fBoundary_lastEventAt_idx" ON "Session"("fBoundary", "lastEventAt");
