@@ -124,6 +124,49 @@ describe('dashboard', () => {
     await page.screenshot({ path: shot('06-session-dual'), fullPage: true });
   });
 
+  test('the session list filters, sorts, pages with a cursor and exports the whole filter', async () => {
+    await page.goto(`${app.url}/sessions?from=now-1h&to=now&limit=2`);
+    const rows = page.locator('[data-testid="session-row"]');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 2);
+    const seen = new Set(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token'))));
+    await page.click('[data-testid="next-page"]');
+    await page.waitForURL(/cursor=/);
+    await page.waitForFunction((first) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') !== first, [...seen][0]);
+    for (const t of await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token')))) seen.add(t);
+    await page.click('[data-testid="next-page"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
+    for (const t of await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token')))) seen.add(t);
+    assert.equal(seen.size, 5);
+    assert.equal(await page.locator('[data-testid="next-page"]').isDisabled(), true);
+
+    // Flag filter (cursor dropped), sort, token prefix: all in the URL.
+    const naiveToggle = page.locator('label.flag-toggle', { has: page.locator('[data-testid="flag-naive_resume"]') });
+    await naiveToggle.click();
+    await page.waitForURL((u) => u.searchParams.get('flag') === 'naive_resume' && !u.searchParams.has('cursor'));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 2);
+    await page.click('[data-testid="sort-firstEventAt"]');
+    await page.waitForURL(/sort=-firstEventAt/);
+    await page.waitForFunction((t) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') === t, TOKENS.ongoing);
+    await page.fill('[data-testid="token-filter"]', 'tok-naive-dead');
+    await page.waitForURL(/token=tok-naive-dead/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
+    await page.screenshot({ path: shot('12-sessions-filtered') });
+
+    // Export: the links carry the filter, not the page; the cookie session authorises them.
+    await naiveToggle.click();
+    await page.fill('[data-testid="token-filter"]', '');
+    await page.waitForURL((u) => !u.searchParams.has('token') && !u.searchParams.has('flag'));
+    const csvHref = await page.locator('[data-testid="export-csv"]').getAttribute('href');
+    assert.ok(csvHref && !/cursor=|limit=/.test(csvHref), csvHref ?? '');
+    const csv = await context.request.get(`${app.url}${csvHref}`);
+    assert.equal(csv.status(), 200);
+    const lines = (await csv.text()).trim().split(/\r?\n/);
+    assert.equal(lines.length, 6, 'header + all 5 sessions, not just one page');
+    const json = await context.request.get(`${app.url}${await page.locator('[data-testid="export-json"]').getAttribute('href')}`);
+    assert.equal(((await json.json()) as unknown[]).length, 5);
+  });
+
   test('changing the time range changes the URL, and the URL reproduces the view', async () => {
     await page.goto(`${app.url}/`);
     await page.locator('[data-testid="tile-boundary"]').waitFor();
