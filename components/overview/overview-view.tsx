@@ -230,7 +230,7 @@ export function OverviewView() {
             <section className="panel" aria-labelledby="h-boundary">
               <div className="panel-head">
                 <h2 id="h-boundary">Boundary entries by answer</h2>
-                <span className="aside"><Legend series={BOUNDARY_SERIES} /></span>
+                <span className="aside"><Legend series={BOUNDARY_SERIES} /><Link href={sessionsLink({ flag: 'boundary' })} title="List every boundary session in this range">list →</Link></span>
               </div>
               <div className="panel-body">
                 <SeriesChart
@@ -248,7 +248,7 @@ export function OverviewView() {
             <section className="panel" aria-labelledby="h-deadlocks">
               <div className="panel-head">
                 <h2 id="h-deadlocks">Deadlocks &amp; dual negotiations</h2>
-                <span className="aside"><Legend series={DEADLOCK_SERIES} /></span>
+                <span className="aside"><Legend series={DEADLOCK_SERIES} /><Link href={sessionsLink({ flag: 'deadlock' })} title="List deadlocked sessions in this range">list →</Link></span>
               </div>
               <div className="panel-body">
                 <SeriesChart
@@ -272,7 +272,7 @@ export function OverviewView() {
             <section className="panel" aria-labelledby="h-refusal">
               <div className="panel-head">
                 <h2 id="h-refusal">Refusal latency</h2>
-                <span className="aside">resume.requested → resume.refused</span>
+                <span className="aside">resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link></span>
               </div>
               <div className="panel-body">
                 <div className="pct-strip" data-testid="refusal-percentiles">
@@ -297,7 +297,7 @@ export function OverviewView() {
             <section className="panel" aria-labelledby="h-reneg">
               <div className="panel-head">
                 <h2 id="h-reneg">Renegotiations</h2>
-                <span className="aside"><Legend series={RENEG_SERIES} /></span>
+                <span className="aside"><Legend series={RENEG_SERIES} /><Link href={sessionsLink({ flag: 'renegotiated' })} title="List renegotiated sessions in this range">list →</Link></span>
               </div>
               <div className="panel-body">
                 <div className="pct-strip">

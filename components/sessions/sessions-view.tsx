@@ -256,7 +256,7 @@ export function SessionsView() {
             <span className="grow" />
             <label htmlFor="limit-select">Per page</label>
             <select id="limit-select" className="select" value={limit} onChange={(e) => set({ limit: e.target.value === '50' ? null : e.target.value, cursor: null })}>
-              {LIMITS.map((l) => (
+              {(LIMITS.includes(limit) ? LIMITS : [...LIMITS, limit].sort((a, b) => a - b)).map((l) => (
                 <option key={l} value={l}>{l}</option>
               ))}
             </select>

@@ -220,6 +220,9 @@ describe('dashboard', () => {
     await page.screenshot({ path: shot('08-settings'), fullPage: true });
     await page.goto(`${app.url}/?from=now-1h&to=now`);
     await page.locator('[data-testid="tile-boundary"]').waitFor();
+    await page.keyboard.press('u');
+    await page.waitForURL(/tz=utc/);
+    assert.equal(await page.locator('[data-testid="tz-toggle"]').innerText(), 'UTC');
     await page.keyboard.press('?');
     await page.locator('[data-testid="help-dialog"]').waitFor();
     await page.screenshot({ path: shot('09-help') });
