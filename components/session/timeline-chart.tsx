@@ -111,7 +111,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
   const segs = (lane: 'client' | 'server') =>
     sides.map((s, i) => {
       const x1 = x(i);
-      const x2 = i + 1 < slots ? x(i + 1) : x1 + 6;
+      const x2 = i + 1 < slots ? x(i + 1) : x1 + 16;
       const side = s[lane];
       return (
         <rect
@@ -134,7 +134,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
 
   return (
     <div ref={wrapRef} style={{ width: '100%' }}>
-      <svg className="timeline-svg" width={width} height={HEIGHT} role="img" aria-label={`Timeline of ${n} events for token ${session.token}`} data-testid="timeline-svg">
+      <svg className="timeline-svg" width={width} height={HEIGHT} fill={pal.muted} fontSize={11} role="img" aria-label={`Timeline of ${n} events for token ${session.token}`} data-testid="timeline-svg">
         {/* lanes */}
         <text x={8} y={Y_SERVER + 4} className="lane-label">Server</text>
         <text x={8} y={Y_CLIENT + 4} className="lane-label">Client</text>

@@ -73,6 +73,7 @@ function UserMenu() {
 export function AppShell({ children }: { children: ReactNode }) {
   const { pathname, global, set, link } = useUrlState();
   const [helpOpen, setHelpOpen] = useState(false);
+  const me = useMe();
   const showHelp = useCallback(() => setHelpOpen(true), []);
   useShortcuts(showHelp);
   return (
@@ -84,7 +85,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <span>Doorwatch</span>
         </Link>
         <nav className="nav" aria-label="Sections">
-          {NAV.map((n) => (
+          {NAV.filter((n) => n.href !== '/settings' || me.data?.operator.role !== 'viewer').map((n) => (
             <Link key={n.href} href={link(n.href)} className={`nav-link ${n.match(pathname) ? 'active' : ''}`} aria-current={n.match(pathname) ? 'page' : undefined}>
               {n.label}
             </Link>

@@ -77,7 +77,10 @@ export function describeRange(from: string, to: string, fmt: (ms: number) => str
   if (preset) return preset.label;
   if (isRelative(from) && to === 'now') return `Since ${from}`;
   const r = resolveRange(from, to);
-  return `${fmt(r.fromMs)} → ${fmt(r.toMs)}`;
+  const a = fmt(r.fromMs);
+  const b = fmt(r.toMs);
+  // Same day: write the date once ("2026-11-29 19:53 → 19:54").
+  return a.slice(0, 10) === b.slice(0, 10) && b.length > 11 ? `${a} → ${b.slice(11)}` : `${a} → ${b}`;
 }
 
 /** Shift an absolute window by a fraction of its width (negative = earlier). */
