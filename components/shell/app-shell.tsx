@@ -58,12 +58,13 @@ function UserMenu() {
   };
   return (
     <span className="row gap">
-      {me.data && (
-        <span className="chip whoami" title={`Signed in as ${me.data.operator.name} (${me.data.operator.role})`} data-testid="whoami">
-          {me.data.operator.role}
-        </span>
-      )}
-      <button type="button" className="btn btn-ghost btn-xs" onClick={() => void signOut()} title="Sign out">
+      <button
+        type="button"
+        className="btn btn-ghost btn-xs"
+        onClick={() => void signOut()}
+        title={me.data ? `Signed in as ${me.data.operator.name} (${me.data.operator.role}) — sign out` : 'Sign out'}
+        data-testid="sign-out"
+      >
         Sign out
       </button>
     </span>
