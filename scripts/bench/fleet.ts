@@ -4,6 +4,8 @@
 // (a refused session's client opens a successor naming it as previousToken).
 // Deterministic for a given seed so ingest and the raw-driver comparison see the same rows.
 
+import { createRng } from '@/lib/sim/random';
+
 export interface BenchEvent {
   id: string;
   token: string;
@@ -36,17 +38,6 @@ export interface FleetOptions {
   eventsPerSession?: number;
 }
 
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const serverName = (i: number) => `bench-${String(i).padStart(2, '0')}`;
 
@@ -58,7 +49,7 @@ type Step = [type: string, dt: number, data?: Record<string, unknown>];
  * as ingest would once the whole fleet is stored.
  */
 export function* generateFleet(o: FleetOptions): Generator<BenchSession> {
-  const rand = rng(o.seed ?? 42);
+  const rand = createRng(o.seed ?? 42);
   const naiveShare = o.naiveServerShare ?? 0.2;
   const naiveServers = new Set<number>();
   for (let s = 0; s < o.servers; s++) if (rand() < naiveShare || (s === o.servers - 1 && naiveServers.size === 0)) naiveServers.add(s);
