@@ -7,9 +7,10 @@
 //   that STARTED in range are added from Session via the deadlockStartedAt index; their idle
 //   time counts up to now.
 // - refusal and renegotiation latency percentiles are exact (nearest rank) over Session rows
-//   whose refusedAt / successorOpenedAt falls in range.
+//   whose refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
+//   refusedAt / successorOpenedAt falls in the bucket (one query each gives both).
 import type { Db } from '@/lib/db/client';
-import type { THistogramBucket, TStatsBucket, TStatsResponse } from '@/lib/contract/api/stats';
+import type { TBucketLatency, THistogramBucket, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
 import { bucketStarts } from './buckets';
@@ -57,6 +58,40 @@ export function latencyHistogram(values: readonly (number | CountedValue)[], edg
   return buckets;
 }
 
+interface LatencyRow {
+  b: number | bigint | string;
+  value: number | bigint | string;
+  count: number | bigint | string;
+}
+
+/**
+ * (bucket, value, count) rows → the counted values per bucket start and, merged per value, over
+ * the whole range. Drivers may hand back BIGINT/COUNT as bigint or string: normalised here.
+ */
+export function splitLatencyRows(
+  rows: readonly LatencyRow[],
+  bucketMs: number,
+): { byBucket: Map<number, CountedValue[]>; total: CountedValue[] } {
+  const byBucket = new Map<number, CountedValue[]>();
+  const merged = new Map<number, number>();
+  for (const r of rows) {
+    const t = Number(r.b) * bucketMs;
+    const value = Number(r.value);
+    const count = Number(r.count);
+    let cell = byBucket.get(t);
+    if (!cell) byBucket.set(t, (cell = []));
+    cell.push({ value, count });
+    merged.set(value, (merged.get(value) ?? 0) + count);
+  }
+  return { byBucket, total: [...merged].map(([value, count]) => ({ value, count })) };
+}
+
+/** Per-bucket summary: count, p50, p95, max (nulls when the bucket has none). */
+export function bucketLatency(counted: readonly CountedValue[] | undefined): TBucketLatency {
+  const { count, p50, p95, max } = summarizeCountedLatencies(counted ?? []);
+  return { count, p50, p95, max };
+}
+
 const sumOf = (col: string) => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
 
 export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsResponse> {
@@ -85,27 +120,30 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
-  // Exact percentiles from one row per distinct latency (not one per session): latencies are
-  // whole milliseconds, so even a busy day has a few hundred distinct values.
-  const refusalRows = await db.sql.query<{ value: number; count: number }>(
-    `SELECT "refusalLatencyMs" AS "value", COUNT(*) AS "count" FROM "Session"
+  // Exact percentiles from one row per (bucket, distinct latency), not one per session: latencies
+  // are whole milliseconds, so even a busy day has a few hundred distinct values per bucket. The
+  // range totals are the same rows merged per value (bucket starts partition the range).
+  const refusalRows = await db.sql.query<LatencyRow>(
+    `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
+       FROM "Session"
       WHERE "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
         AND "refusalLatencyMs" IS NOT NULL${serverSql}
-      GROUP BY 1`,
-    [fromMs, toMs, ...serverParam],
+      GROUP BY 1, 2`,
+    [q.bucketMs, fromMs, toMs, ...serverParam],
   );
-  const renegRows = await db.sql.query<{ value: number; count: number }>(
-    `SELECT "renegotiationLatencyMs" AS "value", COUNT(*) AS "count" FROM "Session"
+  const renegRows = await db.sql.query<LatencyRow>(
+    `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
+       FROM "Session"
       WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
-      GROUP BY 1`,
-    [fromMs, toMs, ...serverParam],
+      GROUP BY 1, 2`,
+    [q.bucketMs, fromMs, toMs, ...serverParam],
   );
 
-  const empty = (): Omit<TStatsBucket, 't'> => ({
+  const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
     dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
   });
-  const byBucket = new Map<number, Omit<TStatsBucket, 't'>>();
+  const byBucket = new Map<number, TStatsCounts>();
   for (const t of bucketStarts(fromMs, toMs, q.bucketMs)) byBucket.set(t, empty());
   const totals = empty();
   let idleMs = 0;
@@ -129,8 +167,9 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     if (cell) cell.deadlocks += n;
   }
 
-  const refusals = refusalRows.map((r) => ({ value: Number(r.value), count: Number(r.count) }));
-  const reneg = summarizeCountedLatencies(renegRows.map((r) => ({ value: Number(r.value), count: Number(r.count) })));
+  const refusals = splitLatencyRows(refusalRows, q.bucketMs);
+  const renegs = splitLatencyRows(renegRows, q.bucketMs);
+  const reneg = summarizeCountedLatencies(renegs.total);
   return {
     range: { from: toIsoMs(fromMs), to: toIsoMs(toMs), fromInput: q.range.fromInput, toInput: q.range.toInput },
     server: q.server,
@@ -146,14 +185,19 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
     deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
-    refusalLatencyMs: summarizeCountedLatencies(refusals),
+    refusalLatencyMs: summarizeCountedLatencies(refusals.total),
     renegotiations: {
       count: totals.renegotiations,
       rate: totals.drops === 0 ? null : totals.renegotiations / totals.drops,
       latencyMs: { p50: reneg.p50, p95: reneg.p95, max: reneg.max },
       under200ms: under200,
     },
-    refusalLatencyHistogram: latencyHistogram(refusals),
-    series: [...byBucket].map(([t, c]) => ({ t: toIsoMs(t), ...c })),
+    refusalLatencyHistogram: latencyHistogram(refusals.total),
+    series: [...byBucket].map(([t, c]) => ({
+      t: toIsoMs(t),
+      ...c,
+      refusalLatencyMs: bucketLatency(refusals.byBucket.get(t)),
+      renegotiationLatencyMs: bucketLatency(renegs.byBucket.get(t)),
+    })),
   };
 }

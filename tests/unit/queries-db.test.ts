@@ -81,6 +81,37 @@ describe('stats', () => {
     assert.equal(s.series.reduce((a, b) => a + b.deadlocks, 0), s.deadlocks.total);
   });
 
+  test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
+    const none = { count: 0, p50: null, p95: null, max: null };
+    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    // 1-minute buckets: a-ref1 (51) and a-ref2 (100) in minute 0, a-ref3 (30) in 2, g-burn (60) in 5;
+    // both renegotiations (149 and 300 ms) in minute 0.
+    const refusal = s.series.map((b) => b.refusalLatencyMs);
+    assert.deepEqual(refusal[0], { count: 2, p50: 51, p95: 100, max: 100 });
+    assert.deepEqual(refusal[2], { count: 1, p50: 30, p95: 30, max: 30 });
+    assert.deepEqual(refusal[5], { count: 1, p50: 60, p95: 60, max: 60 });
+    for (const i of [1, 3, 4, 6, 7, 8, 9]) assert.deepEqual(refusal[i], none, `minute ${i}`);
+    assert.deepEqual(s.series[0].renegotiationLatencyMs, { count: 2, p50: 149, p95: 300, max: 300 });
+    for (const b of s.series.slice(1)) assert.deepEqual(b.renegotiationLatencyMs, none, b.t);
+    assert.equal(refusal.reduce((a, b) => a + b.count, 0), s.refusalLatencyMs.count);
+
+    // 5-minute buckets: [30, 51, 100] → p50 at rank 2, p95 at rank 3; then g-burn alone.
+    const five = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
+    ZStatsResponse.parse(five);
+    assert.deepEqual(five.series.map((b) => b.refusalLatencyMs), [
+      { count: 3, p50: 51, p95: 100, max: 100 },
+      { count: 1, p50: 60, p95: 60, max: 60 },
+    ]);
+    // The range totals (derived from the same rows) do not depend on the bucket size.
+    assert.deepEqual(five.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
+    assert.deepEqual(five.renegotiations, Q_EXPECTED.renegotiations);
+    assert.deepEqual(five.refusalLatencyHistogram, s.refusalLatencyHistogram);
+
+    // Server filter applies to the per-bucket rows too: gamma has only g-burn.
+    const gamma = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
+    assert.deepEqual(gamma.series.map((b) => b.refusalLatencyMs), [none, { count: 1, p50: 60, p95: 60, max: 60 }]);
+  });
+
   test('server filter and the reader’s clock', async () => {
     const alpha = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, server: 'alpha' }), NOW), thresholdMs: THRESHOLD });
     assert.equal(alpha.sessions, 4);
@@ -103,6 +134,10 @@ describe('stats', () => {
     assert.equal(e.sessions, 0);
     assert.equal(e.renegotiations.rate, null);
     assert.deepEqual(e.refusalLatencyMs, { count: 0, p50: null, p95: null, p99: null, max: null });
+    for (const b of e.series) {
+      assert.deepEqual(b.refusalLatencyMs, { count: 0, p50: null, p95: null, max: null });
+      assert.deepEqual(b.renegotiationLatencyMs, { count: 0, p50: null, p95: null, max: null });
+    }
   });
 });
 

@@ -2,7 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verdictOf } from '@/lib/queries/server-verdicts';
-import { latencyHistogram } from '@/lib/queries/stats';
+import { bucketLatency, latencyHistogram, splitLatencyRows } from '@/lib/queries/stats';
+import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
 import { compareTimeline } from '@/lib/queries/session-detail';
 import { ZSessionView } from '@/lib/contract/api/sessions';
@@ -34,6 +35,35 @@ describe('refusal latency histogram', () => {
       '0-10': 2, '10-25': 1, '25-50': 1, '50-100': 1, '100-200': 1, '200-500': 1, '500-1000': 0,
       '1000-2000': 0, '2000-5000': 1, '5000-inf': 2,
     });
+  });
+});
+
+describe('per-bucket latency percentiles', () => {
+  // A known timeline at 1-minute buckets, as (bucket, value, count) rows from GROUP BY 1, 2.
+  // Minute 10: 20 refusals — 18 × 40 ms, 1 × 90 ms, 1 × 700 ms; minute 11: 3 × 55 ms; minute 13: none.
+  const M = 60_000;
+  const rows = [
+    { b: 10, value: 40, count: 18 },
+    { b: '10', value: '700', count: 1n }, // drivers may return strings / bigints
+    { b: 10n, value: 90, count: '1' },
+    { b: 11, value: 55, count: 3 },
+  ];
+
+  test('nearest rank within each bucket; the range totals are the rows merged per value', () => {
+    const { byBucket, total } = splitLatencyRows(rows, M);
+    assert.deepEqual([...byBucket.keys()].sort(), [10 * M, 11 * M]);
+    // n = 20: p50 = rank 10 (40), p95 = rank 19 (90), max 700.
+    assert.deepEqual(bucketLatency(byBucket.get(10 * M)), { count: 20, p50: 40, p95: 90, max: 700 });
+    assert.deepEqual(bucketLatency(byBucket.get(11 * M)), { count: 3, p50: 55, p95: 55, max: 55 });
+    assert.deepEqual(bucketLatency(byBucket.get(13 * M)), { count: 0, p50: null, p95: null, max: null });
+    // Over the range, n = 23: rank 12 is 40, rank 22 is 90.
+    assert.deepEqual(summarizeCountedLatencies(total), { count: 23, p50: 40, p95: 90, p99: 700, max: 700 });
+    assert.equal(latencyHistogram(total).reduce((a, b) => a + b.count, 0), 23);
+  });
+
+  test('the same value in two buckets is merged once in the totals', () => {
+    const { total } = splitLatencyRows([{ b: 1, value: 50, count: 2 }, { b: 2, value: 50, count: 3 }], M);
+    assert.deepEqual(total, [{ value: 50, count: 5 }]);
   });
 });
 

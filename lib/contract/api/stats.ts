@@ -42,9 +42,22 @@ export const ZStatsCounts = z.object({
 });
 export type TStatsCounts = z.infer<typeof ZStatsCounts>;
 
+/** Exact nearest-rank latency percentiles over one series bucket; p50/p95/max are null when count is 0. */
+export const ZBucketLatency = z.object({
+  count: ZCount,
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type TBucketLatency = z.infer<typeof ZBucketLatency>;
+
 export const ZStatsBucket = ZStatsCounts.extend({
   /** Bucket start (inclusive); the bucket ends at t + bucketMs. */
   t: ZIsoMs,
+  /** Refusal latency over sessions whose refusal (`refusedAt`) falls in this bucket. */
+  refusalLatencyMs: ZBucketLatency,
+  /** Renegotiation latency over successors opened (`successorOpenedAt`) in this bucket. */
+  renegotiationLatencyMs: ZBucketLatency,
 });
 export type TStatsBucket = z.infer<typeof ZStatsBucket>;
 
