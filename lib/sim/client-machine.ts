@@ -10,6 +10,9 @@
 //   replays nothing (naive), it waits until the idle timeout (the deadlock);
 // - after `session-superseded` it discards its cursor and renegotiates: a new session naming
 //   the burned token as previous.
+// - on `stop` (drain) a live, healthy stream is closed (DELETE); everything in flight finishes
+//   first. A stream resumed during the drain counts as healthy only after its first ordinary
+//   event, so a boundary resume still plays out (deadlock to the timeout, or renegotiation).
 import type { SseEvent } from './sse';
 
 export type ClientPhase =
@@ -129,7 +132,13 @@ export function stepClient(state: ClientState, input: ClientInput): Step {
       // A latched client that resumed (its cursor is at/after the upgrade event) waits for
       // the server to drive the upgrade it already promised.
       if (state.latched !== null) return { state: { ...state, phase: 'stuck' }, actions: [] };
-      return live(state);
+      // Draining: the stream was just resumed after a drop, so we don't know yet what the
+      // server made of it — a resume at the upgrade boundary may be answered with a (second)
+      // `upgrade-accepted` or `session-superseded` right behind the 200. Closing on the 200
+      // alone would cut a boundary resume short (a naive one into a zero-length "deadlock"
+      // ended by session.closed, a refused one into a DELETE racing the terminal event).
+      // Keep streaming; the first ordinary event shows the stream healthy and closes it (onSse).
+      return { state: { ...state, phase: 'streaming' }, actions: [] };
 
     case 'sse':
       return onSse(state, input.event);
@@ -221,6 +230,9 @@ function onSse(state: ClientState, e: SseEvent): Step {
     case 'session-closed':
       return ended(state, 'closed');
     default:
+      // An ordinary event on a live, unlatched stream: the stream is healthy. If draining
+      // (only a stream resumed during the drain gets here), close it now.
+      if (state.phase === 'streaming') return live(withCursor);
       return { state: withCursor, actions: [] };
   }
 }

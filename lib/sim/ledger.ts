@@ -19,6 +19,9 @@ export interface TokenRecord {
   dual: boolean;
   completed: boolean;
   timedOutAt: number | null;
+  /** `session.closed`: when and why (client_close, shutdown, websocket_<code>). */
+  closedAt: number | null;
+  closeReason: string | null;
   successorOpenedAt: number | null;
 }
 
@@ -48,6 +51,25 @@ export interface FleetFigures {
   renegotiationMs: { p50: number | null; p95: number | null; max: number | null };
   under200ms: number;
   refusalLatencyMs: { p50: number | null; p95: number | null };
+}
+
+/**
+ * A deadlock exactly as Doorwatch defines it (docs/contract.md §3, lib/boundary/session-state.ts):
+ * a naive answer to a boundary resume, made while the upgrade was pending, not followed by
+ * `upgrade.completed`; it ENDS at the first `session.timeout`, `session.closed` or
+ * `resume.refused` after it — whichever ended the session, not only the idle timeout. Only ended
+ * deadlocks are returned: the fleet reads its figures after `stop()`, when every session has
+ * ended (Doorwatch's `ongoing` deadlocks depend on its threshold and the reader's clock).
+ *
+ * The reference server answers a boundary resume only while the upgrade is pending (that is
+ * what makes it a boundary resume), and a session ends exactly once, after which its token is
+ * unknown to the server (no later completion). So: naive answer, no completion, and the one
+ * terminating event the session had.
+ */
+export function deadlockOf(r: TokenRecord): { startedAt: number; endedAt: number } | null {
+  if (r.answer !== 'naive_resume' || r.answeredAt === null || r.completed) return null;
+  const endedAt = r.timedOutAt ?? r.closedAt ?? r.refusedAt;
+  return endedAt === null ? null : { startedAt: r.answeredAt, endedAt };
 }
 
 export class Ledger {
@@ -80,6 +102,8 @@ export class Ledger {
       dual: false,
       completed: false,
       timedOutAt: null,
+      closedAt: null,
+      closeReason: null,
       successorOpenedAt: null,
     });
     if (previousToken !== null) {
@@ -115,10 +139,8 @@ export class Ledger {
         refused += 1;
         refusal.push(r.answeredAt! - r.boundaryAt!);
       }
-      if (r.answer === 'naive_resume') {
-        naive += 1;
-        if (!r.completed && r.timedOutAt !== null) deadlocks += 1;
-      }
+      if (r.answer === 'naive_resume') naive += 1;
+      if (deadlockOf(r) !== null) deadlocks += 1;
       if (r.dual) dual += 1;
       // A renegotiation counts for the refused session (like Doorwatch: the predecessor's server).
       if (r.successorOpenedAt !== null) {

@@ -145,6 +145,11 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     terminate(s);
   }
 
+  function closed(s: Session, reason: string): void {
+    s.record.closedAt = emit(s, 'session.closed', { reason });
+    s.record.closeReason = reason;
+  }
+
   function endStream(s: Session, terminal?: { id: null; event: string; data: string }): void {
     const c = s.stream;
     if (!c) return;
@@ -316,7 +321,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       res.writeHead(409, { connection: 'close' }).end();
       return;
     }
-    emit(s, 'session.closed', { reason: 'client_close' });
+    closed(s, 'client_close');
     endStream(s, { id: null, event: 'session-closed', data: '{}' });
     terminate(s);
     res.writeHead(204, { connection: 'close' }).end();
@@ -360,7 +365,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       ws.on('error', () => {});
       ws.on('close', (code) => {
         if (s.state === 'terminated') return;
-        emit(s, 'session.closed', { reason: code === 1000 ? 'client_close' : `websocket_${code}` });
+        closed(s, code === 1000 ? 'client_close' : `websocket_${code}`);
         terminate(s);
       });
     });
@@ -403,7 +408,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       closing = true;
       for (const s of [...sessions.values()]) {
         if (s.state !== 'terminated') {
-          emit(s, 'session.closed', { reason: 'shutdown' });
+          closed(s, 'shutdown');
           endStream(s);
           s.ws?.close(1001);
           terminate(s);

@@ -7,6 +7,7 @@ import { generateSecret } from '@/lib/ingest/servers/server-secret';
 import { startFleet, type Fleet } from '@/lib/sim/fleet';
 import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/lib/sim/doorwatch';
 import { compareFigures, figuresFromStats, pickFigures } from '@/lib/sim/experiment';
+import { deadlockOf } from '@/lib/sim/ledger';
 
 const N = { name: 'fleet-naive', secret: generateSecret(), mode: 'naive' as const };
 let app: AppServer;
@@ -49,7 +50,10 @@ test('naive server: boundary resumes are accepted, deadlock until the idle timeo
   assert.equal(own.naiveResumes, own.boundary);
   assert.equal(own.refused, 0);
   assert.equal(own.renegotiations, 0);
-  assert.equal(own.deadlocks, own.boundary, 'every naive boundary resume leaves the client waiting until the timeout');
+  assert.equal(own.deadlocks, own.boundary, 'every naive boundary resume is a deadlock');
+  // ... and each one lasted until the idle timeout: the client waited, nothing (not the drain
+  // in stop(), not a shutdown) closed the session under it.
+  assert.deepEqual(tokensWhere((r) => deadlockOf(r) !== null && r.timedOutAt === null), [], 'deadlocks ended other than by the idle timeout');
   assert.equal(fleet.ledger.client.deadlocks, own.deadlocks);
   assert.ok(own.dualNegotiations >= 1, `dual ${own.dualNegotiations}`);
   assert.ok(fleet.ledger.client.dualRejections >= 1, 'some second handshake was answered 409');
@@ -68,9 +72,12 @@ test('naive server: the session list flags exactly the fleet\'s naive_resume, de
   const naive = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['naive_resume'] });
   assert.deepEqual(naive.map((s) => s.token).sort(), tokensWhere((r) => r.answer === 'naive_resume'));
   const deadlocked = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['deadlock'] });
-  assert.deepEqual(deadlocked.map((s) => s.token).sort(), tokensWhere((r) => r.answer === 'naive_resume' && !r.completed && r.timedOutAt !== null));
+  assert.deepEqual(deadlocked.map((s) => s.token).sort(), tokensWhere((r) => deadlockOf(r) !== null));
   for (const s of deadlocked) {
     assert.equal(s.deadlock?.ongoing, false);
+    const own = deadlockOf(fleet.ledger.get(s.token)!)!;
+    assert.equal(Date.parse(s.deadlock!.startedAt), own.startedAt, `${s.token}: start`);
+    assert.equal(Date.parse(s.deadlock!.endedAt!), own.endedAt, `${s.token}: end`);
     assert.equal(s.state, 'terminated');
     assert.ok(s.deadlock!.durationMs >= 1000, `${s.token}: ${s.deadlock!.durationMs} ms`);
   }

@@ -137,6 +137,38 @@ describe('sim client state machine', () => {
     assert.deepEqual(types(stepClient(s1.state, sse('session-timeout')).actions), ['session-ended', 'stopped']);
   });
 
+  test('a stream resumed during drain is closed only once an ordinary event shows it healthy', () => {
+    const reconnecting = run([...opened, { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: true }]).state;
+    const resumed = stepClient(reconnecting, { type: 'resumed' });
+    assert.deepEqual(resumed.actions, []);
+    assert.equal(resumed.state.phase, 'streaming');
+    const healthy = stepClient(resumed.state, sse('message', 4));
+    assert.deepEqual(healthy.actions, [{ type: 'close-session', token: 't1' }]);
+    assert.equal(healthy.state.phase, 'closing');
+    assert.equal(healthy.state.cursor, 4);
+  });
+
+  test('drain does not cut a naive fresh-stream boundary resume short: the second negotiation runs into its 409 and the timeout', () => {
+    // Reset while latched, drain starts, the client reconnects without Last-Event-ID; the naive
+    // server answers the boundary resume with a fresh stream and a second upgrade-accepted.
+    const latched = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: false }]).state;
+    const { state, actions } = run(
+      [{ type: 'resumed' }, sse('upgrade-accepted', 5), { type: 'window-elapsed' }, { type: 'handshake', status: 409 }, sse('session-timeout')],
+      latched,
+    );
+    assert.ok(!actions.some((a) => a.type === 'close-session'), 'no DELETE under the deadlock');
+    assert.deepEqual(types(actions), ['start-window', 'upgrade', 'dual-rejected', 'session-ended', 'stopped']);
+    assert.deepEqual(actions.find((a) => a.type === 'session-ended'), { type: 'session-ended', token: 't1', how: 'deadlock' });
+    assert.equal(state.phase, 'closed');
+  });
+
+  test('a refused resume during drain renegotiates without a DELETE racing the terminal event', () => {
+    const latched = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: false }]).state;
+    const { state, actions } = run([{ type: 'resumed' }, sse('session-superseded')], latched);
+    assert.deepEqual(types(actions), ['session-ended', 'schedule-renegotiation']);
+    assert.equal(state.phase, 'renegotiating');
+  });
+
   test('a renegotiation during drain still opens (and then closes) the new session', () => {
     const refused = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }, sse('session-superseded')]);
     assert.equal(refused.state.phase, 'renegotiating');
