@@ -19,8 +19,11 @@ export interface SeriesDef {
   key: string;
   label: string;
   color: keyof Palette;
-  kind?: 'bar' | 'line';
+  /** `tip`: shown in the tooltip only (e.g. the sample size behind a percentile), not drawn. */
+  kind?: 'bar' | 'line' | 'tip';
   stack?: string;
+  /** Lines only: dashed, with hollow dots (stays visible where it meets a solid line). */
+  dashed?: boolean;
   /** Right-hand axis (e.g. a rate next to counts). */
   right?: boolean;
   format?: (v: number) => string;
@@ -39,6 +42,8 @@ interface Props {
   bucketMs: number;
   tz: TimeZoneMode;
   height?: number;
+  /** Left-axis tick format (default: the plain number). */
+  leftFormat?: (v: number) => string;
   rightFormat?: (v: number) => string;
   /** Called with the bucket's [from, to) and the clicked series' flag (if a bar was hit). */
   onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined) => void;
@@ -59,7 +64,7 @@ function Tip({ active, payload, series, tz, bucketMs, clickable }: TooltipConten
         const v = row[s.key];
         return (
           <div className="chart-tip-row" key={s.key}>
-            <span className="swatch" style={{ background: p?.color ?? 'currentColor' }} />
+            <span className="swatch" style={{ background: s.kind === 'tip' ? 'transparent' : (p?.color ?? 'currentColor') }} />
             {s.label}
             <span className="v">{v === null || v === undefined ? '—' : s.format ? s.format(v) : v}</span>
           </div>
@@ -70,7 +75,7 @@ function Tip({ active, payload, series, tz, bucketMs, clickable }: TooltipConten
   );
 }
 
-export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFormat, onBucketClick, testId, ariaLabel }: Props) {
+export function SeriesChart({ data, series, bucketMs, tz, height = 200, leftFormat, rightFormat, onBucketClick, testId, ariaLabel }: Props) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
   const barHit = useRef(false);
@@ -107,7 +112,16 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFor
             minTickGap={28}
             tickLine={false}
           />
-          <YAxis yAxisId="l" allowDecimals={false} stroke={pal.axis} tick={{ fill: pal.muted, fontSize: 11 }} tickLine={false} axisLine={false} width={44} />
+          <YAxis
+            yAxisId="l"
+            allowDecimals={false}
+            stroke={pal.axis}
+            tick={{ fill: pal.muted, fontSize: 11 }}
+            tickLine={false}
+            axisLine={false}
+            width={44}
+            tickFormatter={leftFormat}
+          />
           {hasRight && (
             <YAxis
               yAxisId="r"
@@ -127,7 +141,7 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFor
             content={(props) => <Tip {...(props as TooltipContentProps<number, string>)} series={series} tz={tz} bucketMs={bucketMs} clickable={!!onBucketClick} />}
           />
           {series.map((s) =>
-            s.kind === 'line' ? (
+            s.kind === 'tip' ? null : s.kind === 'line' ? (
               <Line
                 key={s.key}
                 yAxisId={s.right ? 'r' : 'l'}
@@ -135,7 +149,8 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, rightFor
                 name={s.label}
                 stroke={pal[s.color]}
                 strokeWidth={1.8}
-                dot={{ r: 2.5, fill: pal[s.color], strokeWidth: 0 }}
+                strokeDasharray={s.dashed ? '5 3' : undefined}
+                dot={s.dashed ? { r: 4, fill: 'none', stroke: pal[s.color], strokeWidth: 1.5, strokeDasharray: '' } : { r: 2.5, fill: pal[s.color], strokeWidth: 0 }}
                 activeDot={{ r: 4 }}
                 connectNulls={false}
                 isAnimationActive={false}
@@ -168,12 +183,27 @@ export function Legend({ series }: { series: SeriesDef[] }) {
   const pal = PALETTES[theme];
   return (
     <div className="legend">
-      {series.map((s) => (
+      {series.filter((s) => s.kind !== 'tip').map((s) => (
         <span key={s.key}>
-          <span className="swatch" style={{ background: pal[s.color], borderRadius: s.kind === 'line' ? 5 : 2, height: s.kind === 'line' ? 3 : 9 }} />
+          <span
+            className="swatch"
+            style={{
+              background: s.dashed ? `repeating-linear-gradient(90deg, ${pal[s.color]} 0 5px, transparent 5px 8px)` : pal[s.color],
+              borderRadius: s.kind === 'line' ? 5 : 2,
+              height: s.kind === 'line' ? 3 : 9,
+              width: s.kind === 'line' ? 14 : undefined,
+            }}
+          />
           {s.label}
         </span>
       ))}
     </div>
   );
+}
+
+/** Compact millisecond tick for a latency axis (as on the histogram's axis): 48, 1.5s, 2m. */
+export function msTick(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
+  return `${+(ms / 60_000).toFixed(1)}m`;
 }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { HistogramChart } from '@/components/charts/histogram-chart';
-import { Legend, SeriesChart, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
+import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtInt, fmtPct } from '@/lib/ui/format';
@@ -28,6 +28,17 @@ const RENEG_SERIES: SeriesDef[] = [
   { key: 'rate', label: 'Renegotiation rate', color: 'accent', kind: 'line', right: true, format: (v) => fmtPct(v, 1) },
 ];
 
+const REFUSAL_LATENCY_SERIES: SeriesDef[] = [
+  { key: 'refusalP50', label: 'p50', color: 'refused', kind: 'line', format: fmtDuration },
+  { key: 'refusalP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtDuration },
+  { key: 'refusalN', label: 'refusals', color: 'muted', kind: 'tip', format: fmtInt },
+];
+const RENEG_LATENCY_SERIES: SeriesDef[] = [
+  { key: 'renegP50', label: 'p50', color: 'reneg', kind: 'line', format: fmtDuration },
+  { key: 'renegP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtDuration },
+  { key: 'renegN', label: 'renegotiations', color: 'muted', kind: 'tip', format: fmtInt },
+];
+
 function toRows(stats: TStatsResponse): SeriesRow[] {
   return stats.series.map((b) => ({
     t: Date.parse(b.t),
@@ -42,6 +53,12 @@ function toRows(stats: TStatsResponse): SeriesRow[] {
     renegotiations: b.renegotiations,
     rate: b.drops > 0 ? b.renegotiations / b.drops : null,
     sessions: b.sessions,
+    refusalP50: b.refusalLatencyMs.p50,
+    refusalP95: b.refusalLatencyMs.p95,
+    refusalN: b.refusalLatencyMs.count,
+    renegP50: b.renegotiationLatencyMs.p50,
+    renegP95: b.renegotiationLatencyMs.p95,
+    renegN: b.renegotiationLatencyMs.count,
   }));
 }
 
@@ -62,6 +79,15 @@ function Tile({ label, value, sub, tone, href, testId, title }: TileProps) {
       <span className="tile-value">{value}</span>
       {sub && <span className="tile-sub">{sub}</span>}
     </Link>
+  );
+}
+
+function ChartCaption({ title, series }: { title: string; series: SeriesDef[] }) {
+  return (
+    <div className="row gap small muted" style={{ justifyContent: 'space-between', marginTop: 8 }}>
+      <span>{title}</span>
+      <Legend series={series} />
+    </div>
   );
 }
 
@@ -290,7 +316,21 @@ export function OverviewView() {
                 {s.refusalLatencyMs.count === 0 ? (
                   <Empty title="No refusals in this range" height={150}>A conforming server answers a boundary resume with session-superseded in about 50 ms.</Empty>
                 ) : (
-                  <HistogramChart buckets={s.refusalLatencyHistogram} onClick={() => router.push(sessionsLink({ flag: 'refused' }))} />
+                  <>
+                    <HistogramChart buckets={s.refusalLatencyHistogram} height={130} onClick={() => router.push(sessionsLink({ flag: 'refused' }))} />
+                    <ChartCaption title="Refusal latency per bucket (ms)" series={REFUSAL_LATENCY_SERIES} />
+                    <SeriesChart
+                      data={rows}
+                      series={REFUSAL_LATENCY_SERIES}
+                      bucketMs={s.bucketMs}
+                      tz={tz}
+                      height={130}
+                      leftFormat={msTick}
+                      ariaLabel="Refusal latency p50 and p95 per bucket"
+                      testId="chart-refusal-percentiles"
+                      onBucketClick={(a, b) => drill(a, b, 'refused', 'refused')}
+                    />
+                  </>
                 )}
               </div>
             </section>
@@ -317,12 +357,28 @@ export function OverviewView() {
                   series={RENEG_SERIES}
                   bucketMs={s.bucketMs}
                   tz={tz}
-                  height={170}
+                  height={130}
                   rightFormat={(v) => fmtPct(v, 0)}
                   ariaLabel="Stream drops, renegotiations and renegotiation rate per bucket"
                   testId="chart-renegotiations"
                   onBucketClick={(a, b, flag) => drill(a, b, flag, 'renegotiated')}
                 />
+                {s.renegotiations.count > 0 && (
+                  <>
+                    <ChartCaption title="Renegotiation latency per bucket (ms)" series={RENEG_LATENCY_SERIES} />
+                    <SeriesChart
+                      data={rows}
+                      series={RENEG_LATENCY_SERIES}
+                      bucketMs={s.bucketMs}
+                      tz={tz}
+                      height={130}
+                      leftFormat={msTick}
+                      ariaLabel="Renegotiation latency p50 and p95 per bucket"
+                      testId="chart-renegotiation-percentiles"
+                      onBucketClick={(a, b) => drill(a, b, 'renegotiated', 'renegotiated')}
+                    />
+                  </>
+                )}
               </div>
             </section>
           </div>
