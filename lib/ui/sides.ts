@@ -1,32 +1,12 @@
 /**
- * Which side of the one-way door (`upgrade.accepted`) client and server were on after
- * each event of one token's timeline. Derived for display from the events themselves:
- *
- *   sse     — SSE stream, no upgrade promised (or the server handed back an idle stream)
- *   ws      — past the door: upgrade promised / awaiting the handshake / WebSocket-bound
- *   burned  — the token was refused with session-superseded; only a new token goes on
- *   closed  — timed out or closed without a refusal
- *
- * A naive resume leaves the client on the WebSocket side (waiting for a handshake)
- * while the server is back on the SSE side: the disagreement that deadlocks.
+ * Display side of the door rule: labels, and the adapter from a session detail's timeline
+ * (`GET /api/v1/servers/{server}/sessions/{token}`) to the domain rule in
+ * `lib/boundary/sides.ts`, which decides which side client and server were on.
  */
-export type Side = 'sse' | 'ws' | 'burned' | 'closed';
+import { INITIAL_SIDES, deriveSides as deriveBoundarySides, type Side, type SideStep } from '@/lib/boundary/sides';
+import { EventSchema, type DoorwatchEvent } from '@/lib/contract/event';
 
-export interface SideEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-export interface SideStep {
-  client: Side;
-  server: Side;
-  /** This event is the door (an upgrade.accepted). */
-  door: boolean;
-  /** A second upgrade.accepted while one is pending (dual negotiation). */
-  dual: boolean;
-  /** Client and server disagree after this event. */
-  disagree: boolean;
-}
+export type { Side, SideStep } from '@/lib/boundary/sides';
 
 export const SIDE_LABELS: Record<Side, string> = {
   sse: 'SSE side',
@@ -35,67 +15,31 @@ export const SIDE_LABELS: Record<Side, string> = {
   closed: 'closed',
 };
 
+/** One timeline event as the session detail returns it (already in timeline order). */
+export interface SideEvent {
+  id: string;
+  type: string;
+  at: string;
+  seq: number | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * One step per event, index-aligned with `events`. Stored events were validated at ingest, so
+ * each parses back into a contract event; one that does not (it cannot move the fold) keeps
+ * the previous sides.
+ */
 export function deriveSides(events: readonly SideEvent[]): SideStep[] {
-  let client: Side = 'sse';
-  let server: Side = 'sse';
-  let pendingDoor: number | null = null; // eventId of the pending upgrade.accepted
-  let bound = false;
-  const out: SideStep[] = [];
+  const parsed: DoorwatchEvent[] = [];
   for (const e of events) {
-    let door = false;
-    let dual = false;
-    switch (e.type) {
-      case 'session.opened':
-        client = 'sse';
-        server = 'sse';
-        break;
-      case 'upgrade.accepted': {
-        door = true;
-        dual = pendingDoor !== null;
-        if (pendingDoor === null) pendingDoor = typeof e.data.eventId === 'number' ? e.data.eventId : -1;
-        bound = false;
-        server = 'ws';
-        client = 'ws';
-        break;
-      }
-      case 'upgrade.completed':
-        bound = true;
-        pendingDoor = null;
-        client = 'ws';
-        server = 'ws';
-        break;
-      case 'upgrade.rejected':
-        // The second handshake is refused (409): the client falls back to SSE while the
-        // server still believes the session is WebSocket-bound.
-        client = 'sse';
-        server = 'ws';
-        break;
-      case 'resume.requested': {
-        const last = e.data.lastEventId;
-        if (typeof last === 'number' && pendingDoor !== null && last >= pendingDoor) client = 'ws';
-        else if (last === null || last === undefined) client = pendingDoor !== null || bound ? 'sse' : client;
-        else client = 'sse';
-        break;
-      }
-      case 'resume.refused':
-        client = 'burned';
-        server = 'burned';
-        pendingDoor = null;
-        break;
-      case 'resume.accepted':
-        // Accepting a resume puts the server on the SSE side; a client that already
-        // passed the door stays there, waiting for a handshake that will not come.
-        server = 'sse';
-        if (pendingDoor === null) client = 'sse';
-        break;
-      case 'session.timeout':
-      case 'session.closed':
-        if (client !== 'burned') client = 'closed';
-        if (server !== 'burned') server = 'closed';
-        pendingDoor = null;
-        break;
-    }
-    out.push({ client, server, door, dual, disagree: client !== server });
+    const r = EventSchema.safeParse({ id: e.id, token: 'timeline', type: e.type, at: e.at, ...(e.seq === null ? {} : { seq: e.seq }), data: e.data });
+    if (r.success) parsed.push(r.data);
   }
-  return out;
+  const byId = new Map(deriveBoundarySides(parsed).map((s) => [s.eventId, s]));
+  let prev: SideStep = { eventId: '', ...INITIAL_SIDES, door: false, dual: false, disagree: false };
+  return events.map((e) => {
+    const step = byId.get(e.id) ?? { ...prev, eventId: e.id, door: false, dual: false };
+    prev = step;
+    return step;
+  });
 }
