@@ -7,7 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const INPUTS = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
 const SKIP = new Set(['generated', 'node_modules', '.next']);
 
 function walk(path, hash) {

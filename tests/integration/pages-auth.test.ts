@@ -1,0 +1,34 @@
+// Dashboard pages are not served without a login session: the server redirects to /login.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startAppServer, type AppServer } from '../support/app-server';
+
+const ADMIN = 'dw_test_admin_token_0123456789abcdef';
+let app: AppServer;
+before(async () => { app = await startAppServer(); });
+after(async () => { await app?.stop(); });
+
+test('pages redirect to /login (keeping where you were) without a session, and render with one', async () => {
+  for (const path of ['/', '/sessions?flag=refused', '/servers/mcp-a/sessions/tok-1', '/settings']) {
+    const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
+    assert.equal(res.status, 307, path);
+    const location = new URL(res.headers.get('location')!, app.url);
+    assert.equal(location.pathname, '/login', path);
+    if (path !== '/') assert.equal(location.searchParams.get('next'), path);
+  }
+  const forged = await fetch(`${app.url}/`, { redirect: 'manual', headers: { cookie: 'dw_session=garbage' } });
+  assert.equal(forged.status, 307, 'a malformed cookie is no session');
+  const loginPage = await fetch(`${app.url}/login`, { redirect: 'manual' });
+  assert.equal(loginPage.status, 200);
+
+  const login = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: app.url },
+    body: JSON.stringify({ token: ADMIN }),
+  });
+  assert.equal(login.status, 200);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0];
+  const page = await fetch(`${app.url}/sessions`, { redirect: 'manual', headers: { cookie } });
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /Doorwatch/);
+});
