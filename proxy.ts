@@ -10,8 +10,7 @@ export function proxy(request: NextRequest) {
   if (session && session.expiresAt > Date.now()) return NextResponse.next();
   const login = new URL('/login', request.url);
   const { pathname, search } = request.nextUrl;
-  if (pathname !== '/') login.searchParams.set('next', `${pathname}${search}`);
-  else if (search) login.searchParams.set('next', `/${search}`);
+  login.searchParams.set('next', `${pathname}${search}`);
   return NextResponse.redirect(login);
 }
 
