@@ -27,17 +27,18 @@ export interface ExperimentOptions {
 }
 
 /** The figures the experiment reports, as the fleet counted them or as Doorwatch read them back. */
-export interface ExperimentFigures {
-  resets: number;
-  boundary: number;
-  deadlocks: number;
-  dualNegotiations: number;
-  renegotiations: number;
-  renegotiationRate: number | null;
-  renegotiationMs: { p50: number | null; p95: number | null; max: number | null };
-  under200ms: number;
-  refusalLatencyMs: { p50: number | null; p95: number | null };
-}
+export type ExperimentFigures = Pick<
+  FleetFigures,
+  | 'resets'
+  | 'boundary'
+  | 'deadlocks'
+  | 'dualNegotiations'
+  | 'renegotiations'
+  | 'renegotiationRate'
+  | 'renegotiationMs'
+  | 'under200ms'
+  | 'refusalLatencyMs'
+>;
 
 export interface ExperimentResult extends ExperimentFigures {
   mode: ServerMode;

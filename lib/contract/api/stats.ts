@@ -23,32 +23,37 @@ export const ZRenegotiationTotals = z.object({
   count: ZCount,
   /** renegotiations / drops; null when there were no drops. */
   rate: z.number().nullable(),
-  latencyMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable(), max: z.number().nullable() }),
+  latencyMs: ZLatencySummary.pick({ p50: true, p95: true, max: true }),
   under200ms: ZCount,
 });
 
-/** The counters available per bucket and in total. */
-export const ZStatsCounts = z.object({
-  events: ZCount,
-  sessions: ZCount,
-  drops: ZCount,
+/** What happened at the upgrade boundary: entries and how they were answered. */
+export const ZBoundaryCounts = z.object({
   boundary: ZCount,
   refused: ZCount,
   naiveResumes: ZCount,
   dualNegotiations: ZCount,
   burnedTokenReuses: ZCount,
+});
+export type TBoundaryCounts = z.infer<typeof ZBoundaryCounts>;
+
+/** Totals that are plain counts both per bucket and over the whole range. */
+const ZActivityCounts = z.object({
+  events: ZCount,
+  sessions: ZCount,
+  drops: ZCount,
+  ...ZBoundaryCounts.shape,
+});
+
+/** The counters available per bucket and in total. */
+export const ZStatsCounts = ZActivityCounts.extend({
   deadlocks: ZCount,
   renegotiations: ZCount,
 });
 export type TStatsCounts = z.infer<typeof ZStatsCounts>;
 
 /** Exact nearest-rank latency percentiles over one series bucket; p50/p95/max are null when count is 0. */
-export const ZBucketLatency = z.object({
-  count: ZCount,
-  p50: z.number().nullable(),
-  p95: z.number().nullable(),
-  max: z.number().nullable(),
-});
+export const ZBucketLatency = ZLatencySummary.omit({ p99: true });
 export type TBucketLatency = z.infer<typeof ZBucketLatency>;
 
 export const ZStatsBucket = ZStatsCounts.extend({
@@ -79,14 +84,7 @@ export const ZStatsResponse = z.object({
   deadlockThresholdMs: z.int(),
   bucketMs: z.int().positive(),
 
-  events: ZCount,
-  sessions: ZCount,
-  drops: ZCount,
-  boundary: ZCount,
-  refused: ZCount,
-  naiveResumes: ZCount,
-  dualNegotiations: ZCount,
-  burnedTokenReuses: ZCount,
+  ...ZActivityCounts.shape,
   deadlocks: ZDeadlockTotals,
   /** EXACT nearest-rank percentiles of refusal latency over sessions refused in range. */
   refusalLatencyMs: ZLatencySummary,
