@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { HistogramChart } from '@/components/charts/histogram-chart';
+import { Panel } from '@/components/panel';
 import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
@@ -39,6 +40,68 @@ const RENEG_LATENCY_SERIES: SeriesDef[] = [
   { key: 'renegN', label: 'renegotiations', color: 'muted', kind: 'tip', format: fmtInt },
 ];
 
+/** One per-bucket chart on the overview. */
+interface ChartSpec {
+  series: SeriesDef[];
+  height: number;
+  ariaLabel: string;
+  testId: string;
+  /** Session-list flag a click drills into when it hit no flagged series (also the panel's list link). */
+  flag: string;
+  /** Title of the panel's list link. */
+  listTitle?: string;
+  /** Caption (with legend) shown above the chart. */
+  caption?: string;
+  leftFormat?: (v: number) => string;
+  rightFormat?: (v: number) => string;
+}
+
+const CHARTS = {
+  boundary: {
+    series: BOUNDARY_SERIES,
+    height: 210,
+    ariaLabel: 'Boundary entries per bucket, by outcome',
+    testId: 'chart-boundary',
+    flag: 'boundary',
+    listTitle: 'List every boundary session in this range',
+  },
+  deadlocks: {
+    series: DEADLOCK_SERIES,
+    height: 210,
+    ariaLabel: 'Deadlocks and dual negotiations per bucket',
+    testId: 'chart-deadlocks',
+    flag: 'deadlock',
+    listTitle: 'List deadlocked sessions in this range',
+  },
+  refusalLatency: {
+    series: REFUSAL_LATENCY_SERIES,
+    height: 130,
+    leftFormat: msTick,
+    ariaLabel: 'Refusal latency p50 and p95 per bucket',
+    testId: 'chart-refusal-percentiles',
+    flag: 'refused',
+    caption: 'Refusal latency per bucket (ms)',
+  },
+  renegotiations: {
+    series: RENEG_SERIES,
+    height: 130,
+    rightFormat: (v) => fmtPct(v, 0),
+    ariaLabel: 'Stream drops, renegotiations and renegotiation rate per bucket',
+    testId: 'chart-renegotiations',
+    flag: 'renegotiated',
+    listTitle: 'List renegotiated sessions in this range',
+  },
+  renegotiationLatency: {
+    series: RENEG_LATENCY_SERIES,
+    height: 130,
+    leftFormat: msTick,
+    ariaLabel: 'Renegotiation latency p50 and p95 per bucket',
+    testId: 'chart-renegotiation-percentiles',
+    flag: 'renegotiated',
+    caption: 'Renegotiation latency per bucket (ms)',
+  },
+} satisfies Record<string, ChartSpec>;
+
 function toRows(stats: TStatsResponse): SeriesRow[] {
   return stats.series.map((b) => ({
     t: Date.parse(b.t),
@@ -62,23 +125,82 @@ function toRows(stats: TStatsResponse): SeriesRow[] {
   }));
 }
 
-interface TileProps {
+type Tone = 'bad' | 'good' | 'warn';
+
+interface TileSpec {
   label: string;
   value: string;
   sub?: string;
-  tone?: 'bad' | 'good' | 'warn';
-  href: string;
+  tone?: Tone;
+  /** Session-list flag the tile links to; none lists every session. */
+  flag?: string;
   testId: string;
-  title?: string;
 }
 
-function Tile({ label, value, sub, tone, href, testId, title }: TileProps) {
+function Tile({ label, value, sub, tone, href, testId }: TileSpec & { href: string }) {
   return (
-    <Link href={href} className={`tile ${tone ?? ''}`} data-testid={testId} title={title ?? `List these sessions`}>
+    <Link href={href} className={`tile ${tone ?? ''}`} data-testid={testId} title="List these sessions">
       <span className="tile-label">{label}</span>
       <span className="tile-value">{value}</span>
       {sub && <span className="tile-sub">{sub}</span>}
     </Link>
+  );
+}
+
+/** The tone when the count is above zero. */
+const toneIf = (count: number, tone: Tone): Tone | undefined => (count > 0 ? tone : undefined);
+
+function tiles(s: TStatsResponse): TileSpec[] {
+  return [
+    {
+      label: 'Deadlocks',
+      value: fmtInt(s.deadlocks.total),
+      sub: `idle ${fmtDuration(s.deadlocks.idleMs)} · ${fmtInt(s.deadlocks.ongoing)} ongoing`,
+      tone: toneIf(s.deadlocks.total, 'bad'),
+      flag: 'deadlock',
+      testId: 'tile-deadlocks',
+    },
+    { label: 'Boundary entries', value: fmtInt(s.boundary), sub: 'resumes after upgrade.accepted', tone: toneIf(s.boundary, 'warn'), flag: 'boundary', testId: 'tile-boundary' },
+    {
+      label: 'Refused',
+      value: fmtInt(s.refused),
+      sub: s.boundary > 0 ? `${fmtPct(s.refused / s.boundary, 1)} of boundary` : 'session-superseded',
+      tone: toneIf(s.refused, 'good'),
+      flag: 'refused',
+      testId: 'tile-refused',
+    },
+    { label: 'Naive resumes', value: fmtInt(s.naiveResumes), sub: 'idle stream handed back', tone: toneIf(s.naiveResumes, 'bad'), flag: 'naive_resume', testId: 'tile-naive' },
+    { label: 'Dual negotiations', value: fmtInt(s.dualNegotiations), sub: 'second upgrade.accepted (409)', tone: toneIf(s.dualNegotiations, 'bad'), flag: 'dual_negotiation', testId: 'tile-dual' },
+    { label: 'Burned-token reuse', value: fmtInt(s.burnedTokenReuses), sub: 'resume on a refused token', tone: toneIf(s.burnedTokenReuses, 'bad'), flag: 'burned_token_reuse', testId: 'tile-burned' },
+    {
+      label: 'Refusal p95',
+      value: fmtDuration(s.refusalLatencyMs.p95),
+      sub: `p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)}`,
+      flag: 'refused',
+      testId: 'tile-refusal-p95',
+    },
+    {
+      label: 'Renegotiations',
+      value: fmtInt(s.renegotiations.count),
+      sub: `rate ${fmtPct(s.renegotiations.rate, 2)} · ${fmtInt(s.renegotiations.under200ms)} < 200 ms`,
+      flag: 'renegotiated',
+      testId: 'tile-renegotiations',
+    },
+    { label: 'Sessions', value: fmtInt(s.sessions), sub: `${fmtInt(s.drops)} stream drops`, testId: 'tile-sessions' },
+  ];
+}
+
+/** A row of labelled figures (percentiles, rates) above a chart. */
+function PctStrip({ items, testId }: { items: [label: string, value: string][]; testId?: string }) {
+  return (
+    <div className="pct-strip" data-testid={testId}>
+      {items.map(([k, v]) => (
+        <div key={k}>
+          <span className="k">{k}</span>
+          <span className="v">{v}</span>
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -105,6 +227,29 @@ export function OverviewView() {
 
   const s = stats.data;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);
+  const chart = (spec: ChartSpec, bucketMs: number) => (
+    <>
+      {spec.caption && <ChartCaption title={spec.caption} series={spec.series} />}
+      <SeriesChart
+        data={rows}
+        series={spec.series}
+        bucketMs={bucketMs}
+        tz={tz}
+        height={spec.height}
+        leftFormat={spec.leftFormat}
+        rightFormat={spec.rightFormat}
+        ariaLabel={spec.ariaLabel}
+        testId={spec.testId}
+        onBucketClick={(a, b, flag) => drill(a, b, flag, spec.flag)}
+      />
+    </>
+  );
+  const legendAndList = (spec: ChartSpec) => (
+    <>
+      <Legend series={spec.series} />
+      <Link href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>list →</Link>
+    </>
+  );
   const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
 
   return (
@@ -172,75 +317,9 @@ export function OverviewView() {
           )}
 
           <div className="tiles">
-            <Tile
-              label="Deadlocks"
-              value={fmtInt(s.deadlocks.total)}
-              sub={`idle ${fmtDuration(s.deadlocks.idleMs)} · ${fmtInt(s.deadlocks.ongoing)} ongoing`}
-              tone={s.deadlocks.total > 0 ? 'bad' : undefined}
-              href={sessionsLink({ flag: 'deadlock' })}
-              testId="tile-deadlocks"
-            />
-            <Tile
-              label="Boundary entries"
-              value={fmtInt(s.boundary)}
-              sub={`resumes after upgrade.accepted`}
-              tone={s.boundary > 0 ? 'warn' : undefined}
-              href={sessionsLink({ flag: 'boundary' })}
-              testId="tile-boundary"
-            />
-            <Tile
-              label="Refused"
-              value={fmtInt(s.refused)}
-              sub={s.boundary > 0 ? `${fmtPct(s.refused / s.boundary, 1)} of boundary` : 'session-superseded'}
-              tone={s.refused > 0 ? 'good' : undefined}
-              href={sessionsLink({ flag: 'refused' })}
-              testId="tile-refused"
-            />
-            <Tile
-              label="Naive resumes"
-              value={fmtInt(s.naiveResumes)}
-              sub="idle stream handed back"
-              tone={s.naiveResumes > 0 ? 'bad' : undefined}
-              href={sessionsLink({ flag: 'naive_resume' })}
-              testId="tile-naive"
-            />
-            <Tile
-              label="Dual negotiations"
-              value={fmtInt(s.dualNegotiations)}
-              sub="second upgrade.accepted (409)"
-              tone={s.dualNegotiations > 0 ? 'bad' : undefined}
-              href={sessionsLink({ flag: 'dual_negotiation' })}
-              testId="tile-dual"
-            />
-            <Tile
-              label="Burned-token reuse"
-              value={fmtInt(s.burnedTokenReuses)}
-              sub="resume on a refused token"
-              tone={s.burnedTokenReuses > 0 ? 'bad' : undefined}
-              href={sessionsLink({ flag: 'burned_token_reuse' })}
-              testId="tile-burned"
-            />
-            <Tile
-              label="Refusal p95"
-              value={fmtDuration(s.refusalLatencyMs.p95)}
-              sub={`p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)}`}
-              href={sessionsLink({ flag: 'refused' })}
-              testId="tile-refusal-p95"
-            />
-            <Tile
-              label="Renegotiations"
-              value={fmtInt(s.renegotiations.count)}
-              sub={`rate ${fmtPct(s.renegotiations.rate, 2)} · ${fmtInt(s.renegotiations.under200ms)} < 200 ms`}
-              href={sessionsLink({ flag: 'renegotiated' })}
-              testId="tile-renegotiations"
-            />
-            <Tile
-              label="Sessions"
-              value={fmtInt(s.sessions)}
-              sub={`${fmtInt(s.drops)} stream drops`}
-              href={sessionsLink({})}
-              testId="tile-sessions"
-            />
+            {tiles(s).map((t) => (
+              <Tile key={t.testId} {...t} href={sessionsLink(t.flag ? { flag: t.flag } : {})} />
+            ))}
           </div>
 
           {s.events === 0 && s.sessions === 0 ? (
@@ -253,143 +332,63 @@ export function OverviewView() {
           ) : null}
 
           <div className="grid grid-2">
-            <section className="panel" aria-labelledby="h-boundary">
-              <div className="panel-head">
-                <h2 id="h-boundary">Boundary entries by answer</h2>
-                <span className="aside"><Legend series={BOUNDARY_SERIES} /><Link href={sessionsLink({ flag: 'boundary' })} title="List every boundary session in this range">list →</Link></span>
-              </div>
+            <Panel id="h-boundary" title="Boundary entries by answer" aside={legendAndList(CHARTS.boundary)}>
+              <div className="panel-body">{chart(CHARTS.boundary, s.bucketMs)}</div>
+            </Panel>
+            <Panel id="h-deadlocks" title="Deadlocks & dual negotiations" aside={legendAndList(CHARTS.deadlocks)}>
               <div className="panel-body">
-                <SeriesChart
-                  data={rows}
-                  series={BOUNDARY_SERIES}
-                  bucketMs={s.bucketMs}
-                  tz={tz}
-                  height={210}
-                  ariaLabel="Boundary entries per bucket, by outcome"
-                  testId="chart-boundary"
-                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'boundary')}
-                />
-              </div>
-            </section>
-            <section className="panel" aria-labelledby="h-deadlocks">
-              <div className="panel-head">
-                <h2 id="h-deadlocks">Deadlocks &amp; dual negotiations</h2>
-                <span className="aside"><Legend series={DEADLOCK_SERIES} /><Link href={sessionsLink({ flag: 'deadlock' })} title="List deadlocked sessions in this range">list →</Link></span>
-              </div>
-              <div className="panel-body">
-                <SeriesChart
-                  data={rows}
-                  series={DEADLOCK_SERIES}
-                  bucketMs={s.bucketMs}
-                  tz={tz}
-                  height={210}
-                  ariaLabel="Deadlocks and dual negotiations per bucket"
-                  testId="chart-deadlocks"
-                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'deadlock')}
-                />
+                {chart(CHARTS.deadlocks, s.bucketMs)}
                 <div className="small muted">
                   Total idle time in deadlocks: <strong className="num">{fmtDuration(s.deadlocks.idleMs)}</strong> (ended + ongoing, threshold {fmtDuration(s.deadlockThresholdMs)})
                 </div>
               </div>
-            </section>
+            </Panel>
           </div>
 
           <div className="grid grid-2">
-            <section className="panel" aria-labelledby="h-refusal">
-              <div className="panel-head">
-                <h2 id="h-refusal">Refusal latency</h2>
-                <span className="aside">resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link></span>
-              </div>
+            <Panel
+              id="h-refusal"
+              title="Refusal latency"
+              aside={<>resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link></>}
+            >
               <div className="panel-body">
-                <div className="pct-strip" data-testid="refusal-percentiles">
-                  {(['p50', 'p95', 'p99', 'max'] as const).map((k) => (
-                    <div key={k}>
-                      <span className="k">{k}</span>
-                      <span className="v">{fmtDuration(s.refusalLatencyMs[k])}</span>
-                    </div>
-                  ))}
-                  <div>
-                    <span className="k">count</span>
-                    <span className="v">{fmtInt(s.refusalLatencyMs.count)}</span>
-                  </div>
-                </div>
+                <PctStrip
+                  testId="refusal-percentiles"
+                  items={[
+                    ...(['p50', 'p95', 'p99', 'max'] as const).map((k): [string, string] => [k, fmtDuration(s.refusalLatencyMs[k])]),
+                    ['count', fmtInt(s.refusalLatencyMs.count)],
+                  ]}
+                />
                 {s.refusalLatencyMs.count === 0 ? (
                   <Empty title="No refusals in this range" height={150}>A conforming server answers a boundary resume with session-superseded in about 50 ms.</Empty>
                 ) : (
                   <>
                     <HistogramChart buckets={s.refusalLatencyHistogram} height={130} onClick={() => router.push(sessionsLink({ flag: 'refused' }))} />
-                    <ChartCaption title="Refusal latency per bucket (ms)" series={REFUSAL_LATENCY_SERIES} />
-                    <SeriesChart
-                      data={rows}
-                      series={REFUSAL_LATENCY_SERIES}
-                      bucketMs={s.bucketMs}
-                      tz={tz}
-                      height={130}
-                      leftFormat={msTick}
-                      ariaLabel="Refusal latency p50 and p95 per bucket"
-                      testId="chart-refusal-percentiles"
-                      onBucketClick={(a, b) => drill(a, b, 'refused', 'refused')}
-                    />
+                    {chart(CHARTS.refusalLatency, s.bucketMs)}
                   </>
                 )}
               </div>
-            </section>
-            <section className="panel" aria-labelledby="h-reneg">
-              <div className="panel-head">
-                <h2 id="h-reneg">Renegotiations</h2>
-                <span className="aside"><Legend series={RENEG_SERIES} /><Link href={sessionsLink({ flag: 'renegotiated' })} title="List renegotiated sessions in this range">list →</Link></span>
-              </div>
+            </Panel>
+            <Panel id="h-reneg" title="Renegotiations" aside={legendAndList(CHARTS.renegotiations)}>
               <div className="panel-body">
-                <div className="pct-strip">
-                  <div><span className="k">rate</span><span className="v">{fmtPct(s.renegotiations.rate, 2)}</span></div>
-                  <div><span className="k">p50</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.p50)}</span></div>
-                  <div><span className="k">p95</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.p95)}</span></div>
-                  <div><span className="k">max</span><span className="v">{fmtDuration(s.renegotiations.latencyMs.max)}</span></div>
-                  <div>
-                    <span className="k">&lt; 200 ms</span>
-                    <span className="v">
-                      {s.renegotiations.count ? fmtPct(s.renegotiations.under200ms / s.renegotiations.count, 0) : '—'}
-                    </span>
-                  </div>
-                </div>
-                <SeriesChart
-                  data={rows}
-                  series={RENEG_SERIES}
-                  bucketMs={s.bucketMs}
-                  tz={tz}
-                  height={130}
-                  rightFormat={(v) => fmtPct(v, 0)}
-                  ariaLabel="Stream drops, renegotiations and renegotiation rate per bucket"
-                  testId="chart-renegotiations"
-                  onBucketClick={(a, b, flag) => drill(a, b, flag, 'renegotiated')}
+                <PctStrip
+                  items={[
+                    ['rate', fmtPct(s.renegotiations.rate, 2)],
+                    ['p50', fmtDuration(s.renegotiations.latencyMs.p50)],
+                    ['p95', fmtDuration(s.renegotiations.latencyMs.p95)],
+                    ['max', fmtDuration(s.renegotiations.latencyMs.max)],
+                    ['< 200 ms', s.renegotiations.count ? fmtPct(s.renegotiations.under200ms / s.renegotiations.count, 0) : '—'],
+                  ]}
                 />
-                {s.renegotiations.count > 0 && (
-                  <>
-                    <ChartCaption title="Renegotiation latency per bucket (ms)" series={RENEG_LATENCY_SERIES} />
-                    <SeriesChart
-                      data={rows}
-                      series={RENEG_LATENCY_SERIES}
-                      bucketMs={s.bucketMs}
-                      tz={tz}
-                      height={130}
-                      leftFormat={msTick}
-                      ariaLabel="Renegotiation latency p50 and p95 per bucket"
-                      testId="chart-renegotiation-percentiles"
-                      onBucketClick={(a, b) => drill(a, b, 'renegotiated', 'renegotiated')}
-                    />
-                  </>
-                )}
+                {chart(CHARTS.renegotiations, s.bucketMs)}
+                {s.renegotiations.count > 0 && chart(CHARTS.renegotiationLatency, s.bucketMs)}
               </div>
-            </section>
+            </Panel>
           </div>
 
-          <section className="panel" aria-labelledby="h-servers">
-            <div className="panel-head">
-              <h2 id="h-servers">Servers</h2>
-              <span className="aside">conformance at the boundary, all time · <Link href={link('/servers')}>all servers →</Link></span>
-            </div>
+          <Panel id="h-servers" title="Servers" aside={<>conformance at the boundary, all time · <Link href={link('/servers')}>all servers →</Link></>}>
             <ServerTable query={servers} compact />
-          </section>
+          </Panel>
         </div>
       )}
     </div>

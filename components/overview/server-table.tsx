@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
 import { fmtDateTime, fmtInt } from '@/lib/ui/format';
@@ -38,51 +39,49 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
   });
   const sl = (server: string, flag?: string) => link('/sessions', { server, flag });
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="server-table">
-        <thead>
-          <tr>
-            <th>Server</th>
-            <th>Verdict</th>
-            <th>Last seen</th>
-            <th className="num">Sessions</th>
-            {!compact && <th className="num">Events</th>}
-            <th className="num">Boundary</th>
-            <th className="num">Refused</th>
-            <th className="num">Naive</th>
-            <th className="num">Dual</th>
-            <th className="num">Burned reuse</th>
-            {!compact && <th>Registered</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((s) => (
-            <tr key={s.name} data-testid={`server-row-${s.name}`}>
-              <td>
-                <Link href={link('/', { server: s.name })} title="Overview for this server" className="mono">
-                  {s.name}
-                </Link>
-              </td>
-              <td><VerdictChip verdict={s.verdict} /></td>
-              <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
-              <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
-              {!compact && <td className="num">{fmtInt(s.events)}</td>}
-              <td className="num"><Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link></td>
-              <td className="num"><Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link></td>
-              <td className="num">
-                <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>{fmtInt(s.counts.naiveResumes)}</Link>
-              </td>
-              <td className="num">
-                <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>{fmtInt(s.counts.dualNegotiations)}</Link>
-              </td>
-              <td className="num">
-                <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
-              </td>
-              {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="server-table"
+      head={
+        <>
+          <th>Server</th>
+          <th>Verdict</th>
+          <th>Last seen</th>
+          <th className="num">Sessions</th>
+          {!compact && <th className="num">Events</th>}
+          <th className="num">Boundary</th>
+          <th className="num">Refused</th>
+          <th className="num">Naive</th>
+          <th className="num">Dual</th>
+          <th className="num">Burned reuse</th>
+          {!compact && <th>Registered</th>}
+        </>
+      }
+    >
+      {sorted.map((s) => (
+        <tr key={s.name} data-testid={`server-row-${s.name}`}>
+          <td>
+            <Link href={link('/', { server: s.name })} title="Overview for this server" className="mono">
+              {s.name}
+            </Link>
+          </td>
+          <td><VerdictChip verdict={s.verdict} /></td>
+          <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
+          <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
+          {!compact && <td className="num">{fmtInt(s.events)}</td>}
+          <td className="num"><Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link></td>
+          <td className="num"><Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link></td>
+          <td className="num">
+            <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>{fmtInt(s.counts.naiveResumes)}</Link>
+          </td>
+          <td className="num">
+            <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>{fmtInt(s.counts.dualNegotiations)}</Link>
+          </td>
+          <td className="num">
+            <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
+          </td>
+          {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
+import { DataTable, Panel } from '@/components/panel';
 import { Flags, StateChip } from '@/components/sessions/flag-chip';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TChainLink, TTimelineEvent } from '@/lib/contract/api/session-detail';
@@ -144,11 +145,7 @@ export function SessionView({ server, token }: { server: string; token: string }
         </div>
       </div>
 
-      <section className="panel" aria-labelledby="h-chain">
-        <div className="panel-head">
-          <h2 id="h-chain">Renegotiation chain</h2>
-          {detail.chain.truncated && <span className="aside">chain truncated</span>}
-        </div>
+      <Panel id="h-chain" title="Renegotiation chain" aside={detail.chain.truncated && 'chain truncated'}>
         <div className="panel-body">
           <div className="chain" data-testid="chain">
             {preds.length === 0 && !s.previousToken && <span className="small muted chain-arrow">no predecessor</span>}
@@ -195,20 +192,22 @@ export function SessionView({ server, token }: { server: string; token: string }
             {succs.length === 0 && !s.successorToken && <span className="small muted chain-arrow">no successor</span>}
           </div>
         </div>
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="h-timeline">
-        <div className="panel-head">
-          <h2 id="h-timeline">Timeline</h2>
-          <span className="aside">
+      <Panel
+        id="h-timeline"
+        title="Timeline"
+        aside={
+          <>
             <SideLegend />
             <select className="select" value={spacingChoice} onChange={(e) => setSpacingChoice(e.target.value as Spacing | 'auto')} aria-label="Spacing" data-testid="spacing-select">
               <option value="auto">Spacing: auto ({spacing === 'time' ? 'time' : 'even'})</option>
               <option value="time">Linear time</option>
               <option value="sequence">Evenly spaced</option>
             </select>
-          </span>
-        </div>
+          </>
+        }
+      >
         <div className="panel-body">
           {events.length === 0 ? (
             <Empty title="No events stored for this token" />
@@ -216,10 +215,11 @@ export function SessionView({ server, token }: { server: string; token: string }
             <TimelineChart events={events} sides={sides} session={s} nowMs={nowMs} tz={tz} spacing={spacing} selected={selected} onSelect={setSelected} />
           )}
         </div>
-        <div className="table-wrap">
-          <table className="data event-table" data-testid="event-table">
-            <thead>
-              <tr>
+        <DataTable
+          testId="event-table"
+          className="event-table"
+          head={
+            <>
                 <th className="num">#</th>
                 <th>Time ({tz === 'utc' ? 'UTC' : 'local'})</th>
                 <th className="num">+Δ</th>
@@ -228,36 +228,34 @@ export function SessionView({ server, token }: { server: string; token: string }
                 <th>Client</th>
                 <th>Server</th>
                 <th>Received</th>
+            </>
+          }
+        >
+          {events.map((e, i) => {
+            const sd = sides[i];
+            const at = Date.parse(e.at);
+            return (
+              <tr key={e.id} className={selected === i ? 'selected-row' : ''} onClick={() => setSelected(i)} data-testid="event-row" data-type={e.type}>
+                <td className="num">{e.seq ?? i + 1}</td>
+                <td className="ts mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
+                <td className="num">{i === 0 ? '' : `+${fmtDuration(at - t0)}`}</td>
+                <td>
+                  <span className={e.type === 'upgrade.accepted' ? 'chip warn' : e.type === 'resume.refused' ? 'chip good' : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume' ? 'chip bad' : e.type === 'upgrade.rejected' ? 'chip violet' : 'mono'}>
+                    {e.type}
+                  </span>
+                  {sd.door && !sd.dual && <span className="small muted"> the door</span>}
+                  {sd.dual && <span className="small bad-text"> second negotiation</span>}
+                </td>
+                <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>{dataSummary(e)}</td>
+                <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.client} /></td>
+                <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.server} /></td>
+                <td className="ts small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {events.map((e, i) => {
-                const sd = sides[i];
-                const at = Date.parse(e.at);
-                return (
-                  <tr key={e.id} className={selected === i ? 'selected-row' : ''} onClick={() => setSelected(i)} data-testid="event-row" data-type={e.type}>
-                    <td className="num">{e.seq ?? i + 1}</td>
-                    <td className="ts mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
-                    <td className="num">{i === 0 ? '' : `+${fmtDuration(at - t0)}`}</td>
-                    <td>
-                      <span className={e.type === 'upgrade.accepted' ? 'chip warn' : e.type === 'resume.refused' ? 'chip good' : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume' ? 'chip bad' : e.type === 'upgrade.rejected' ? 'chip violet' : 'mono'}>
-                        {e.type}
-                      </span>
-                      {sd.door && !sd.dual && <span className="small muted"> the door</span>}
-                      {sd.dual && <span className="small bad-text"> second negotiation</span>}
-                    </td>
-                    <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>{dataSummary(e)}</td>
-                    <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.client} /></td>
-                    <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.server} /></td>
-                    <td className="ts small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
         <div className="pager small">Times in {tzLabel(tz)}. Sides are derived from the events: after <code>upgrade.accepted</code> both ends are past the door; a resume there must be refused.</div>
-      </section>
+      </Panel>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
@@ -224,28 +225,26 @@ export function SessionsView() {
         ) : (
           <>
             {q.isError && <ErrorState error={q.error} onRetry={() => void q.refetch()} />}
-            <div className="table-wrap">
-              <table className="data" data-testid="sessions-table">
-                <thead>
-                  <tr>
-                    <th>Server</th>
-                    <th>Token</th>
-                    <th>State</th>
-                    <th>Flags</th>
-                    <th>Boundary answer</th>
-                    <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                    <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                    <th className="num">Events</th>
-                    <th>Renegotiation</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((s) => (
-                    <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="sessions-table"
+              head={
+                <>
+                  <th>Server</th>
+                  <th>Token</th>
+                  <th>State</th>
+                  <th>Flags</th>
+                  <th>Boundary answer</th>
+                  <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                  <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                  <th className="num">Events</th>
+                  <th>Renegotiation</th>
+                </>
+              }
+            >
+              {rows.map((s) => (
+                <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
+              ))}
+            </DataTable>
           </>
         )}
         {data && (

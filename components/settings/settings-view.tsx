@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConfirmButton, Panel } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { ZRegisteredServersResponse, ZServerSecretResponse } from '@/lib/contract/api/admin-servers';
 import { OPERATOR_ROLES, ZCreateOperatorResponse, type TOperatorRole } from '@/lib/contract/api/operators';
@@ -127,15 +128,11 @@ function ServersAdmin() {
                   <button type="button" className="btn btn-xs" disabled={rotate.isPending} onClick={() => rotate.mutate(s.name)} title="Mint a new secret; the current ones stay valid for a grace period">
                     Rotate secret
                   </button>{' '}
-                  <button
-                    type="button"
-                    className="btn btn-xs btn-danger"
-                    onClick={() => {
-                      if (window.confirm(`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`)) remove.mutate(s.name);
-                    }}
-                  >
-                    Remove
-                  </button>
+                  <ConfirmButton
+                    label="Remove"
+                    question={`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`}
+                    onConfirm={() => remove.mutate(s.name)}
+                  />
                 </td>
               </tr>
             ))}
@@ -211,15 +208,11 @@ function OperatorsAdmin() {
                 <td>{o.revokedAt ? <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span> : <span className="chip good">active</span>}</td>
                 <td className="right">
                   {!o.revokedAt && (
-                    <button
-                      type="button"
-                      className="btn btn-xs btn-danger"
-                      onClick={() => {
-                        if (window.confirm(`Revoke ${o.name}? Its token and browser sessions stop working at once.`)) revoke.mutate(o.id);
-                      }}
-                    >
-                      Revoke
-                    </button>
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke ${o.name}? Its token and browser sessions stop working at once.`}
+                      onConfirm={() => revoke.mutate(o.id)}
+                    />
                   )}
                 </td>
               </tr>
@@ -248,20 +241,12 @@ export function SettingsView() {
         </div>
       ) : (
         <>
-          <section className="panel" aria-labelledby="h-srv">
-            <div className="panel-head">
-              <h2 id="h-srv">Servers and webhook secrets</h2>
-              <span className="aside">Standard Webhooks signing; rotation keeps the old secret valid for a grace period</span>
-            </div>
+          <Panel id="h-srv" title="Servers and webhook secrets" aside="Standard Webhooks signing; rotation keeps the old secret valid for a grace period">
             <ServersAdmin />
-          </section>
-          <section className="panel" aria-labelledby="h-ops">
-            <div className="panel-head">
-              <h2 id="h-ops">Operator tokens</h2>
-              <span className="aside">viewer: read-only · admin: also settings</span>
-            </div>
+          </Panel>
+          <Panel id="h-ops" title="Operator tokens" aside="viewer: read-only · admin: also settings">
             <OperatorsAdmin />
-          </section>
+          </Panel>
         </>
       )}
     </div>

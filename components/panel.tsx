@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+
+/** A titled panel: `<section class="panel">` labelled by its `<h2>`, with an optional aside in the head. */
+export function Panel({ id, title, aside, children }: { id: string; title: ReactNode; aside?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-head">
+        <h2 id={id}>{title}</h2>
+        {aside != null && aside !== false && <span className="aside">{aside}</span>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A scrollable data table: the head row's cells go in `head`, the body rows are the children. */
+export function DataTable({ testId, className, head, children }: { testId: string; className?: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table className={className ? `data ${className}` : 'data'} data-testid={testId}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A small danger button that asks before it acts. */
+export function ConfirmButton({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void }) {
+  return (
+    <button
+      type="button"
+      className="btn btn-xs btn-danger"
+      onClick={() => {
+        if (window.confirm(question)) onConfirm();
+      }}
+    >
+      {label}
+    </button>
+  );
+}
