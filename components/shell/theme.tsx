@@ -12,10 +12,12 @@ export function effectiveTheme(choice: ThemeChoice): 'light' | 'dark' {
   return choice === 'system' ? (systemPrefersDark() ? 'dark' : 'light') : choice;
 }
 
+/** Pins (or unpins) the theme; `data-theme` always holds the theme shown (see theme-script.ts). */
 export function applyTheme(choice: ThemeChoice) {
   const root = document.documentElement;
-  if (choice === 'system') delete root.dataset.theme;
-  else root.dataset.theme = choice;
+  if (choice === 'system') delete root.dataset.themeChoice;
+  else root.dataset.themeChoice = choice;
+  root.dataset.theme = effectiveTheme(choice);
   try {
     if (choice === 'system') localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, choice);
@@ -27,7 +29,7 @@ export function applyTheme(choice: ThemeChoice) {
 
 export function readThemeChoice(): ThemeChoice {
   if (typeof document === 'undefined') return 'system';
-  const t = document.documentElement.dataset.theme;
+  const t = document.documentElement.dataset.themeChoice;
   return t === 'light' || t === 'dark' ? t : 'system';
 }
 
