@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { ZRegisteredServersResponse, ZServerSecretResponse } from '@/lib/contract/api/admin-servers';
@@ -38,6 +38,27 @@ function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+type Shown = { label: string; value: string } | null;
+
+/** The create form of an admin panel, with the one-time secret it minted and the last mutation error. */
+function AdminForm({ onSubmit, shown, onDismiss, error, children }: { onSubmit: () => void; shown: Shown; onDismiss: () => void; error: unknown; children: ReactNode }) {
+  return (
+    <div className="panel-body">
+      <form
+        className="form-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+      {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={onDismiss} />}
+      {error ? <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(error)}</div> : null}
+    </div>
+  );
+}
+
 function ServersAdmin() {
   const { global } = useUrlState();
   const qc = useQueryClient();
@@ -47,7 +68,7 @@ function ServersAdmin() {
     retry: false,
   });
   const [name, setName] = useState('');
-  const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
+  const [shown, setShown] = useState<Shown>(null);
   const done = () => {
     void qc.invalidateQueries({ queryKey: queryKeys.adminServers() });
     void qc.invalidateQueries({ queryKey: queryKeys.servers() });
@@ -82,23 +103,20 @@ function ServersAdmin() {
 
   return (
     <>
-      <div className="panel-body">
-        <form
-          className="form-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (name.trim()) add.mutate(name.trim());
-          }}
-        >
-          <label>
-            New server name
-            <input className="input mono" value={name} onChange={(e) => setName(e.target.value)} placeholder="mcp-eu-1" pattern="[a-z0-9-]{1,64}" title="1–64 characters of a-z, 0-9 and -" data-testid="new-server-name" />
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={add.isPending}>Register server</button>
-        </form>
-        {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={() => setShown(null)} />}
-        {mutationError && <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(mutationError)}</div>}
-      </div>
+      <AdminForm
+        onSubmit={() => {
+          if (name.trim()) add.mutate(name.trim());
+        }}
+        shown={shown}
+        onDismiss={() => setShown(null)}
+        error={mutationError}
+      >
+        <label>
+          New server name
+          <input className="input mono" value={name} onChange={(e) => setName(e.target.value)} placeholder="mcp-eu-1" pattern="[a-z0-9-]{1,64}" title="1–64 characters of a-z, 0-9 and -" data-testid="new-server-name" />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={add.isPending}>Register server</button>
+      </AdminForm>
       {q.isPending ? (
         <Loading />
       ) : q.isError ? (
@@ -149,7 +167,7 @@ function OperatorsAdmin() {
   const q = useOperators(true);
   const [name, setName] = useState('');
   const [role, setRole] = useState<TOperatorRole>('viewer');
-  const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
+  const [shown, setShown] = useState<Shown>(null);
   const create = useMutation({
     mutationFn: () => apiFetch('/api/v1/operators', ZCreateOperatorResponse, { method: 'POST', body: { name: name.trim(), role } }),
     onSuccess: (r) => {
@@ -164,31 +182,28 @@ function OperatorsAdmin() {
   });
   return (
     <>
-      <div className="panel-body">
-        <form
-          className="form-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (name.trim()) create.mutate();
-          }}
-        >
-          <label>
-            Name
-            <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="on-call laptop" data-testid="new-operator-name" />
-          </label>
-          <label>
-            Role
-            <select className="select" value={role} onChange={(e) => setRole(e.target.value as TOperatorRole)}>
-              {OPERATOR_ROLES.map((r) => (
-                <option key={r} value={r}>{r}</option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>Create token</button>
-        </form>
-        {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={() => setShown(null)} />}
-        {(create.error ?? revoke.error) && <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(create.error ?? revoke.error)}</div>}
-      </div>
+      <AdminForm
+        onSubmit={() => {
+          if (name.trim()) create.mutate();
+        }}
+        shown={shown}
+        onDismiss={() => setShown(null)}
+        error={create.error ?? revoke.error}
+      >
+        <label>
+          Name
+          <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="on-call laptop" data-testid="new-operator-name" />
+        </label>
+        <label>
+          Role
+          <select className="select" value={role} onChange={(e) => setRole(e.target.value as TOperatorRole)}>
+            {OPERATOR_ROLES.map((r) => (
+              <option key={r} value={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>Create token</button>
+      </AdminForm>
       {q.isPending ? (
         <Loading />
       ) : q.isError ? (
