@@ -4,9 +4,10 @@
  * time, not with the arrival of an event.
  */
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import type { BoundaryOutcome, Deadlock, SessionFlag, SessionSummary } from '@/lib/contract/summary';
+import type { BoundaryOutcome, SessionFlag, SessionSummary } from '@/lib/contract/summary';
 import { timestampMs, toIsoMs } from '@/lib/contract/timestamp';
-import { deriveSessionFacts, type SessionFacts } from './session-state';
+import { deriveSessionFacts } from './session-state';
+import { deadlockAsOf } from './deadlock-as-of';
 
 export const DEFAULT_DEADLOCK_THRESHOLD_MS = 10_000;
 
@@ -26,20 +27,6 @@ export interface SummarizeOptions {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : toIsoMs(ms));
 
-function deriveDeadlock(f: SessionFacts, nowMs: number, thresholdMs: number): Deadlock | null {
-  if (f.deadlockStart === null) return null;
-  if (f.deadlockEnd !== null) {
-    return {
-      startedAt: toIsoMs(f.deadlockStart),
-      endedAt: toIsoMs(f.deadlockEnd),
-      durationMs: f.deadlockEnd - f.deadlockStart,
-      ongoing: false,
-    };
-  }
-  const age = nowMs - f.deadlockStart;
-  if (age < thresholdMs) return null; // still only a candidate
-  return { startedAt: toIsoMs(f.deadlockStart), endedAt: null, durationMs: age, ongoing: true };
-}
 
 /**
  * @param timeline events of ONE token, any order, repeats allowed (deduped by id). Must be non-empty.
@@ -57,7 +44,7 @@ export function summarize(
   const successor = options.successor ?? null;
 
   const boundaryOutcome: BoundaryOutcome | null = f.boundary === null ? null : (f.answer?.outcome ?? 'pending');
-  const deadlock = deriveDeadlock(f, nowMs, thresholdMs);
+  const deadlock = deadlockAsOf(f.deadlockStart, f.deadlockEnd, nowMs, thresholdMs);
   const successorOpenedMs = successor ? timestampMs(successor.openedAt) : null;
 
   const flags = new Set<SessionFlag>();

@@ -4,6 +4,7 @@ import type { TSessionView } from '@/lib/contract/api/sessions';
 import type { TChainLink } from '@/lib/contract/api/session-detail';
 import type { SessionRow } from '@/lib/ingest/session-row';
 import { toIsoMs } from '@/lib/contract/timestamp';
+import { deadlockAsOf } from '@/lib/boundary/deadlock-as-of';
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIsoMs(Number(ms)));
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -12,20 +13,12 @@ function oneOf<T extends string>(values: readonly T[], v: unknown, fallback: T):
   return (values as readonly unknown[]).includes(v) ? (v as T) : fallback;
 }
 
-/** Deadlock as of `nowMs`: ended from the row; unended becomes ongoing once it reached the threshold. */
-export function deadlockOf(row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt' | 'deadlockDurationMs'>, nowMs: number, thresholdMs: number): TSessionView['deadlock'] {
-  const start = num(row.deadlockStartedAt);
-  if (start === null) return null;
-  const end = num(row.deadlockEndedAt);
-  if (end !== null) {
-    return { startedAt: toIsoMs(start), endedAt: toIsoMs(end), durationMs: num(row.deadlockDurationMs) ?? end - start, ongoing: false };
-  }
-  const age = nowMs - start;
-  if (age < thresholdMs) return null;
-  return { startedAt: toIsoMs(start), endedAt: null, durationMs: age, ongoing: true };
+/** Deadlock as of `nowMs`, from the stored start/end (the rule itself lives in lib/boundary). */
+export function deadlockOf(row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt'>, nowMs: number, thresholdMs: number): TSessionView['deadlock'] {
+  return deadlockAsOf(num(row.deadlockStartedAt), num(row.deadlockEndedAt), nowMs, thresholdMs);
 }
 
-export function flagsOf(row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt' | 'deadlockDurationMs'>, nowMs: number, thresholdMs: number): SessionFlag[] {
+export function flagsOf(row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt'>, nowMs: number, thresholdMs: number): SessionFlag[] {
   const set = new Set<SessionFlag>();
   for (const f of String(row.flags ?? '').split(' ')) if ((SESSION_FLAGS as readonly string[]).includes(f)) set.add(f as SessionFlag);
   set.delete('deadlock');

@@ -1,5 +1,5 @@
 import { login } from '@/lib/auth/login';
-import { readJsonBody } from '@/lib/auth/read-json-body';
+import { readJsonBody } from '@/lib/http/read-json-body';
 import { ZLoginRequest } from '@/lib/contract/api/operators';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';

@@ -1,5 +1,5 @@
 import { createOperator, listOperators } from '@/lib/auth/operator-store';
-import { readJsonBody } from '@/lib/auth/read-json-body';
+import { readJsonBody } from '@/lib/http/read-json-body';
 import { requireOperator } from '@/lib/auth/require-operator';
 import { ZCreateOperatorRequest } from '@/lib/contract/api/operators';
 import { getDb } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-import { readJsonBody } from '@/lib/auth/read-json-body';
+import { readJsonBody } from '@/lib/http/read-json-body';
 import { requireOperator } from '@/lib/auth/require-operator';
 import { ZRotateSecretRequest } from '@/lib/contract/api/admin-servers';
 import { getDb } from '@/lib/db/client';
