@@ -1,12 +1,12 @@
 // Small JSON bodies of the auth and operator routes, validated with a zod schema.
 import type { z } from 'zod';
 import { ApiError } from '@/lib/http/api-error';
+import { readLimitedBody } from '@/lib/http/read-limited-body';
 
-const MAX_BODY_BYTES = 16 * 1024;
+const SMALL_BODY = { bytes: 16 * 1024, hint: 'these endpoints take small JSON objects' };
 
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, 'body_too_large', `the body must be at most ${MAX_BODY_BYTES} bytes`);
+  const text = await readLimitedBody(request, SMALL_BODY);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -3,16 +3,17 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
+import { readLimitedBody } from '@/lib/http/read-limited-body';
 import { SERVER_NAME } from './servers/server-secret';
 import { activeSecrets } from './servers/server-registry';
 import { readWebhookHeaders, verifyWebhook } from './verify-signature';
-import { readLimitedBody } from './read-limited-body';
 import type { EventRateLimiter } from './rate-limiter';
 import { storeDeadLetters } from './dead-letters';
 import { databaseUnavailable } from './database-unavailable';
 import { ingestEvents, type IngestResult } from './ingest-events';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
+export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 events and 1 MiB per request' };
 
 export const IngestEnvelopeSchema = z.object({
   events: z.array(z.unknown()).min(1, 'events must hold at least one event').max(MAX_EVENTS_PER_REQUEST, `at most ${MAX_EVENTS_PER_REQUEST} events per request`),
@@ -26,7 +27,7 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
   if (contentType !== 'application/json') {
     throw new ApiError(415, 'unsupported_media_type', 'send the batch as Content-Type: application/json');
   }
-  const raw = await readLimitedBody(request);
+  const raw = await readLimitedBody(request, MAX_INGEST_BODY);
   const headers = readWebhookHeaders(request.headers);
   if (!headers || !SERVER_NAME.test(server)) throw unauthorized();
   const secrets = await activeSecrets(db, server).catch((err) => {

@@ -1,14 +1,19 @@
 import { ApiError } from '@/lib/http/api-error';
 
-export const MAX_INGEST_BODY_BYTES = 1024 * 1024;
+export interface BodyLimit {
+  /** Largest body accepted, in bytes. */
+  bytes: number;
+  /** What the sender should do instead, appended to the 413 message. */
+  hint: string;
+}
 
-const tooLarge = (limit: number) =>
-  new ApiError(413, 'payload_too_large', `request body exceeds ${limit} bytes; send at most 1,000 events and 1 MiB per request`);
+const tooLarge = (limit: BodyLimit) =>
+  new ApiError(413, 'payload_too_large', `request body exceeds ${limit.bytes} bytes; ${limit.hint}`);
 
 /** Reads the body as UTF-8 text, refusing (413) as soon as it passes the limit rather than after buffering it all. */
-export async function readLimitedBody(request: Request, limit = MAX_INGEST_BODY_BYTES): Promise<string> {
+export async function readLimitedBody(request: Request, limit: BodyLimit): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit.bytes) throw tooLarge(limit);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
@@ -17,7 +22,7 @@ export async function readLimitedBody(request: Request, limit = MAX_INGEST_BODY_
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > limit) {
+    if (total > limit.bytes) {
       await reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
