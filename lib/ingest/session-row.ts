@@ -102,6 +102,7 @@ export function sessionAnchors(row: SessionRow): SessionAnchors {
     boundaryAt: row.boundaryAt,
     boundaryOutcome: row.boundaryOutcome,
     answeredAt: row.answeredAt,
+    refusalLatencyMs: row.refusalLatencyMs,
     dualNegotiationAt: row.dualNegotiationAt,
     burnedTokenReuseAt: row.burnedTokenReuseAt,
     deadlockStartedAt: row.deadlockStartedAt,

@@ -2,6 +2,7 @@
 // contributions of a session's stored row before and after an update and applies the
 // difference, so late and out-of-order events move counts between minutes instead of
 // double-counting them, and the totals never depend on arrival order.
+import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn } from './refusal-histogram';
 
 export const ROLLUP_COLUMNS = [
   'events',
@@ -16,6 +17,7 @@ export const ROLLUP_COLUMNS = [
   'deadlockIdleMs',
   'renegotiations',
   'renegUnder200ms',
+  ...REFUSAL_HISTOGRAM_COLUMNS,
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 
@@ -30,6 +32,7 @@ export interface SessionAnchors {
   boundaryAt: number | null;
   boundaryOutcome: string | null;
   answeredAt: number | null;
+  refusalLatencyMs: number | null;
   dualNegotiationAt: number | null;
   burnedTokenReuseAt: number | null;
   deadlockStartedAt: number | null;
@@ -51,7 +54,10 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
   };
   add(a.firstEventAt, 'sessions');
   add(a.boundaryAt, 'boundary');
-  if (a.boundaryOutcome === 'refused') add(a.answeredAt, 'refused');
+  if (a.boundaryOutcome === 'refused') {
+    add(a.answeredAt, 'refused');
+    if (a.refusalLatencyMs !== null) add(a.answeredAt, refusalHistogramColumn(a.refusalLatencyMs));
+  }
   if (a.boundaryOutcome === 'naive_resume') add(a.answeredAt, 'naiveResumes');
   add(a.dualNegotiationAt, 'dualNegotiations');
   add(a.burnedTokenReuseAt, 'burnedReuses');

@@ -6,13 +6,15 @@
 // - ongoing deadlocks (unended naive resumes older than the threshold by the reader's clock)
 //   that STARTED in range are added from Session via the deadlockStartedAt index; their idle
 //   time counts up to now.
+// - the refusal latency histogram is a sum of the rollups' per-bucket counters.
 // - refusal and renegotiation latency percentiles are exact (nearest rank) over Session rows
 //   whose refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
 //   refusedAt / successorOpenedAt falls in the bucket (one query each gives both).
 import type { Db } from '@/lib/db/client';
-import type { TBucketLatency, THistogramBucket, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
+import type { TBucketLatency, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
+import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from './buckets';
 import type { TimeRange } from './time-range';
 
@@ -37,26 +39,6 @@ const COUNTERS = [
   ['deadlocks', 'deadlocks'],
   ['renegotiations', 'renegotiations'],
 ] as const;
-
-/** Upper bounds (exclusive, ms) of the refusal latency histogram; the last bucket is open-ended. */
-export const REFUSAL_HISTOGRAM_EDGES = [10, 25, 50, 100, 200, 500, 1000, 2000, 5000] as const;
-
-export function latencyHistogram(values: readonly (number | CountedValue)[], edges: readonly number[] = REFUSAL_HISTOGRAM_EDGES): THistogramBucket[] {
-  const buckets: THistogramBucket[] = [];
-  let lower = 0;
-  for (const e of edges) {
-    buckets.push({ fromMs: lower, toMs: e, count: 0 });
-    lower = e;
-  }
-  buckets.push({ fromMs: lower, toMs: null, count: 0 });
-  for (const item of values) {
-    const { value, count } = typeof item === 'number' ? { value: item, count: 1 } : item;
-    let i = edges.findIndex((e) => value < e);
-    if (i < 0) i = edges.length;
-    buckets[i].count += count;
-  }
-  return buckets;
-}
 
 interface LatencyRow {
   b: number | bigint | string;
@@ -98,7 +80,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
   const serverParam = q.server === null ? [] : [q.server];
-  const rollupCols = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms'];
+  const rollupCols = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms', ...REFUSAL_HISTOGRAM_COLUMNS];
 
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
   // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
@@ -148,6 +130,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const totals = empty();
   let idleMs = 0;
   let under200 = 0;
+  const histogram = REFUSAL_HISTOGRAM_COLUMNS.map(() => 0);
   for (const row of bucketRows) {
     const cell = byBucket.get(Number(row.b) * q.bucketMs);
     for (const [col, key] of COUNTERS) {
@@ -157,6 +140,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     }
     idleMs += Number(row.deadlockIdleMs ?? 0);
     under200 += Number(row.renegUnder200ms ?? 0);
+    REFUSAL_HISTOGRAM_COLUMNS.forEach((col, i) => (histogram[i] += Number(row[col] ?? 0)));
   }
   let ongoing = 0;
   for (const row of ongoingRows) {
@@ -192,7 +176,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
       latencyMs: { p50: reneg.p50, p95: reneg.p95, max: reneg.max },
       under200ms: under200,
     },
-    refusalLatencyHistogram: latencyHistogram(refusals.total),
+    refusalLatencyHistogram: refusalHistogramBuckets(histogram),
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

@@ -2,13 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
+import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';
 
 function project(migrations: Record<string, string>, provider = 'sqlite') {
   const root = mkdtempSync(join(tmpdir(), 'dw-mig-'));
@@ -118,4 +119,60 @@ test('DATABASE_URL parsing: default, SQLite paths, PostgreSQL, and a clear error
   assert.equal(readDatabaseConfig({ DATABASE_URL: 'file:/abs/x.db' }).sqliteFile, '/abs/x.db');
   assert.equal(readDatabaseConfig({ DATABASE_URL: 'postgresql://u@h/db' }).provider, 'postgresql');
   assert.throws(() => readDatabaseConfig({ DATABASE_URL: 'mysql://x' }), /must start with file:/);
+});
+
+const realMigrations = (provider: 'sqlite' | 'postgresql') => {
+  const dir = join('prisma', provider, 'migrations');
+  return readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory()).sort()
+    .map((name) => ({ name, sql: readFileSync(join(dir, name, 'migration.sql'), 'utf8') }));
+};
+
+test('the migrations create every column of every model (the schema and the SQL agree)', async () => {
+  const p = project(Object.fromEntries(realMigrations('sqlite').map((m) => [m.name, m.sql])));
+  await runMigrations(p.config, p.root);
+  const db = p.open();
+  const models = Object.entries(SqlitePrisma).filter(([k]) => k.endsWith('ScalarFieldEnum'));
+  assert.ok(models.length >= 5);
+  for (const [key, fields] of models) {
+    const table = key.replace(/ScalarFieldEnum$/, '');
+    const columns = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name));
+    for (const field of Object.values(fields as Record<string, string>)) assert.ok(columns.has(field), `${table}.${field} has no column`);
+  }
+  db.close();
+});
+
+test('the refusal histogram migration backfills the rollups already stored', async () => {
+  const [init, ...rest] = realMigrations('sqlite');
+  const histogram = rest.find((m) => m.name.endsWith('_rollup_refusal_histogram'))!;
+  const p = project({ [init.name]: init.sql });
+  await runMigrations(p.config, p.root);
+  const db = p.open();
+  const session = db.prepare(`INSERT INTO "Session" ("server","token","state","flags","firstEventAt","lastEventAt","eventCount","updatedAt",
+    "boundaryOutcome","answeredAt","refusalLatencyMs") VALUES (?,?,'superseded','',0,0,1,0,?,?,?)`);
+  // Minute 1 on alpha: 40 ms and 45 ms refusals and a naive resume; minute 2: one 7 s refusal; beta: one 3 ms.
+  session.run('alpha', 't1', 'refused', 60_100, 40);
+  session.run('alpha', 't2', 'refused', 119_999, 45);
+  session.run('alpha', 't3', 'naive_resume', 60_500, null);
+  session.run('alpha', 't4', 'refused', 120_000, 7_000);
+  session.run('beta', 't5', 'refused', 60_000, 3);
+  const rollup = db.prepare(`INSERT INTO "Rollup" ("server","minute","refused") VALUES (?,?,?)`);
+  rollup.run('alpha', 60_000, 2);
+  rollup.run('alpha', 120_000, 1);
+  rollup.run('beta', 60_000, 1);
+  db.close();
+
+  mkdirSync(join(p.dir, histogram.name));
+  writeFileSync(join(p.dir, histogram.name, 'migration.sql'), histogram.sql);
+  assert.deepEqual((await runMigrations(p.config, p.root)).applied, [histogram.name]);
+  const after = p.open();
+  const read = (server: string, minute: number) =>
+    after.prepare(`SELECT "refused", "refusedLt10ms", "refusedLt50ms", "refusedGe5000ms" FROM "Rollup" WHERE "server" = ? AND "minute" = ?`).get(server, minute);
+  assert.deepEqual(read('alpha', 60_000), { refused: 2, refusedLt10ms: 0, refusedLt50ms: 2, refusedGe5000ms: 0 });
+  assert.deepEqual(read('alpha', 120_000), { refused: 1, refusedLt10ms: 0, refusedLt50ms: 0, refusedGe5000ms: 1 });
+  assert.deepEqual(read('beta', 60_000), { refused: 1, refusedLt10ms: 1, refusedLt50ms: 0, refusedGe5000ms: 0 });
+  after.close();
+});
+
+test('both providers ship the same migrations, by name', () => {
+  assert.deepEqual(realMigrations('postgresql').map((m) => m.name), realMigrations('sqlite').map((m) => m.name));
 });

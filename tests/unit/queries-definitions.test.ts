@@ -2,7 +2,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verdictOf } from '@/lib/queries/server-verdicts';
-import { bucketLatency, latencyHistogram, splitLatencyRows } from '@/lib/queries/stats';
+import { bucketLatency, splitLatencyRows } from '@/lib/queries/stats';
+import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn, refusalHistogramOf } from '@/lib/metrics/refusal-histogram';
+import { ROLLUP_COLUMNS, sessionContributions } from '@/lib/metrics/rollup-contributions';
 import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
 import { compareTimeline } from '@/lib/queries/session-detail';
@@ -29,12 +31,32 @@ describe('server verdict', () => {
 
 describe('refusal latency histogram', () => {
   test('fixed edges, lower bound inclusive, open-ended last bucket', () => {
-    const h = latencyHistogram([0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]);
+    const h = refusalHistogramOf([0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]);
     const counts = Object.fromEntries(h.map((b) => [`${b.fromMs}-${b.toMs ?? 'inf'}`, b.count]));
     assert.deepEqual(counts, {
       '0-10': 2, '10-25': 1, '25-50': 1, '50-100': 1, '100-200': 1, '200-500': 1, '500-1000': 0,
       '1000-2000': 0, '2000-5000': 1, '5000-inf': 2,
     });
+  });
+
+  test('one rollup column per bucket, named by its bounds', () => {
+    assert.equal(REFUSAL_HISTOGRAM_COLUMNS.length, refusalHistogramOf([]).length);
+    assert.equal(refusalHistogramColumn(9), 'refusedLt10ms');
+    assert.equal(refusalHistogramColumn(10), 'refusedLt25ms');
+    assert.equal(refusalHistogramColumn(4999), 'refusedLt5000ms');
+    assert.equal(refusalHistogramColumn(5000), 'refusedGe5000ms');
+    for (const col of REFUSAL_HISTOGRAM_COLUMNS) assert.ok((ROLLUP_COLUMNS as readonly string[]).includes(col));
+  });
+
+  test('a refused session adds one to its latency bucket at the minute of the answer; nothing else does', () => {
+    const base = {
+      firstEventAt: 0, boundaryAt: 61_000, answeredAt: 61_040, refusalLatencyMs: 40, dualNegotiationAt: null,
+      burnedTokenReuseAt: null, deadlockStartedAt: null, deadlockEndedAt: null, successorOpenedAt: null, renegotiationLatencyMs: null,
+    };
+    const hist = (outcome: string) =>
+      sessionContributions({ ...base, boundaryOutcome: outcome }).filter((c) => (REFUSAL_HISTOGRAM_COLUMNS as readonly string[]).includes(c.column));
+    assert.deepEqual(hist('refused'), [{ minute: 60_000, column: 'refusedLt50ms', value: 1 }]);
+    assert.deepEqual(hist('naive_resume'), []);
   });
 });
 
@@ -58,7 +80,6 @@ describe('per-bucket latency percentiles', () => {
     assert.deepEqual(bucketLatency(byBucket.get(13 * M)), { count: 0, p50: null, p95: null, max: null });
     // Over the range, n = 23: rank 12 is 40, rank 22 is 90.
     assert.deepEqual(summarizeCountedLatencies(total), { count: 23, p50: 40, p95: 90, p99: 700, max: 700 });
-    assert.equal(latencyHistogram(total).reduce((a, b) => a + b.count, 0), 23);
   });
 
   test('the same value in two buckets is merged once in the totals', () => {
