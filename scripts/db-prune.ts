@@ -1,8 +1,8 @@
-// npm run db:prune: deletes raw events older than DOORWATCH_RETENTION_DAYS (default 30) in
+// npm run db:prune: deletes raw events (and dead letters) older than DOORWATCH_RETENTION_DAYS (default 30) in
 // bounded batches (DOORWATCH_RETENTION_BATCH rows, DOORWATCH_RETENTION_PAUSE_MS apart).
 // Summaries and rollups stay. The running app does the same on a schedule.
 import { openDb } from '@/lib/db/client';
-import { pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+import { pruneDeadLetters, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
 
 async function main() {
   const config = readRetentionConfig();
@@ -12,13 +12,16 @@ async function main() {
   }
   const db = openDb();
   try {
-    const r = await pruneEvents(db.sql, {
+    const options = {
       days: config.days,
       batchSize: config.batchSize,
       pauseMs: config.pauseMs,
-      onBatch: (n) => n > 0 && process.stdout.write(`  deleted ${n}\n`),
-    });
+      onBatch: (n: number) => n > 0 && process.stdout.write(`  deleted ${n}\n`),
+    };
+    const r = await pruneEvents(db.sql, options);
     console.log(`db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`);
+    const d = await pruneDeadLetters(db.sql, options);
+    console.log(`db:prune (${db.config.provider}): ${d.deleted} dead letters older than the same cutoff deleted in ${d.batches} batch(es)`);
   } finally {
     await db.close();
   }

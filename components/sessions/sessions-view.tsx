@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { CursorPager } from '@/components/cursor-pager';
 import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
@@ -120,16 +121,7 @@ export function SessionsView() {
     timer.current = window.setTimeout(() => set({ token: v.trim() || null, cursor: null }, 'replace'), 300);
   };
 
-  // Cursor history for "Previous" within this filter.
   const filterKey = JSON.stringify({ ...params, cursor: undefined });
-  const [stack, setStack] = useState<string[]>([]);
-  const lastKey = useRef(filterKey);
-  useEffect(() => {
-    if (lastKey.current !== filterKey) {
-      lastKey.current = filterKey;
-      setStack([]);
-    }
-  }, [filterKey]);
 
   const toggleFlag = (f: string) => {
     const next = flags.includes(f) ? flags.filter((x) => x !== f) : [...flags, f];
@@ -248,45 +240,18 @@ export function SessionsView() {
           </>
         )}
         {data && (
-          <div className="pager">
-            <span className="small" data-testid="page-info">
-              {rows.length} session{rows.length === 1 ? '' : 's'} on this page{stack.length || cursor ? ` · page ${stack.length + 1}${cursor && !stack.length ? '+' : ''}` : ''}
-            </span>
-            <span className="grow" />
-            <label htmlFor="limit-select">Per page</label>
-            <select id="limit-select" className="select" value={limit} onChange={(e) => set({ limit: e.target.value === '50' ? null : e.target.value, cursor: null })}>
-              {(LIMITS.includes(limit) ? LIMITS : [...LIMITS, limit].sort((a, b) => a - b)).map((l) => (
-                <option key={l} value={l}>{l}</option>
-              ))}
-            </select>
-            <button type="button" className="btn btn-xs" disabled={!cursor} onClick={() => { setStack([]); set({ cursor: null }); }}>
-              ⇤ First
-            </button>
-            <button
-              type="button"
-              className="btn btn-xs"
-              disabled={!cursor}
-              onClick={() => {
-                const prev = stack[stack.length - 1];
-                setStack(stack.slice(0, -1));
-                set({ cursor: prev || null });
-              }}
-            >
-              ← Previous
-            </button>
-            <button
-              type="button"
-              className="btn btn-xs"
-              disabled={!data.nextCursor}
-              data-testid="next-page"
-              onClick={() => {
-                setStack([...stack, cursor]);
-                set({ cursor: data.nextCursor });
-              }}
-            >
-              Next →
-            </button>
-          </div>
+          <CursorPager
+            filterKey={filterKey}
+            cursor={cursor}
+            nextCursor={data.nextCursor}
+            shown={rows.length}
+            noun={['session', 'sessions']}
+            limit={limit}
+            limits={LIMITS}
+            defaultLimit={50}
+            onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
+            onCursor={(c) => set({ cursor: c })}
+          />
         )}
       </section>
     </div>

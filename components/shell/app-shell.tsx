@@ -15,6 +15,7 @@ const NAV = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
   { href: '/sessions', label: 'Sessions', match: (p: string) => p.startsWith('/sessions') || p.includes('/sessions/') || p.startsWith('/tokens') },
   { href: '/servers', label: 'Servers', match: (p: string) => p === '/servers' },
+  { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p === '/dead-letters' },
   { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
 ];
 

@@ -12,6 +12,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'g o', what: 'Go to Overview' },
   { keys: 'g s', what: 'Go to Sessions' },
   { keys: 'g v', what: 'Go to Servers' },
+  { keys: 'g d', what: 'Go to Dead letters' },
   { keys: 'g ,', what: 'Go to Settings' },
   { keys: 't', what: 'Open the time range picker' },
   { keys: '1 – 4', what: 'Last 15 m / 1 h / 24 h / 7 d' },
@@ -49,7 +50,7 @@ export function useShortcuts(onHelp: () => void) {
       if (pendingG.current !== null) {
         window.clearTimeout(pendingG.current);
         pendingG.current = null;
-        const dest: Record<string, string> = { o: '/', s: '/sessions', v: '/servers', ',': '/settings' };
+        const dest: Record<string, string> = { o: '/', s: '/sessions', v: '/servers', d: '/dead-letters', ',': '/settings' };
         if (dest[e.key]) {
           e.preventDefault();
           router.push(l(dest[e.key]));

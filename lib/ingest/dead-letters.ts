@@ -23,23 +23,3 @@ export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadL
     );
   }
 }
-
-export interface DeadLetterView {
-  id: string;
-  server: string | null;
-  receivedAt: string;
-  code: string;
-  message: string;
-  eventIndex: number | null;
-  eventId: string | null;
-  payload: string;
-}
-
-/** Newest first, for operators finding out what a sender got wrong. */
-export async function listDeadLetters(sql: SqlExecutor, filter: { server?: string; limit: number }): Promise<DeadLetterView[]> {
-  const rows = await sql.query<Omit<DeadLetterView, 'receivedAt'> & { receivedAt: number }>(
-    `SELECT * FROM "DeadLetter" ${filter.server ? 'WHERE "server" = ?' : ''} ORDER BY "receivedAt" DESC LIMIT ?`,
-    filter.server ? [filter.server, filter.limit] : [filter.limit],
-  );
-  return rows.map((r) => ({ ...r, receivedAt: new Date(r.receivedAt).toISOString() }));
-}

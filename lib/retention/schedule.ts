@@ -3,7 +3,7 @@
 // never overlap. Every instance runs it; deletes of the same rows are harmless (PostgreSQL
 // makes the second one wait, then find nothing).
 import { getDb } from '@/lib/db/client';
-import { pruneEvents, readRetentionConfig } from './prune-events';
+import { pruneDeadLetters, pruneEvents, readRetentionConfig } from './prune-events';
 
 const state = globalThis as unknown as { doorwatchRetention?: NodeJS.Timeout | null };
 
@@ -26,8 +26,12 @@ export function startRetentionSchedule(env: Record<string, string | undefined> =
     if (running) return;
     running = true;
     try {
-      const r = await pruneEvents(getDb().sql, { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs });
-      if (r.deleted > 0) console.log(`[doorwatch] retention: deleted ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} in ${r.batches} batch(es)`);
+      const options = { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs };
+      const events = await pruneEvents(getDb().sql, options);
+      const letters = await pruneDeadLetters(getDb().sql, options);
+      if (events.deleted + letters.deleted > 0) {
+        console.log(`[doorwatch] retention: deleted ${events.deleted} events and ${letters.deleted} dead letters older than ${new Date(events.cutoff).toISOString()}`);
+      }
     } catch (err) {
       console.error(`[doorwatch] retention run failed (will retry): ${err instanceof Error ? err.message.split('\n')[0] : err}`);
     } finally {

@@ -5,6 +5,7 @@
  * "now-1h" on the server and a shared link fetches exactly the same thing.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ZDeadLetterListResponse, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
 import { ZOperatorListResponse, ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
@@ -32,6 +33,15 @@ export interface SessionListParams {
   cursor?: string;
 }
 
+export interface DeadLetterParams {
+  from?: string;
+  to?: string;
+  server?: string;
+  code?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 export const queryKeys = {
   all: ['doorwatch'] as const,
   me: () => [...queryKeys.all, 'me'] as const,
@@ -42,6 +52,8 @@ export const queryKeys = {
   servers: () => [...queryKeys.all, 'servers'] as const,
   adminServers: () => [...queryKeys.all, 'admin-servers'] as const,
   operators: () => [...queryKeys.all, 'operators'] as const,
+  deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
+  deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
 };
 
 export function statsUrl(p: StatsParams): string {
@@ -110,6 +122,29 @@ export function useServers(refresh: RefreshMode) {
     queryKey: queryKeys.servers(),
     queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
     refetchInterval: interval(refresh),
+  });
+}
+
+export function deadLettersUrl(p: DeadLetterParams): string {
+  return `/api/v1/admin/dead-letters${qs({ from: p.from, to: p.to, server: p.server, code: p.code, limit: p.limit, cursor: p.cursor })}`;
+}
+
+export function useDeadLetters(p: DeadLetterParams, refresh: RefreshMode) {
+  return useQuery({
+    queryKey: queryKeys.deadLetters(p),
+    queryFn: ({ signal }) => apiFetch(deadLettersUrl(p), ZDeadLetterListResponse, { signal }),
+    refetchInterval: interval(refresh),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The whole payload of one dead letter, fetched only when an operator asks for it. */
+export function useDeadLetter(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.deadLetter(id),
+    queryFn: ({ signal }) => apiFetch(`/api/v1/admin/dead-letters/${encodeURIComponent(id)}`, ZDeadLetterResponse, { signal }),
+    enabled,
+    staleTime: Infinity,
   });
 }
 

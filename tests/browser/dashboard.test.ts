@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { ADMIN_TOKEN, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+import { postEvents, postSigned } from '../support/post-events';
 
 let app: AppServer;
 let browser: Browser;
@@ -209,6 +210,26 @@ describe('dashboard', () => {
     ]);
     assert.match(refetch.url(), /from=now-1h/);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test('dead letters: what a sender got wrong is listed, filtered by code, and its payload opens', async () => {
+    const { name, secret } = SERVERS.good;
+    const bad = { id: 'dl-bad-type', token: 'tok-dl', type: 'upgrade.maybe', at: new Date().toISOString(), data: {} };
+    const ok = { id: 'dl-ok', token: 'tok-dl', type: 'session.opened', at: new Date().toISOString(), data: {} };
+    assert.equal((await postEvents(app.url, name, secret, [ok, bad])).status, 207);
+    assert.equal((await postSigned(app.url, name, secret, '{"events": oops')).status, 400);
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
+    await page.click('nav >> text=Dead letters');
+    await page.waitForURL(/\/dead-letters\?/);
+    const rows = page.locator('[data-testid="dead-letter-row"]');
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
+    await page.locator('label.flag-toggle', { has: page.locator('[data-testid="code-invalid_type"]') }).click();
+    await page.waitForURL(/code=invalid_type/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="dead-letter-row"]').length === 1);
+    await rows.first().locator('summary').click();
+    assert.match(await rows.first().locator('[data-testid="dead-letter-payload"]').innerText(), /"type": "upgrade.maybe"/);
+    await page.screenshot({ path: shot('12-dead-letters'), fullPage: true });
   });
 
   test('servers, settings, help and the dark theme render', async () => {

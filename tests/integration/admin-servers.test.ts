@@ -58,13 +58,57 @@ test('admin server routes refuse anonymous callers and viewers', async () => {
   assert.equal((await res.json()).error.code, 'forbidden');
 });
 
-test('dead letters are listed for operators with what was sent', async () => {
+test('dead letters: listed for operators with what was sent, filtered, paginated, counted by code, whole on their own', async () => {
   const { secret } = await (await api('/api/v1/admin/servers', { method: 'POST', token: ADMIN, body: JSON.stringify({ name: 'sloppy' }) })).json();
+  const since = new Date(Date.now() - 1000).toISOString();
   assert.equal((await postSigned(app.url, 'sloppy', secret, 'not json at all')).status, 400);
-  const res = await postEvents(app.url, 'sloppy', secret, [event('ok-1'), { id: 'bad-1', token: 't', type: 'nope', at: new Date().toISOString() }]);
+  const big = `{"events": ${'x'.repeat(10_000)}`;
+  assert.equal((await postSigned(app.url, 'sloppy', secret, big)).status, 400);
+  const bad = (i: number) => ({ id: `bad-${i}`, token: 't', type: 'nope', at: new Date().toISOString() });
+  const res = await postEvents(app.url, 'sloppy', secret, [event('ok-1'), ...Array.from({ length: 5 }, (_, i) => bad(i)), { id: 'bad-f', token: 't', type: 'session.opened', at: 'yesterday', data: {} }]);
   assert.equal(res.status, 207);
-  const letters = (await (await api('/api/v1/admin/dead-letters?server=sloppy', { token: ADMIN })).json()).deadLetters;
-  assert.deepEqual(letters.map((l: any) => l.code).sort(), ['invalid_body', 'invalid_type']);
-  assert.ok(letters.some((l: any) => l.payload === 'not json at all'));
-  assert.equal((await api('/api/v1/admin/dead-letters?limit=0', { token: ADMIN })).status, 400);
+
+  const list = async (query: string) => api(`/api/v1/admin/dead-letters${query}`, { token: ADMIN });
+  const all = await (await list('?server=sloppy')).json();
+  assert.equal(all.total, 8);
+  assert.deepEqual(all.byCode, [{ code: 'invalid_type', count: 5 }, { code: 'invalid_body', count: 2 }, { code: 'invalid_field', count: 1 }]);
+  assert.ok(all.deadLetters.some((l: any) => l.payload === 'not json at all' && !l.payloadTruncated && l.eventIndex === null));
+  const typed = all.deadLetters.find((l: any) => l.eventId === 'bad-3');
+  assert.deepEqual([typed.code, typed.eventIndex, typed.server], ['invalid_type', 4, 'sloppy']);
+  assert.equal(JSON.parse(typed.payload).type, 'nope', 'the event as sent');
+
+  // A large refused body: a preview in the list, all of it on its own.
+  const long = all.deadLetters.find((l: any) => l.payloadChars === big.length);
+  assert.ok(long.payloadTruncated && long.payload.length === 4096 && big.startsWith(long.payload));
+  const whole = await (await list(`/${long.id}`)).json();
+  assert.equal(whole.deadLetter.payload, big);
+  assert.equal(whole.deadLetter.payloadTruncated, false);
+  const missing = await list('/00000000-0000-0000-0000-000000000000');
+  assert.equal(missing.status, 404);
+  assert.equal((await missing.json()).error.code, 'dead_letter_not_found');
+
+  // Keyset pages: newest first, no gaps, no repeats; the code filter narrows the page, not the counts.
+  const seen: string[] = [];
+  let cursor: string | null = '';
+  while (cursor !== null) {
+    const page: any = await (await list(`?server=sloppy&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json();
+    seen.push(...page.deadLetters.map((l: any) => l.id));
+    cursor = page.nextCursor;
+  }
+  assert.deepEqual(seen, all.deadLetters.map((l: any) => l.id));
+  const times = all.deadLetters.map((l: any) => l.receivedAt);
+  assert.deepEqual(times, [...times].sort().reverse());
+  const onlyType = await (await list('?server=sloppy&code=invalid_type,invalid_field')).json();
+  assert.equal(onlyType.deadLetters.length, 6);
+  assert.equal(onlyType.total, 8);
+  assert.equal((await (await list(`?server=sloppy&from=${encodeURIComponent(since)}&to=now-1h`)).status), 400);
+  assert.equal((await (await list(`?server=sloppy&to=${encodeURIComponent(since)}`)).json()).total, 0);
+
+  for (const [query, code] of [['?limit=0', 'invalid_limit'], ['?code=DROP%20TABLE', 'invalid_code'], ['?cursor=nope', 'invalid_cursor'], ['?from=yesterday', 'invalid_time_range']]) {
+    const r = await list(query);
+    assert.equal(r.status, 400, query);
+    assert.equal((await r.json()).error.code, code, query);
+  }
+  assert.equal((await api('/api/v1/admin/dead-letters')).status, 401, 'no token');
+  assert.equal((await api(`/api/v1/admin/dead-letters/${long.id}`)).status, 401, 'no token');
 });

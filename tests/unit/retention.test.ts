@@ -10,7 +10,7 @@ import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
-import { pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+import { pruneDeadLetters, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
@@ -95,4 +95,17 @@ test('a late event for a pruned session counts as an event but does not rewrite 
   assert.equal(r.accepted, 1);
   const [after] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-0'`);
   assert.deepEqual(after, before);
+});
+
+test('dead letters past the cutoff go in bounded batches; recent ones stay', async () => {
+  const bad = (id: string) => ({ id, token: 't', type: 'no.such.type', at: new Date(NOW).toISOString(), data: {} });
+  await ingestEvents(db, 'alpha', [bad('dl-old-1'), bad('dl-old-2'), bad('dl-old-3')], { now: NOW - 31 * DAY });
+  await ingestEvents(db, 'alpha', [bad('dl-new-1')], { now: NOW - DAY });
+  const letters = async () => (await db.sql.query<{ eventId: string }>('SELECT "eventId" FROM "DeadLetter" ORDER BY "eventId"')).map((r) => r.eventId);
+  assert.deepEqual(await letters(), ['dl-new-1', 'dl-old-1', 'dl-old-2', 'dl-old-3']);
+  const perBatch: number[] = [];
+  const r = await pruneDeadLetters(db.sql, { days: 30, now: NOW, batchSize: 2, pauseMs: 0, onBatch: (n) => perBatch.push(n) });
+  assert.deepEqual(perBatch, [2, 1]);
+  assert.equal(r.deleted, 3);
+  assert.deepEqual(await letters(), ['dl-new-1']);
 });

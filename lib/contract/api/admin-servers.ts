@@ -12,19 +12,6 @@ export const ZRegisteredServersResponse = z.object({ servers: z.array(ZRegistere
 /** The secret is returned once, at creation or rotation, and never again. */
 export const ZServerSecretResponse = z.object({ name: z.string(), secret: z.string(), previousValidUntil: z.string().optional() });
 
-export const ZDeadLetter = z.object({
-  id: z.string(),
-  server: z.string().nullable(),
-  receivedAt: z.string(),
-  code: z.string(),
-  message: z.string(),
-  eventIndex: z.number().nullable(),
-  eventId: z.string().nullable(),
-  payload: z.string(),
-});
-export const ZDeadLettersResponse = z.object({ deadLetters: z.array(ZDeadLetter) });
-
 export type TAddServerRequest = z.infer<typeof ZAddServerRequest>;
 export type TRegisteredServer = z.infer<typeof ZRegisteredServer>;
 export type TServerSecretResponse = z.infer<typeof ZServerSecretResponse>;
-export type TDeadLetter = z.infer<typeof ZDeadLetter>;

@@ -7,6 +7,8 @@ import { ZStatsResponse } from './stats';
 import { SESSION_SORTS, ZSessionExportJson, ZSessionListResponse } from './sessions';
 import { ZSessionDetailResponse } from './session-detail';
 import { ZServerListResponse } from './servers';
+import { ZDeadLetterListResponse, ZDeadLetterResponse, DEAD_LETTER_MAX_LIMIT, DEAD_LETTER_DEFAULT_LIMIT } from './dead-letters';
+import { ZAddServerRequest, ZRegisteredServersResponse, ZRotateSecretRequest, ZServerSecretResponse } from './admin-servers';
 import {
   ZAuthSessionResponse,
   ZCreateOperatorRequest,
@@ -33,7 +35,7 @@ const errors = (...codes: number[]) =>
     codes.map((c) => [
       String(c),
       {
-        description: { 400: 'bad input (specific code)', 401: 'unauthorized', 403: 'forbidden or csrf_rejected', 404: 'not found' }[c] ?? 'error',
+        description: { 400: 'bad input (specific code)', 401: 'unauthorized', 403: 'forbidden or csrf_rejected', 404: 'not found', 409: 'conflict' }[c] ?? 'error',
         content: jsonContent('ApiError'),
       },
     ]),
@@ -75,7 +77,14 @@ export function buildOpenApiDocument(): JsonObject {
     RevokeOperatorResponse: schema(ZRevokeOperatorResponse),
     LoginRequest: schema(ZLoginRequest, 'input'),
     AuthSessionResponse: schema(ZAuthSessionResponse),
+    DeadLetterListResponse: schema(ZDeadLetterListResponse),
+    DeadLetterResponse: schema(ZDeadLetterResponse),
+    RegisteredServersResponse: schema(ZRegisteredServersResponse),
+    AddServerRequest: schema(ZAddServerRequest, 'input'),
+    RotateSecretRequest: schema(ZRotateSecretRequest, 'input'),
+    ServerSecretResponse: schema(ZServerSecretResponse),
   };
+  const serverPath = { name: 'server', in: 'path', required: true, schema: { type: 'string' } };
   const secured = { security: [{ bearer: [] }, { session: [] }] };
   return {
     openapi: '3.1.0',
@@ -159,6 +168,50 @@ export function buildOpenApiDocument(): JsonObject {
           ...secured,
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { 200: { description: 'revoked', content: jsonContent('RevokeOperatorResponse') }, ...errors(401, 403, 404) },
+        },
+      },
+      '/api/v1/admin/dead-letters': {
+        get: {
+          summary: 'What senders posted that was refused (bodies that were not a batch, events that failed the contract), newest first',
+          ...secured,
+          parameters: [
+            q('server', 'One server'),
+            q('code', 'Repeatable or comma-separated: invalid_type, invalid_field, missing_field, invalid_body'),
+            q('from', 'Received at or after: RFC 3339, epoch ms, or relative (now-1h). No default (all kept).'),
+            q('to', 'Received before, same forms.'),
+            q('limit', `Page size 1–${DEAD_LETTER_MAX_LIMIT} (default ${DEAD_LETTER_DEFAULT_LIMIT})`),
+            q('cursor', 'nextCursor of the previous page'),
+          ],
+          responses: { 200: { description: 'one page, payloads cut to a preview', content: jsonContent('DeadLetterListResponse') }, ...errors(400, 401) },
+        },
+      },
+      '/api/v1/admin/dead-letters/{id}': {
+        get: {
+          summary: 'One dead letter with its whole payload',
+          ...secured,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'the dead letter', content: jsonContent('DeadLetterResponse') }, ...errors(401, 404) },
+        },
+      },
+      '/api/v1/admin/servers': {
+        get: { summary: 'Registered servers and their secrets’ validity (admin; secrets are never listed)', ...secured, responses: { 200: { description: 'servers', content: jsonContent('RegisteredServersResponse') }, ...errors(401, 403) } },
+        post: {
+          summary: 'Register a server (admin); its whsec_ secret is returned only here',
+          ...secured,
+          requestBody: { required: true, content: jsonContent('AddServerRequest') },
+          responses: { 201: { description: 'registered', content: jsonContent('ServerSecretResponse') }, ...errors(400, 401, 403, 409) },
+        },
+      },
+      '/api/v1/admin/servers/{server}': {
+        delete: { summary: 'Remove a server and its secrets (admin); stored data stays', ...secured, parameters: [serverPath], responses: { 204: { description: 'removed' }, ...errors(401, 403, 404) } },
+      },
+      '/api/v1/admin/servers/{server}/rotate': {
+        post: {
+          summary: 'Issue a new secret (admin); the previous one stays valid for graceSeconds so senders can roll over',
+          ...secured,
+          parameters: [serverPath],
+          requestBody: { required: true, content: jsonContent('RotateSecretRequest') },
+          responses: { 200: { description: 'the new secret, shown once', content: jsonContent('ServerSecretResponse') }, ...errors(400, 401, 403, 404) },
         },
       },
       '/api/auth/login': {

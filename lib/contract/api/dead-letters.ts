@@ -1,0 +1,42 @@
+// GET /api/v1/admin/dead-letters and /api/v1/admin/dead-letters/{id}: what senders posted that
+// Doorwatch could not accept (bodies that were not a batch, events that failed the contract).
+import { z } from 'zod';
+import { ZCount, ZIsoMs } from './common';
+
+/** Characters of the payload a list row carries; the detail route has all of it. */
+export const DEAD_LETTER_PREVIEW_CHARS = 4096;
+export const DEAD_LETTER_DEFAULT_LIMIT = 50;
+export const DEAD_LETTER_MAX_LIMIT = 500;
+
+export const ZDeadLetter = z.object({
+  id: z.string(),
+  /** The server named in the URL; null when it is not a registered name. */
+  server: z.string().nullable(),
+  receivedAt: ZIsoMs,
+  /** Why it was refused: invalid_type, invalid_field, missing_field (one event), invalid_body (the whole request). */
+  code: z.string(),
+  message: z.string(),
+  /** Position of the event in its batch; null when the whole body was refused. */
+  eventIndex: z.int().nullable(),
+  eventId: z.string().nullable(),
+  /** The payload as received (the event as JSON, or the raw body), cut at DEAD_LETTER_PREVIEW_CHARS in lists. */
+  payload: z.string(),
+  payloadChars: ZCount,
+  payloadTruncated: z.boolean(),
+});
+export type TDeadLetter = z.infer<typeof ZDeadLetter>;
+
+export const ZDeadLetterCodeCount = z.object({ code: z.string(), count: ZCount });
+
+export const ZDeadLetterListResponse = z.object({
+  deadLetters: z.array(ZDeadLetter),
+  /** Pass as cursor= for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** Counts per code over the server and time filters (not the code filter), most frequent first. */
+  byCode: z.array(ZDeadLetterCodeCount),
+  total: ZCount,
+});
+export type TDeadLetterListResponse = z.infer<typeof ZDeadLetterListResponse>;
+
+export const ZDeadLetterResponse = z.object({ deadLetter: ZDeadLetter });
+export type TDeadLetterResponse = z.infer<typeof ZDeadLetterResponse>;

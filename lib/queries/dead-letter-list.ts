@@ -1,0 +1,141 @@
+// The dead-letter list: what senders posted that Doorwatch refused, newest first, keyset-paginated
+// on (receivedAt, id), with counts per code so an operator sees at once what a sender gets wrong.
+// Lists carry a preview of each payload (a refused body can be 1 MiB); the detail has it whole.
+import type { SqlExecutor } from '@/lib/db/sql';
+import { ApiError } from '@/lib/http/api-error';
+import {
+  DEAD_LETTER_DEFAULT_LIMIT,
+  DEAD_LETTER_MAX_LIMIT,
+  DEAD_LETTER_PREVIEW_CHARS,
+  type TDeadLetter,
+  type TDeadLetterListResponse,
+} from '@/lib/contract/api/dead-letters';
+import { toIsoMs } from '@/lib/contract/timestamp';
+import { parseInstant } from './time-range';
+
+export interface DeadLetterQuery {
+  server: string | null;
+  codes: string[];
+  fromMs: number | null;
+  toMs: number | null;
+  limit: number;
+  cursor: { receivedAt: number; id: string } | null;
+}
+
+const CODE = /^[a-z_]{1,64}$/;
+
+export function parseDeadLetterQuery(params: URLSearchParams, nowMs: number): DeadLetterQuery {
+  const server = params.get('server')?.trim() || null;
+  if (server !== null && server.length > 128) throw new ApiError(400, 'invalid_server', 'server must be at most 128 characters');
+  const codes = params.getAll('code').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const c of codes) if (!CODE.test(c)) throw new ApiError(400, 'invalid_code', `code=${JSON.stringify(c)} is not an error code (a-z and _)`);
+  const instant = (name: 'from' | 'to'): number | null => {
+    const raw = params.get(name)?.trim();
+    if (!raw) return null;
+    const ms = parseInstant(raw, nowMs);
+    if (ms === null) throw new ApiError(400, 'invalid_time_range', `${name}=${JSON.stringify(raw)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
+    return ms;
+  };
+  const fromMs = instant('from');
+  const toMs = instant('to');
+  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to');
+  const rawLimit = params.get('limit');
+  let limit = DEAD_LETTER_DEFAULT_LIMIT;
+  if (rawLimit !== null && rawLimit !== '') {
+    if (!/^\d{1,6}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > DEAD_LETTER_MAX_LIMIT) {
+      throw new ApiError(400, 'invalid_limit', `limit must be an integer from 1 to ${DEAD_LETTER_MAX_LIMIT}`);
+    }
+    limit = Number(rawLimit);
+  }
+  const rawCursor = params.get('cursor');
+  return { server, codes, fromMs, toMs, limit, cursor: rawCursor ? decodeDeadLetterCursor(rawCursor) : null };
+}
+
+export function encodeDeadLetterCursor(c: { receivedAt: number; id: string }): string {
+  return Buffer.from(JSON.stringify({ v: 1, r: c.receivedAt, i: c.id })).toString('base64url');
+}
+
+function decodeDeadLetterCursor(value: string): { receivedAt: number; id: string } {
+  try {
+    if (!/^[A-Za-z0-9_-]{1,1024}$/.test(value)) throw new Error('not base64url');
+    const o = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (o?.v === 1 && Number.isFinite(o.r) && typeof o.i === 'string') return { receivedAt: o.r, id: o.i };
+  } catch {
+    // fall through to the one answer for any cursor we did not issue
+  }
+  throw new ApiError(400, 'invalid_cursor', 'cursor is not one this API issued; start again without cursor=');
+}
+
+interface DeadLetterRow {
+  id: string;
+  server: string | null;
+  receivedAt: number | bigint | string;
+  code: string;
+  message: string;
+  eventIndex: number | null;
+  eventId: string | null;
+  payload: string;
+  payloadChars: number | bigint | string;
+}
+
+const COLUMNS = (previewChars: number | null) =>
+  `"id", "server", "receivedAt", "code", "message", "eventIndex", "eventId",
+   ${previewChars === null ? '"payload"' : `substr("payload", 1, ${previewChars}) AS "payload"`}, length("payload") AS "payloadChars"`;
+
+function toView(r: DeadLetterRow): TDeadLetter {
+  const chars = Number(r.payloadChars);
+  return {
+    id: r.id,
+    server: r.server,
+    receivedAt: toIsoMs(Number(r.receivedAt)),
+    code: r.code,
+    message: r.message,
+    eventIndex: r.eventIndex === null ? null : Number(r.eventIndex),
+    eventId: r.eventId,
+    payload: r.payload,
+    payloadChars: chars,
+    payloadTruncated: r.payload.length < chars,
+  };
+}
+
+export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Promise<TDeadLetterListResponse> {
+  // Server and time filters apply to both the page and the per-code counts; codes to the page only.
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.server !== null) where.push('"server" = ?'), params.push(q.server);
+  if (q.fromMs !== null) where.push('"receivedAt" >= ?'), params.push(q.fromMs);
+  if (q.toMs !== null) where.push('"receivedAt" < ?'), params.push(q.toMs);
+  const pageWhere = [...where];
+  const pageParams = [...params];
+  if (q.codes.length) pageWhere.push(`"code" IN (${q.codes.map(() => '?').join(',')})`), pageParams.push(...q.codes);
+  if (q.cursor) {
+    pageWhere.push('("receivedAt" < ? OR ("receivedAt" = ? AND "id" < ?))');
+    pageParams.push(q.cursor.receivedAt, q.cursor.receivedAt, q.cursor.id);
+  }
+  const clause = (parts: string[]) => (parts.length ? `WHERE ${parts.join(' AND ')}` : '');
+  const rows = await sql.query<DeadLetterRow>(
+    `SELECT ${COLUMNS(DEAD_LETTER_PREVIEW_CHARS)} FROM "DeadLetter" ${clause(pageWhere)}
+      ORDER BY "receivedAt" DESC, "id" DESC LIMIT ?`,
+    [...pageParams, q.limit + 1],
+  );
+  const counts = await sql.query<{ code: string; n: number | bigint | string }>(
+    `SELECT "code", COUNT(*) AS "n" FROM "DeadLetter" ${clause(where)} GROUP BY "code"`,
+    params,
+  );
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const byCode = counts.map((c) => ({ code: c.code, count: Number(c.n) })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+  return {
+    deadLetters: page.map(toView),
+    nextCursor: rows.length > q.limit && last ? encodeDeadLetterCursor({ receivedAt: Number(last.receivedAt), id: last.id }) : null,
+    byCode,
+    total: byCode.reduce((sum, c) => sum + c.count, 0),
+  };
+}
+
+/** One dead letter with its whole payload; 404 `dead_letter_not_found` if there is none by that id. */
+export async function getDeadLetter(sql: SqlExecutor, id: string): Promise<TDeadLetter> {
+  const [row] = id.length <= 64 ? await sql.query<DeadLetterRow>(`SELECT ${COLUMNS(null)} FROM "DeadLetter" WHERE "id" = ?`, [id]) : [];
+  if (!row) throw new ApiError(404, 'dead_letter_not_found', `no dead letter with id ${JSON.stringify(id)} (it may have been pruned by retention)`);
+  return toView(row);
+}
