@@ -87,7 +87,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <span>Doorwatch</span>
         </Link>
         <nav className="nav" aria-label="Sections">
-          {NAV.filter((n) => n.href !== '/settings' || me.data?.operator.role !== 'viewer').map((n) => (
+          {NAV.filter((n) => n.href !== '/settings' || me.data?.operator.role === 'admin').map((n) => (
             <Link key={n.href} href={link(n.href)} className={`nav-link ${n.match(pathname) ? 'active' : ''}`} aria-current={n.match(pathname) ? 'page' : undefined}>
               {n.label}
             </Link>

@@ -229,7 +229,39 @@ describe('dashboard', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="dead-letter-row"]').length === 1);
     await rows.first().locator('summary').click();
     assert.match(await rows.first().locator('[data-testid="dead-letter-payload"]').innerText(), /"type": "upgrade.maybe"/);
-    await page.screenshot({ path: shot('12-dead-letters'), fullPage: true });
+    await page.screenshot({ path: shot('13-dead-letters'), fullPage: true });
+  });
+
+  test('a viewer reads everything but sees no settings, and cannot change them', async () => {
+    const made = await fetch(`${app.url}/api/v1/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'night-shift', role: 'viewer' }),
+    });
+    assert.equal(made.status, 201);
+    const { token } = await made.json();
+    const viewerContext = await browser.newContext({ viewport: { width: 1366, height: 768 }, timezoneId: 'UTC' });
+    try {
+      const viewer = await viewerContext.newPage();
+      viewer.setDefaultTimeout(10_000);
+      await viewer.goto(`${app.url}/login`);
+      await viewer.fill('[data-testid="login-token"]', token);
+      await viewer.click('[data-testid="login-submit"]');
+      await viewer.locator('[data-testid="overview"]').waitFor();
+      await viewer.waitForLoadState('networkidle'); // who we are (/api/auth/me) is known
+      const nav = await viewer.locator('nav').innerText();
+      assert.match(nav, /Sessions/);
+      assert.match(nav, /Dead letters/);
+      assert.doesNotMatch(nav, /Settings/);
+      await viewer.goto(`${app.url}/settings`);
+      assert.match(await viewer.locator('[data-testid="empty-state"]').innerText(), /Administrators only/);
+      // The cookie session of a viewer is refused by the admin API too, not only hidden in the UI.
+      const status = await viewer.evaluate(async () => (await fetch('/api/v1/admin/servers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"sneaky"}' })).status);
+      assert.equal(status, 403);
+      await viewer.screenshot({ path: shot('14-settings-viewer') });
+    } finally {
+      await viewerContext.close();
+    }
   });
 
   test('servers, settings, help and the dark theme render', async () => {
