@@ -3,7 +3,7 @@ import Link from 'next/link';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
-import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
+import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
 import { fmtDateTime, fmtInt } from '@/lib/ui/format';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -18,6 +18,21 @@ export function VerdictChip({ verdict }: { verdict: TServerVerdict }) {
   return (
     <span className={`chip verdict ${v.tone}`} title={v.title} data-testid={`verdict-${verdict}`}>
       {v.label}
+    </span>
+  );
+}
+
+/** Shown beside the verdict when the server's reporters lost events: the verdict may rest on partial timelines. */
+function ReporterLossChip({ loss }: { loss: TServerView['reporterLoss'] }) {
+  if (!loss || loss.dropped + loss.failed === 0) return null;
+  const lost = loss.dropped + loss.failed;
+  const title =
+    `Its reporters lost ${fmtInt(lost)} event(s) before sending (${fmtInt(loss.dropped)} dropped from a full buffer, ` +
+    `${fmtInt(loss.failed)} given up after retries) across ${fmtInt(loss.instances)} instance(s); ` +
+    'timelines, counts and the verdict may be incomplete.';
+  return (
+    <span className="chip warn" title={title} data-testid="reporter-loss">
+      ⚠ {fmtInt(lost)} lost
     </span>
   );
 }
@@ -64,7 +79,9 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
               {s.name}
             </Link>
           </td>
-          <td><VerdictChip verdict={s.verdict} /></td>
+          <td>
+            <VerdictChip verdict={s.verdict} /> <ReporterLossChip loss={s.reporterLoss} />
+          </td>
           <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
           <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
           {!compact && <td className="num">{fmtInt(s.events)}</td>}

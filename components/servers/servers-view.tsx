@@ -27,7 +27,8 @@ export function ServersView() {
       <p className="small muted">
         Verdicts cover all stored data, not only the selected time range. <strong>refuses</strong>: every answered boundary resume got{' '}
         <code>session-superseded</code>. <strong>naive</strong>: at least one naive resume, dual negotiation or reuse of a burned token.{' '}
-        <strong>unknown</strong>: no boundary resume has been answered yet.
+        <strong>unknown</strong>: no boundary resume has been answered yet. <strong>⚠ N lost</strong>: the server’s reporters
+        dropped or gave up on N events before sending them, so its numbers may be incomplete.
       </p>
     </div>
   );

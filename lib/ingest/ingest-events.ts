@@ -5,6 +5,7 @@ import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { DeadLetter } from './dead-letters';
+import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { storeBatch } from './store-batch';
 import { databaseUnavailable } from './database-unavailable';
 
@@ -26,7 +27,12 @@ export function deadlockThresholdMs(env = process.env): number {
   return Number.isFinite(v) && v > 0 ? v : DEFAULT_DEADLOCK_THRESHOLD_MS;
 }
 
-export async function ingestEvents(db: Db, server: string, rawEvents: readonly unknown[], options: { now?: number } = {}): Promise<IngestResult> {
+export async function ingestEvents(
+  db: Db,
+  server: string,
+  rawEvents: readonly unknown[],
+  options: { now?: number; reporter?: ReporterStatus } = {},
+): Promise<IngestResult> {
   const now = options.now ?? Date.now();
   const valid: DoorwatchEvent[] = [];
   const rejected: RejectedEvent[] = [];
@@ -43,7 +49,7 @@ export async function ingestEvents(db: Db, server: string, rawEvents: readonly u
     deadLetters.push({ server, code: first.code, message, eventIndex: index, eventId: result.id, payload: JSON.stringify(raw) ?? 'undefined' });
   });
   try {
-    const stored = await storeBatch(db.sql, server, valid, { now, deadlockThresholdMs: deadlockThresholdMs(), deadLetters });
+    const stored = await storeBatch(db.sql, server, valid, { now, deadlockThresholdMs: deadlockThresholdMs(), deadLetters, reporter: options.reporter });
     return { accepted: stored.accepted, duplicates: stored.duplicates, rejected };
   } catch (err) {
     if (err instanceof ApiError) throw err;

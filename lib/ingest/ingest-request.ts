@@ -1,6 +1,5 @@
 // The HTTP side of ingest, in the order a request is judged: content type (415), size (413),
 // signature (401, one generic answer), rate (429), envelope (400, dead-lettered), events (200/207).
-import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { readLimitedBody } from '@/lib/http/read-limited-body';
@@ -11,13 +10,9 @@ import type { EventRateLimiter } from './rate-limiter';
 import { storeDeadLetters } from './dead-letters';
 import { databaseUnavailable } from './database-unavailable';
 import { ingestEvents, type IngestResult } from './ingest-events';
+import { IngestEnvelopeSchema, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
 
-export const MAX_EVENTS_PER_REQUEST = 1000;
 export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 events and 1 MiB per request' };
-
-export const IngestEnvelopeSchema = z.object({
-  events: z.array(z.unknown()).min(1, 'events must hold at least one event').max(MAX_EVENTS_PER_REQUEST, `at most ${MAX_EVENTS_PER_REQUEST} events per request`),
-});
 
 const unauthorized = () =>
   new ApiError(401, 'unauthorized', 'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)');
@@ -37,14 +32,16 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
 
   let parsed: unknown;
   let envelopeError: string | null = null;
+  let events: unknown[] = [];
+  let reporter: ReporterStatus | undefined;
   try {
     parsed = JSON.parse(raw);
     const envelope = IngestEnvelopeSchema.safeParse(parsed);
-    if (!envelope.success) envelopeError = envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+    if (envelope.success) ({ events, reporter } = envelope.data);
+    else envelopeError = envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
   } catch (err) {
     envelopeError = `body is not valid JSON: ${err instanceof Error ? err.message : err}`;
   }
-  const events = envelopeError === null ? (parsed as { events: unknown[] }).events : [];
 
   const decision = limiter.take(server, Math.max(events.length, 1));
   if (!decision.allowed) {
@@ -61,6 +58,6 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
     throw new ApiError(400, 'invalid_body', `expected {"events": [1-${MAX_EVENTS_PER_REQUEST} events]}: ${envelopeError}`);
   }
 
-  const result = await ingestEvents(db, server, events);
+  const result = await ingestEvents(db, server, events, { reporter });
   return { status: result.rejected.length > 0 ? 207 : 200, body: result };
 }

@@ -15,6 +15,8 @@ import {
 } from '@/lib/metrics/rollup-contributions';
 import { SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
 import { storeDeadLetters, type DeadLetter } from './dead-letters';
+import { storeReporterStatus } from './reporter-status';
+import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 
 export interface StoreResult {
   accepted: number;
@@ -26,6 +28,8 @@ export interface StoreOptions {
   deadlockThresholdMs: number;
   /** Invalid parts of the same request, committed in the same transaction as the valid events. */
   deadLetters?: readonly DeadLetter[];
+  /** What the sender's reporter lost on its side, kept per (server, instance) in the same transaction. */
+  reporter?: ReporterStatus;
 }
 
 const CHUNK = 400; // rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits
@@ -172,6 +176,7 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
 
   return sql.transaction(async (tx) => {
     if (options.deadLetters?.length) await storeDeadLetters(tx, options.deadLetters, options.now);
+    if (options.reporter) await storeReporterStatus(tx, server, options.reporter, options.now);
     if (batch.length === 0) return { accepted: 0, duplicates: 0 };
     if (tx.provider === 'postgresql') {
       const lockTokens = new Set<string>();

@@ -33,7 +33,12 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
   const lastSeen = await db.sql.query<{ server: string; last: number }>(
     'SELECT "server", MAX("lastEventAt") AS "last" FROM "Session" GROUP BY "server"',
   );
-  const names = new Set<string>([...registered.map((r) => r.name), ...totals.map((t) => String(t.server)), ...lastSeen.map((l) => l.server)]);
+  const loss = await db.sql.query<{ server: string; instances: number; dropped: number; failed: number; last: number }>(
+    `SELECT "server", COUNT(*) AS "instances", ${['dropped', 'failed'].map(sumOf).join(', ')}, MAX("lastSeenAt") AS "last"
+       FROM "ReporterStatus" GROUP BY "server"`,
+  );
+  const lossMap = new Map(loss.map((l) => [l.server, l]));
+  const names = new Set<string>([...registered.map((r) => r.name), ...totals.map((t) => String(t.server)), ...lastSeen.map((l) => l.server), ...loss.map((l) => l.server)]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
   const totMap = new Map(totals.map((t) => [String(t.server), t]));
   const lastMap = new Map(lastSeen.map((l) => [l.server, l.last === null ? null : Number(l.last)]));
@@ -49,6 +54,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       burnedTokenReuses: n('burnedReuses'),
     };
     const last = lastMap.get(name) ?? null;
+    const l = lossMap.get(name);
     return {
       name,
       registeredAt: regMap.get(name)?.toISOString() ?? null,
@@ -56,6 +62,9 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       events: n('events'),
       sessions: n('sessions'),
       verdict: verdictOf(counts),
+      reporterLoss: l
+        ? { instances: Number(l.instances), dropped: Number(l.dropped), failed: Number(l.failed), lastReportAt: toIsoMs(Number(l.last)) }
+        : null,
       counts,
     };
   });

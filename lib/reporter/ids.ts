@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 
 /** Event and message ids accepted by the Doorwatch ingest API. */
 export const EVENT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -22,4 +23,12 @@ export function newEventId(prefix = 'evt'): string {
 /** Default `webhook-id` factory: one id per batch, reused on every retry of that batch. */
 export function newMessageId(): string {
   return `msg_${randomUUID()}`;
+}
+
+export const INSTANCE_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Default reporter instance name: `<hostname>-<pid>-<4 random hex bytes>`, cut to the pattern. */
+export function defaultInstance(): string {
+  const host = hostname().replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 96) || 'host';
+  return `${host}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { computeBackoffMs, parseRetryAfterMs } from './backoff';
-import { EVENT_ID_PATTERN, newMessageId } from './ids';
+import { EVENT_ID_PATTERN, INSTANCE_PATTERN, defaultInstance, newMessageId } from './ids';
 import {
   ReporterError,
   type DropReason,
@@ -17,8 +17,10 @@ export const MAX_EVENTS_PER_REQUEST = 1000;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const BODY_PREFIX = '{"events":[';
-const BODY_SUFFIX = ']}';
-const BODY_OVERHEAD = BODY_PREFIX.length + BODY_SUFFIX.length;
+// The body ends with this reporter's loss counts: `],"reporter":{"instance":…,"dropped":n,"failed":n}}`.
+// Room for the longest such suffix is kept in every size check.
+const BODY_SUFFIX_MAX = '],"reporter":{"instance":"","dropped":,"failed":}}'.length + 128 + 2 * 16;
+const BODY_OVERHEAD = BODY_PREFIX.length + BODY_SUFFIX_MAX;
 const USER_AGENT = 'doorwatch-reporter/1';
 
 type Config = Required<Omit<ReporterOptions, 'onError' | 'onDrop' | 'fetch'>> &
@@ -127,9 +129,11 @@ function resolveConfig(o: ReporterOptions): Config {
     onError: o.onError,
     onDrop: o.onDrop,
     idFactory: o.idFactory ?? newMessageId,
+    instance: o.instance ?? defaultInstance(),
     random: o.random ?? Math.random,
   };
   if (!(cfg.retryDeadlineMs > 0)) throw new RangeError('createReporter: retryDeadlineMs must be > 0');
+  if (!INSTANCE_PATTERN.test(cfg.instance)) throw new TypeError(`createReporter: instance must match ${INSTANCE_PATTERN}`);
   if (cfg.maxBufferedEvents < cfg.maxBatchSize) {
     throw new RangeError('createReporter: maxBufferedEvents must be >= maxBatchSize');
   }
@@ -383,7 +387,11 @@ export function createReporter(options: ReporterOptions): Reporter {
   async function runBatch(batch: Batch): Promise<void> {
     try {
       while (!closed && batch.entries.length > 0) {
-        if (batch.body === null) batch.body = BODY_PREFIX + batch.entries.map((e) => e.json).join(',') + BODY_SUFFIX;
+        // The loss counts are a snapshot taken when the body is built; Doorwatch keeps the largest seen.
+        if (batch.body === null) {
+          const status = JSON.stringify({ instance: cfg.instance, dropped: s.dropped, failed: s.failed });
+          batch.body = `${BODY_PREFIX}${batch.entries.map((e) => e.json).join(',')}],"reporter":${status}}`;
+        }
         if (!batch.counted) {
           batch.counted = true;
           s.sent += batch.entries.length;

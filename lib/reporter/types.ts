@@ -105,6 +105,12 @@ export interface ReporterOptions {
   onError?: (error: ReporterError) => void;
   /** Dropped events, coalesced per tick. If absent, drops are reported through onError('events_dropped'). */
   onDrop?: (info: DropInfo) => void;
+  /**
+   * Names this reporter process in Doorwatch, which shows per server what its reporters lost
+   * (`dropped` and `failed`, sent with every batch). 1-128 of `A-Za-z0-9._:-`.
+   * Default `<hostname>-<pid>-<random>`.
+   */
+  instance?: string;
   /** `webhook-id` factory (one per batch). Default `msg_<uuid>`. */
   idFactory?: () => string;
   /** Random source in [0,1) for jitter; for tests. */

@@ -265,8 +265,14 @@ describe('dashboard', () => {
   });
 
   test('servers, settings, help and the dark theme render', async () => {
+    // A reporter that lost events says so; the server row warns that its verdict may rest on partial data.
+    const { name, secret } = SERVERS.naive;
+    const batch = { events: [{ id: 'loss-1', token: 'tok-loss', type: 'stream.dropped', at: new Date().toISOString(), data: {} }], reporter: { instance: 'naive-host-1', dropped: 3, failed: 1 } };
+    assert.equal((await postSigned(app.url, name, secret, JSON.stringify(batch))).status, 200);
     await page.goto(`${app.url}/servers`);
     await page.locator('[data-testid="server-row-mcp-good"]').waitFor();
+    assert.equal(await page.locator('[data-testid="server-row-mcp-naive"] [data-testid="reporter-loss"]').innerText(), '⚠ 4 lost');
+    assert.equal(await page.locator('[data-testid="server-row-mcp-good"] [data-testid="reporter-loss"]').count(), 0);
     await page.screenshot({ path: shot('07-servers') });
     await page.goto(`${app.url}/settings`);
     await page.locator('[data-testid="operators-table"]').waitFor();

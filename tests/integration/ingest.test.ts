@@ -217,6 +217,38 @@ describe('signatures', () => {
   });
 });
 
+describe('reporter status', () => {
+  const body = (events: unknown[], reporter: unknown) => JSON.stringify({ events, reporter });
+  const lossOf = async (server: string) => {
+    const res = await fetch(`${app.url}/api/v1/servers`, { headers: { authorization: 'Bearer dw_test_admin_token_0123456789abcdef' } });
+    return (await res.json()).servers.find((s: any) => s.name === server).reporterLoss;
+  };
+
+  test('what a reporter lost is kept per instance, never lowered by a late request, and shown per server', async () => {
+    assert.equal(await lossOf('beta'), null, 'no reporter status yet');
+    const send = async (instance: string, dropped: number, failed: number) => {
+      const events = [{ id: uid('rep'), token: 'rep-tok', type: 'stream.dropped', at: at(1), data: {} }];
+      const res = await postSigned(app.url, 'beta', OTHER_SECRET, body(events, { instance, dropped, failed }));
+      assert.equal(res.status, 200);
+    };
+    await send('host-a-1', 3, 0);
+    await send('host-a-1', 12, 1);
+    await send('host-a-1', 5, 0); // a retry of an older batch arriving last
+    await send('host-b-2', 0, 4);
+    const loss = await lossOf('beta');
+    assert.deepEqual({ ...loss, lastReportAt: typeof loss.lastReportAt }, { instances: 2, dropped: 12, failed: 5, lastReportAt: 'string' });
+  });
+
+  test('a malformed reporter status is a 400 like any bad envelope, and its body is dead-lettered', async () => {
+    const events = [{ id: uid('rep'), token: 'rep-tok', type: 'stream.dropped', at: at(1), data: {} }];
+    const res = await postSigned(app.url, 'beta', OTHER_SECRET, body(events, { instance: 'has spaces', dropped: -1, failed: 0 }));
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'invalid_body');
+    assert.match(res.body.error.message, /reporter\.instance/);
+    assert.match(res.body.error.message, /reporter\.dropped/);
+  });
+});
+
 describe('idempotency and ordering', () => {
   test('duplicates within a batch, across batches and in a retried request are stored once', async () => {
     const events = refusedTimeline('tok-dup');

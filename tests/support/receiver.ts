@@ -8,6 +8,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { IngestEnvelopeSchema } from '@/lib/contract/ingest-envelope';
 
 export type Behaviour =
   /** Verify, store, answer 200 (207 when rejectEvent refuses some). */
@@ -181,8 +182,10 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
 
     let events: Record<string, unknown>[];
     try {
-      const parsed = JSON.parse(raw) as { events?: unknown };
-      if (!Array.isArray(parsed.events) || parsed.events.length < 1 || parsed.events.length > 1000) throw new Error('events must hold 1..1000 items');
+      // The real envelope contract: the SDK's bodies (events and its reporter status) must pass it.
+      const envelope = IngestEnvelopeSchema.safeParse(JSON.parse(raw));
+      if (!envelope.success) throw new Error(envelope.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const parsed = envelope.data;
       for (const e of parsed.events) {
         if (typeof e !== 'object' || e === null || typeof (e as { id?: unknown }).id !== 'string') throw new Error('every event needs an id');
       }

@@ -330,6 +330,20 @@ describe('reporter against a real receiver', () => {
     s = reporter.stats();
     assert.equal(s.accepted, 20);
     assertConserved(reporter);
+    // Every batch tells Doorwatch what this reporter had lost so far (cumulative, per instance).
+    const statuses = rx.requests.map((r) => JSON.parse(r.body).reporter);
+    assert.ok(statuses.every((st) => typeof st.instance === 'string' && st.instance === statuses[0].instance));
+    assert.equal(statuses[0].dropped, 0, 'the first batch went out before any drop');
+    assert.equal(statuses.at(-1).dropped, 7);
+    assert.equal(statuses.at(-1).failed, 0);
+  });
+
+  test('the instance name is configurable and checked', async () => {
+    const { rx, reporter } = await setup({ instance: 'edge-7:worker.2' });
+    reporter.report(ev(1));
+    await reporter.flush();
+    assert.equal(JSON.parse(rx.requests[0].body).reporter.instance, 'edge-7:worker.2');
+    assert.throws(() => createReporter({ url: 'http://127.0.0.1:1', server: 's', secret: 'whsec_AAAA', instance: 'has space' }), /instance must match/);
   });
 
   test('dropping part of a batch that waits to retry re-signs the rest under a new webhook-id', async () => {

@@ -19,6 +19,19 @@ export const ZServerView = z.object({
    * unknown: no answered boundary resume yet.
    */
   verdict: z.enum(SERVER_VERDICTS),
+  /**
+   * What this server's reporters said they lost before sending (summed over reporter instances,
+   * each reporting cumulative counts); null if no reporter ever sent its status. Non-zero means
+   * the stored timelines, and so the counts and verdict, may be incomplete.
+   */
+  reporterLoss: z
+    .object({
+      instances: ZCount,
+      dropped: ZCount,
+      failed: ZCount,
+      lastReportAt: ZIsoMs,
+    })
+    .nullable(),
   counts: z.object({
     boundary: ZCount,
     refused: ZCount,
