@@ -49,3 +49,32 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
     </div>
   );
 }
+
+/**
+ * The states of a list backed by one query: loading, failed with nothing to show, empty, or the
+ * rows (with the error above them when a refresh failed but earlier data is still shown).
+ */
+export function ListStates({
+  query,
+  loadingLabel,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data: unknown; refetch: () => unknown };
+  loadingLabel: string;
+  isEmpty: boolean;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
+  if (query.isPending) return <Loading label={loadingLabel} />;
+  const retry = () => void query.refetch();
+  if (query.isError && !query.data) return <ErrorState error={query.error} onRetry={retry} />;
+  if (isEmpty) return <>{empty}</>;
+  return (
+    <>
+      {query.isError && <ErrorState error={query.error} onRetry={retry} />}
+      {children}
+    </>
+  );
+}

@@ -1,11 +1,12 @@
 'use client';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { CursorPager } from '@/components/cursor-pager';
 import { DataTable } from '@/components/panel';
-import { Empty, ErrorState, Loading } from '@/components/states';
+import { Empty, ErrorState, ListStates } from '@/components/states';
+import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
-import { useDeadLetter, useDeadLetters, useServers, type DeadLetterParams } from '@/lib/ui/queries';
+import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/ui/time-range';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -83,8 +84,6 @@ export function DeadLettersView() {
     cursor: cursor || undefined,
   };
   const q = useDeadLetters(params, refresh);
-  const servers = useServers('off');
-  const serverNames = useMemo(() => servers.data?.servers.map((s) => s.name) ?? [], [servers.data]);
   const data = q.data;
   const rows = data?.deadLetters ?? [];
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
@@ -115,16 +114,7 @@ export function DeadLettersView() {
 
       <section className="panel">
         <div className="filters" role="group" aria-label="Filters">
-          <div className="field">
-            <label htmlFor="dl-server-select">Server</label>
-            <select id="dl-server-select" className="select" value={server} onChange={(e) => set({ server: e.target.value || null, cursor: null })}>
-              <option value="">All</option>
-              {serverNames.map((n) => (
-                <option key={n} value={n}>{n}</option>
-              ))}
-              {server && !serverNames.includes(server) && <option value={server}>{server}</option>}
-            </select>
-          </div>
+          <ServerSelect id="dl-server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
           <div className="field" role="group" aria-label="Codes (any of)">
             <span className="small muted">Codes</span>
             {(data?.byCode ?? []).map(({ code, count }) => (
@@ -146,37 +136,35 @@ export function DeadLettersView() {
       </section>
 
       <section className={`panel ${q.isPlaceholderData ? 'stale' : ''}`} aria-label="Dead letter list">
-        {q.isPending ? (
-          <Loading label="Loading dead letters…" />
-        ) : q.isError && !data ? (
-          <ErrorState error={q.error} onRetry={() => void q.refetch()} />
-        ) : rows.length === 0 ? (
-          <Empty title="Nothing refused">
-            {codes.length || server ? 'No dead letter matches these filters in this range.' : 'Every request in this range was accepted whole.'}
-          </Empty>
-        ) : (
-          <>
-            {q.isError && <ErrorState error={q.error} onRetry={() => void q.refetch()} />}
-            <DataTable
-              testId="dead-letters-table"
-              className="dead-letters"
-              head={
-                <>
-                  <th>Received</th>
-                  <th>Server</th>
-                  <th>Code</th>
-                  <th>Event</th>
-                  <th>Why</th>
-                  <th>Payload</th>
-                </>
-              }
-            >
-              {rows.map((l) => (
-                <Row key={l.id} letter={l} tz={tz} />
-              ))}
-            </DataTable>
-          </>
-        )}
+        <ListStates
+          query={q}
+          loadingLabel="Loading dead letters…"
+          isEmpty={rows.length === 0}
+          empty={
+            <Empty title="Nothing refused">
+              {codes.length || server ? 'No dead letter matches these filters in this range.' : 'Every request in this range was accepted whole.'}
+            </Empty>
+          }
+        >
+          <DataTable
+            testId="dead-letters-table"
+            className="dead-letters"
+            head={
+              <>
+                <th>Received</th>
+                <th>Server</th>
+                <th>Code</th>
+                <th>Event</th>
+                <th>Why</th>
+                <th>Payload</th>
+              </>
+            }
+          >
+            {rows.map((l) => (
+              <Row key={l.id} letter={l} tz={tz} />
+            ))}
+          </DataTable>
+        </ListStates>
         {data && (
           <CursorPager
             filterKey={JSON.stringify({ ...params, cursor: undefined })}

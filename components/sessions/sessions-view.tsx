@@ -1,13 +1,14 @@
 'use client';
 import Link from 'next/link';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CursorPager } from '@/components/cursor-pager';
 import { DataTable } from '@/components/panel';
-import { Empty, ErrorState, Loading } from '@/components/states';
+import { Empty, ListStates } from '@/components/states';
+import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { sessionsUrl, useServers, useSessions, type SessionListParams } from '@/lib/ui/queries';
+import { sessionsUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/ui/time-range';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
@@ -109,7 +110,6 @@ export function SessionsView() {
     cursor: cursor || undefined,
   };
   const q = useSessions(params, refresh);
-  const servers = useServers('off');
 
   // Token search: typed text goes to the URL after a short pause.
   const [tokenText, setTokenText] = useState(token);
@@ -129,7 +129,6 @@ export function SessionsView() {
   };
 
   const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
-  const serverNames = useMemo(() => servers.data?.servers.map((s) => s.name) ?? [], [servers.data]);
   const data = q.data;
   const rows = data?.sessions ?? [];
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
@@ -163,16 +162,7 @@ export function SessionsView() {
               data-testid="token-filter"
             />
           </div>
-          <div className="field">
-            <label htmlFor="server-select">Server</label>
-            <select id="server-select" className="select" value={server} onChange={(e) => set({ server: e.target.value || null, cursor: null })} data-testid="server-select">
-              <option value="">All</option>
-              {serverNames.map((n) => (
-                <option key={n} value={n}>{n}</option>
-              ))}
-              {server && !serverNames.includes(server) && <option value={server}>{server}</option>}
-            </select>
-          </div>
+          <ServerSelect id="server-select" testId="server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
           <div className="field">
             <label htmlFor="state-select">State</label>
             <select
@@ -206,39 +196,37 @@ export function SessionsView() {
       </section>
 
       <section className={`panel ${q.isPlaceholderData ? 'stale' : ''}`} aria-label="Session list">
-        {q.isPending ? (
-          <Loading label="Loading sessions…" />
-        ) : q.isError && !data ? (
-          <ErrorState error={q.error} onRetry={() => void q.refetch()} />
-        ) : rows.length === 0 ? (
-          <Empty title="No sessions match">
-            {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
-          </Empty>
-        ) : (
-          <>
-            {q.isError && <ErrorState error={q.error} onRetry={() => void q.refetch()} />}
-            <DataTable
-              testId="sessions-table"
-              head={
-                <>
-                  <th>Server</th>
-                  <th>Token</th>
-                  <th>State</th>
-                  <th>Flags</th>
-                  <th>Boundary answer</th>
-                  <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                  <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                  <th className="num">Events</th>
-                  <th>Renegotiation</th>
-                </>
-              }
-            >
-              {rows.map((s) => (
-                <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
-              ))}
-            </DataTable>
-          </>
-        )}
+        <ListStates
+          query={q}
+          loadingLabel="Loading sessions…"
+          isEmpty={rows.length === 0}
+          empty={
+            <Empty title="No sessions match">
+              {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
+            </Empty>
+          }
+        >
+          <DataTable
+            testId="sessions-table"
+            head={
+              <>
+                <th>Server</th>
+                <th>Token</th>
+                <th>State</th>
+                <th>Flags</th>
+                <th>Boundary answer</th>
+                <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
+                <th className="num">Events</th>
+                <th>Renegotiation</th>
+              </>
+            }
+          >
+            {rows.map((s) => (
+              <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
+            ))}
+          </DataTable>
+        </ListStates>
         {data && (
           <CursorPager
             filterKey={filterKey}

@@ -11,7 +11,7 @@ import {
   type TDeadLetterListResponse,
 } from '@/lib/contract/api/dead-letters';
 import { toIsoMs } from '@/lib/contract/timestamp';
-import { parseInstant } from './time-range';
+import { manyParam, parseLimit, parseOpenRange } from './query-params';
 
 export interface DeadLetterQuery {
   server: string | null;
@@ -27,26 +27,10 @@ const CODE = /^[a-z_]{1,64}$/;
 export function parseDeadLetterQuery(params: URLSearchParams, nowMs: number): DeadLetterQuery {
   const server = params.get('server')?.trim() || null;
   if (server !== null && server.length > 128) throw new ApiError(400, 'invalid_server', 'server must be at most 128 characters');
-  const codes = params.getAll('code').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const codes = manyParam(params, 'code');
   for (const c of codes) if (!CODE.test(c)) throw new ApiError(400, 'invalid_code', `code=${JSON.stringify(c)} is not an error code (a-z and _)`);
-  const instant = (name: 'from' | 'to'): number | null => {
-    const raw = params.get(name)?.trim();
-    if (!raw) return null;
-    const ms = parseInstant(raw, nowMs);
-    if (ms === null) throw new ApiError(400, 'invalid_time_range', `${name}=${JSON.stringify(raw)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
-    return ms;
-  };
-  const fromMs = instant('from');
-  const toMs = instant('to');
-  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to');
-  const rawLimit = params.get('limit');
-  let limit = DEAD_LETTER_DEFAULT_LIMIT;
-  if (rawLimit !== null && rawLimit !== '') {
-    if (!/^\d{1,6}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > DEAD_LETTER_MAX_LIMIT) {
-      throw new ApiError(400, 'invalid_limit', `limit must be an integer from 1 to ${DEAD_LETTER_MAX_LIMIT}`);
-    }
-    limit = Number(rawLimit);
-  }
+  const { fromMs, toMs } = parseOpenRange(params, nowMs);
+  const limit = parseLimit(params, DEAD_LETTER_DEFAULT_LIMIT, DEAD_LETTER_MAX_LIMIT);
   const rawCursor = params.get('cursor');
   return { server, codes, fromMs, toMs, limit, cursor: rawCursor ? decodeDeadLetterCursor(rawCursor) : null };
 }

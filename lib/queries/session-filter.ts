@@ -2,7 +2,7 @@
 import { ApiError } from '@/lib/http/api-error';
 import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
 import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
-import { parseInstant } from './time-range';
+import { manyParam, parseLimit, parseOpenRange } from './query-params';
 
 export interface SessionFilter {
   servers: string[];
@@ -38,53 +38,31 @@ const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string> = {
   burned_token_reuse: 'fBurnedTokenReuse',
 };
 
-/** Values of a repeatable parameter; also accepts comma-separated lists (`flag=a,b`). */
-function many(params: URLSearchParams, name: string): string[] {
-  return params.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-}
-
 export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
-  const flags = many(params, 'flag');
+  const flags = manyParam(params, 'flag');
   for (const f of flags) {
     if (!(SESSION_FLAGS as readonly string[]).includes(f)) {
       throw new ApiError(400, 'invalid_flag', `flag=${JSON.stringify(f)} is not one of ${SESSION_FLAGS.join(', ')}`);
     }
   }
-  const states = many(params, 'state');
+  const states = manyParam(params, 'state');
   for (const s of states) {
     if (!(SESSION_STATES as readonly string[]).includes(s)) {
       throw new ApiError(400, 'invalid_state', `state=${JSON.stringify(s)} is not one of ${SESSION_STATES.join(', ')}`);
     }
   }
-  const servers = many(params, 'server');
+  const servers = manyParam(params, 'server');
   for (const s of servers) if (s.length > 128) throw new ApiError(400, 'invalid_server', 'server must be at most 128 characters');
   const token = params.get('token')?.trim() || null;
   if (token !== null && token.length > 256) throw new ApiError(400, 'invalid_token', 'token must be at most 256 characters');
 
-  // Exact instants (no minute alignment: rows carry ms times); either bound may be left open.
-  const instant = (name: 'from' | 'to'): number | null => {
-    const raw = params.get(name)?.trim();
-    if (!raw) return null;
-    const ms = parseInstant(raw, nowMs);
-    if (ms === null) throw new ApiError(400, 'invalid_time_range', `${name}=${JSON.stringify(raw)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
-    return ms;
-  };
-  const fromMs = instant('from');
-  const toMs = instant('to');
-  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to');
+  const { fromMs, toMs } = parseOpenRange(params, nowMs);
 
   const sortParam = params.get('sort')?.trim() || '-lastEventAt';
   if (!(SESSION_SORTS as readonly string[]).includes(sortParam)) {
     throw new ApiError(400, 'invalid_sort', `sort=${JSON.stringify(sortParam)} is not one of ${SESSION_SORTS.join(', ')}`);
   }
-  const limitParam = params.get('limit');
-  let limit = DEFAULT_LIMIT;
-  if (limitParam !== null && limitParam !== '') {
-    if (!/^\d{1,6}$/.test(limitParam) || Number(limitParam) < 1 || Number(limitParam) > MAX_LIMIT) {
-      throw new ApiError(400, 'invalid_limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
-    }
-    limit = Number(limitParam);
-  }
+  const limit = parseLimit(params, DEFAULT_LIMIT, MAX_LIMIT);
   return {
     filter: { servers, states: states as SessionState[], flags: flags as SessionFlag[], token, fromMs, toMs, nowMs, thresholdMs },
     sort: sortParam as TSessionSort,
