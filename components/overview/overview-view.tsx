@@ -316,6 +316,16 @@ export function OverviewView() {
             </div>
           )}
 
+          {s.deadLetters > 0 && (
+            <div className="notice" role="status" data-testid="dead-letter-notice">
+              <strong className="num">{fmtInt(s.deadLetters)}</strong>
+              <span>
+                {s.deadLetters === 1 ? 'payload was' : 'payloads were'} refused at ingest in this range (events that failed the contract or bodies that were not a batch): these numbers do not include them.
+              </span>
+              <Link href={link('/dead-letters')} data-testid="dead-letter-notice-link">See what was sent →</Link>
+            </div>
+          )}
+
           <div className="tiles">
             {tiles(s).map((t) => (
               <Tile key={t.testId} {...t} href={sessionsLink(t.flag ? { flag: t.flag } : {})} />

@@ -7,6 +7,7 @@
 //   that STARTED in range are added from Session via the deadlockStartedAt index; their idle
 //   time counts up to now.
 // - the refusal latency histogram is a sum of the rollups' per-bucket counters.
+// - deadLetters counts what ingest refused (DeadLetter rows received in range).
 // - refusal and renegotiation latency percentiles are exact (nearest rank) over Session rows
 //   whose refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
 //   refusedAt / successorOpenedAt falls in the bucket (one query each gives both).
@@ -121,6 +122,12 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     [q.bucketMs, fromMs, toMs, ...serverParam],
   );
 
+  // What senders got wrong in range (DeadLetter_receivedAt_idx / DeadLetter_server_receivedAt_idx).
+  const [letters] = await db.sql.query<{ n: number | bigint | string }>(
+    `SELECT COUNT(*) AS "n" FROM "DeadLetter" WHERE "receivedAt" >= ? AND "receivedAt" < ?${serverSql}`,
+    [fromMs, toMs, ...serverParam],
+  );
+
   const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
     dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
@@ -177,6 +184,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
       under200ms: under200,
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
+    deadLetters: Number(letters?.n ?? 0),
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

@@ -218,9 +218,11 @@ describe('dashboard', () => {
     const ok = { id: 'dl-ok', token: 'tok-dl', type: 'session.opened', at: new Date().toISOString(), data: {} };
     assert.equal((await postEvents(app.url, name, secret, [ok, bad])).status, 207);
     assert.equal((await postSigned(app.url, name, secret, '{"events": oops')).status, 400);
+    // The overview says that something was refused, and leads there.
     await page.goto(`${app.url}/?from=now-1h&to=now`);
-    await page.click('nav >> text=Dead letters');
-    await page.waitForURL(/\/dead-letters\?/);
+    assert.match(await page.locator('[data-testid="dead-letter-notice"]').innerText(), /^2\s+payloads were refused/);
+    await page.click('[data-testid="dead-letter-notice-link"]');
+    await page.waitForURL(/\/dead-letters\?from=now-1h/);
     const rows = page.locator('[data-testid="dead-letter-row"]');
     await rows.nth(1).waitFor();
     assert.equal(await rows.count(), 2);

@@ -71,6 +71,9 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
   const list = async (query: string) => api(`/api/v1/admin/dead-letters${query}`, { token: ADMIN });
   const all = await (await list('?server=sloppy')).json();
   assert.equal(all.total, 8);
+  const stats = await (await api('/api/v1/stats?server=sloppy&from=now-1h', { token: ADMIN })).json();
+  assert.equal(stats.deadLetters, 8, 'the overview counts them too');
+  assert.equal(stats.events, 1, 'and only the valid event as an event');
   assert.deepEqual(all.byCode, [{ code: 'invalid_type', count: 5 }, { code: 'invalid_body', count: 2 }, { code: 'invalid_field', count: 1 }]);
   assert.ok(all.deadLetters.some((l: any) => l.payload === 'not json at all' && !l.payloadTruncated && l.eventIndex === null));
   const typed = all.deadLetters.find((l: any) => l.eventId === 'bad-3');

@@ -90,6 +90,8 @@ export const ZStatsResponse = z.object({
   refusalLatencyMs: ZLatencySummary,
   renegotiations: ZRenegotiationTotals,
   refusalLatencyHistogram: z.array(ZHistogramBucket),
+  /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
+  deadLetters: ZCount,
   series: z.array(ZStatsBucket),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
