@@ -26,7 +26,7 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
   const headers = readWebhookHeaders(request.headers);
   if (!headers || !SERVER_NAME.test(server)) throw unauthorized();
   const secrets = await activeSecrets(db, server).catch((err) => {
-    throw databaseUnavailable(err);
+    throw err instanceof ApiError ? err : databaseUnavailable(err);
   });
   if (secrets.length === 0 || !verifyWebhook(raw, headers, secrets)) throw unauthorized();
 

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
+import { randomBytes } from 'node:crypto';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 let app: AppServer;
@@ -114,4 +115,29 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
   }
   assert.equal((await api('/api/v1/admin/dead-letters')).status, 401, 'no token');
   assert.equal((await api(`/api/v1/admin/dead-letters/${long.id}`)).status, 401, 'no token');
+});
+
+test('with DOORWATCH_SECRET_KEY, webhook secrets are sealed at rest and still verify', async () => {
+  const provisioned = `whsec_${randomBytes(32).toString('base64')}`;
+  const sealed = await startAppServer({ env: { DOORWATCH_SECRET_KEY: randomBytes(32).toString('base64'), DOORWATCH_SERVERS: `cfg-1=${provisioned}` } });
+  try {
+    const res = await fetch(`${sealed.url}/api/v1/admin/servers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ name: 'api-1' }),
+    });
+    assert.equal(res.status, 201);
+    const { secret } = await res.json();
+    assert.equal((await postEvents(sealed.url, 'api-1', secret, [event('sealed-1')])).status, 200);
+    assert.equal((await postEvents(sealed.url, 'cfg-1', provisioned, [event('sealed-2')])).status, 200);
+    assert.equal((await postEvents(sealed.url, 'cfg-1', secret, [event('sealed-3')])).status, 401);
+    const stored = await sealed.query<{ secret: string }>('SELECT "secret" FROM "ServerSecret"');
+    assert.equal(stored.length, 2);
+    for (const row of stored) {
+      assert.match(row.secret, /^dwsealed:v1:/);
+      assert.ok(!row.secret.includes(secret.slice(6)) && !row.secret.includes(provisioned.slice(6)), 'no secret in clear');
+    }
+  } finally {
+    await sealed.stop();
+  }
 });

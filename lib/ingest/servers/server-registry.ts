@@ -4,6 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
+import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
+
+// Read when needed (cheap; secrets are cached below), so the environment is the one source of truth.
+const sealingKey = (): SealingKey | null => readSealingKey();
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
@@ -24,7 +28,7 @@ export async function addServer(db: Db, name: string, secret: string = generateS
   if (!isWellFormedSecret(secret)) throw new ApiError(400, 'invalid_secret', 'a secret must be whsec_ followed by base64 of 24-64 bytes');
   const existing = await db.prisma.server.findUnique({ where: { name } });
   if (existing) throw new ApiError(409, 'server_exists', `server "${name}" is already registered; use rotate to change its secret`);
-  await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret } } } });
+  await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: sealSecret(secret, sealingKey()) } } } });
   invalidateSecretCache(name);
   return { name, secret };
 }
@@ -40,7 +44,7 @@ export async function rotateSecret(db: Db, name: string, graceSeconds = DEFAULT_
   const secret = generateSecret();
   await db.prisma.$transaction([
     db.prisma.serverSecret.updateMany({ where: { serverName: name, OR: [{ expiresAt: null }, { expiresAt: { gt: until } }] }, data: { expiresAt: until } }),
-    db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret } }),
+    db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: sealSecret(secret, sealingKey()) } }),
   ]);
   invalidateSecretCache(name);
   return { name, secret, previousValidUntil: until.toISOString() };
@@ -80,10 +84,11 @@ export async function provisionServersFromEnv(db: Db, value = process.env.DOORWA
       throw new Error(`DOORWATCH_SERVERS entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>`);
     }
     const server = await db.prisma.server.findUnique({ where: { name }, include: { secrets: true } });
+    const stored = sealSecret(secret, sealingKey());
     if (!server) {
-      await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret } } } });
-    } else if (!server.secrets.some((s) => s.secret === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))) {
-      await db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret } });
+      await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: stored } } } });
+    } else if (!server.secrets.some((s) => openSecret(s.secret, sealingKey()) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))) {
+      await db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: stored } });
     }
     invalidateSecretCache(name);
     provisioned.push(name);
@@ -105,7 +110,35 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
   const hit = secretCache.get(name);
   if (hit && now - hit.loadedAt < SECRET_CACHE_TTL_MS) return hit.secrets;
   const rows = await db.prisma.serverSecret.findMany({ where: { serverName: name } });
-  const secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => r.secret);
+  let secrets: string[];
+  try {
+    secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => openSecret(r.secret, sealingKey()));
+  } catch (err) {
+    // A configuration fault, not the sender's: 503 so senders retry (nothing is lost) once it is fixed.
+    if (err instanceof SecretSealingError) throw new ApiError(503, err.code, err.message, { 'retry-after': '30' });
+    throw err;
+  }
   secretCache.set(name, { secrets, loadedAt: now });
   return secrets;
+}
+
+/**
+ * Start-up: with a key, seal every secret still stored in clear; in any case prove that the
+ * stored secrets open with this key (or lack of one), so a wrong key stops the start instead
+ * of answering every sender 503. Returns how many were sealed and whether any stay in clear.
+ */
+export async function sealStoredSecrets(db: Db): Promise<{ sealed: number; inClear: number }> {
+  const key = sealingKey();
+  const rows = await db.prisma.serverSecret.findMany({ select: { id: true, secret: true } });
+  let sealed = 0;
+  for (const row of rows) {
+    if (isSealed(row.secret)) {
+      openSecret(row.secret, key);
+    } else if (key !== null) {
+      await db.prisma.serverSecret.update({ where: { id: row.id }, data: { secret: sealSecret(row.secret, key) } });
+      sealed++;
+    }
+  }
+  secretCache.clear();
+  return { sealed, inClear: key === null ? rows.filter((r) => !isSealed(r.secret)).length : 0 };
 }

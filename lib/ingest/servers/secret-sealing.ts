@@ -1,0 +1,64 @@
+// Webhook secrets at rest. Doorwatch must read a server's secret to verify its signatures
+// (HMAC), so it cannot store a hash the way it does for operator tokens. With
+// DOORWATCH_SECRET_KEY set (base64 of 32 bytes), secrets are sealed with AES-256-GCM before
+// they are written, so a copy of the database (a backup, a replica, a support dump) does not
+// hand out the keys to forge events. Without it they are stored as given and start-up says so.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const PREFIX = 'dwsealed:v1:';
+// Binds a sealed value to its purpose: it cannot be moved into another sealed field unnoticed.
+const AAD = Buffer.from('doorwatch/server-secret/v1');
+
+export type SealingKey = Buffer;
+
+export class SecretSealingError extends Error {
+  constructor(
+    readonly code: 'invalid_secret_key' | 'secret_key_missing' | 'secret_key_mismatch' | 'sealed_secret_malformed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SecretSealingError';
+  }
+}
+
+/** The key from DOORWATCH_SECRET_KEY, or null when unset; a malformed key is an error, never ignored. */
+export function readSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
+  const raw = env.DOORWATCH_SECRET_KEY?.trim();
+  if (!raw) return null;
+  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+  if (key.length !== 32) {
+    throw new SecretSealingError('invalid_secret_key', 'DOORWATCH_SECRET_KEY must be base64 of 32 random bytes (generate one with: openssl rand -base64 32)');
+  }
+  return key;
+}
+
+export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
+
+/** What to store: sealed with the key, or the secret itself when there is no key. */
+export function sealSecret(secret: string, key: SealingKey | null): string {
+  if (key === null) return secret;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(AAD);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return `${PREFIX}${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${sealed.toString('base64')}`;
+}
+
+/** The secret from what was stored: sealed values need the key they were sealed with. */
+export function openSecret(stored: string, key: SealingKey | null): string {
+  if (!isSealed(stored)) return stored;
+  if (key === null) {
+    throw new SecretSealingError('secret_key_missing', 'webhook secrets in the database are sealed, but DOORWATCH_SECRET_KEY is not set: start Doorwatch with the key they were sealed with');
+  }
+  const parts = stored.slice(PREFIX.length).split(':');
+  if (parts.length !== 3) throw new SecretSealingError('sealed_secret_malformed', 'a sealed webhook secret in the database is malformed');
+  const [iv, tag, data] = parts.map((p) => Buffer.from(p, 'base64'));
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    decipher.setAAD(AAD);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SecretSealingError('secret_key_mismatch', 'DOORWATCH_SECRET_KEY does not open the webhook secrets in the database: it is not the key they were sealed with');
+  }
+}
