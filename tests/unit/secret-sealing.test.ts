@@ -45,6 +45,7 @@ test('without a key secrets are stored as given; a malformed key is refused, not
 test('registry: start-up seals secrets stored in clear, ingest opens them, a wrong key stops the start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dw-seal-'));
   const saved = process.env.DOORWATCH_SECRET_KEY;
+  delete process.env.DOORWATCH_SECRET_KEY_PREVIOUS;
   try {
     const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 's.db')}` });
     await runMigrations(config);
@@ -70,8 +71,17 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     process.env.DOORWATCH_SECRET_KEY = OTHER;
     await assert.rejects(registry.sealStoredSecrets(db), code('secret_key_mismatch'));
     await assert.rejects(registry.activeSecrets(db, 'edge'), (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch');
+
+    // Changing keys: with the old one as DOORWATCH_SECRET_KEY_PREVIOUS, start-up re-seals with the new one.
+    process.env.DOORWATCH_SECRET_KEY_PREVIOUS = KEY;
+    assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 1, inClear: 0 });
+    delete process.env.DOORWATCH_SECRET_KEY_PREVIOUS;
+    assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 0, inClear: 0 }, 'the new key alone opens everything now');
+    await registry.provisionServersFromEnv(db, `edge=${secret}`); // (also drops the cached secrets)
+    assert.deepEqual(await registry.activeSecrets(db, 'edge'), [secret]);
     await db.close();
   } finally {
+    delete process.env.DOORWATCH_SECRET_KEY_PREVIOUS;
     if (saved === undefined) delete process.env.DOORWATCH_SECRET_KEY;
     else process.env.DOORWATCH_SECRET_KEY = saved;
     rmSync(dir, { recursive: true, force: true });

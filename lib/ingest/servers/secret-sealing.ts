@@ -21,15 +21,27 @@ export class SecretSealingError extends Error {
   }
 }
 
-/** The key from DOORWATCH_SECRET_KEY, or null when unset; a malformed key is an error, never ignored. */
-export function readSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
-  const raw = env.DOORWATCH_SECRET_KEY?.trim();
+function parseKey(env: Record<string, string | undefined>, name: string): SealingKey | null {
+  const raw = env[name]?.trim();
   if (!raw) return null;
   const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
   if (key.length !== 32) {
-    throw new SecretSealingError('invalid_secret_key', 'DOORWATCH_SECRET_KEY must be base64 of 32 random bytes (generate one with: openssl rand -base64 32)');
+    throw new SecretSealingError('invalid_secret_key', `${name} must be base64 of 32 random bytes (generate one with: openssl rand -base64 32)`);
   }
   return key;
+}
+
+/** The key from DOORWATCH_SECRET_KEY, or null when unset; a malformed key is an error, never ignored. */
+export function readSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
+  return parseKey(env, 'DOORWATCH_SECRET_KEY');
+}
+
+/**
+ * DOORWATCH_SECRET_KEY_PREVIOUS while changing keys: secrets sealed with it still open, and
+ * start-up re-seals them with the current key. Remove it once every instance has restarted.
+ */
+export function readPreviousSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
+  return parseKey(env, 'DOORWATCH_SECRET_KEY_PREVIOUS');
 }
 
 export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
@@ -44,21 +56,38 @@ export function sealSecret(secret: string, key: SealingKey | null): string {
   return `${PREFIX}${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${sealed.toString('base64')}`;
 }
 
-/** The secret from what was stored: sealed values need the key they were sealed with. */
-export function openSecret(stored: string, key: SealingKey | null): string {
-  if (!isSealed(stored)) return stored;
-  if (key === null) {
+/**
+ * The secret from what was stored: sealed values need the key they were sealed with (the
+ * current key, or the previous one while keys change). `withPrevious` says which one opened it.
+ */
+export function openSecretWith(stored: string, key: SealingKey | null, previous: SealingKey | null = null): { secret: string; withPrevious: boolean } {
+  if (!isSealed(stored)) return { secret: stored, withPrevious: false };
+  if (key === null && previous === null) {
     throw new SecretSealingError('secret_key_missing', 'webhook secrets in the database are sealed, but DOORWATCH_SECRET_KEY is not set: start Doorwatch with the key they were sealed with');
   }
   const parts = stored.slice(PREFIX.length).split(':');
   if (parts.length !== 3) throw new SecretSealingError('sealed_secret_malformed', 'a sealed webhook secret in the database is malformed');
   const [iv, tag, data] = parts.map((p) => Buffer.from(p, 'base64'));
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, iv);
-    decipher.setAAD(AAD);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-  } catch {
-    throw new SecretSealingError('secret_key_mismatch', 'DOORWATCH_SECRET_KEY does not open the webhook secrets in the database: it is not the key they were sealed with');
-  }
+  const attempt = (k: SealingKey): string | null => {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', k, iv);
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  };
+  const current = key === null ? null : attempt(key);
+  if (current !== null) return { secret: current, withPrevious: false };
+  const old = previous === null ? null : attempt(previous);
+  if (old !== null) return { secret: old, withPrevious: true };
+  throw new SecretSealingError(
+    'secret_key_mismatch',
+    'DOORWATCH_SECRET_KEY does not open the webhook secrets in the database: it is not the key they were sealed with (while changing keys, set the old one as DOORWATCH_SECRET_KEY_PREVIOUS)',
+  );
+}
+
+export function openSecret(stored: string, key: SealingKey | null, previous: SealingKey | null = null): string {
+  return openSecretWith(stored, key, previous).secret;
 }

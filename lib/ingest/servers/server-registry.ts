@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
-import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
+import { SecretSealingError, isSealed, openSecretWith, readPreviousSealingKey, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
 
 // Read when needed (cheap; secrets are cached below), so the environment is the one source of truth.
 const sealingKey = (): SealingKey | null => readSealingKey();
+const openStored = (stored: string): string => openSecretWith(stored, readSealingKey(), readPreviousSealingKey()).secret;
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
@@ -87,7 +88,7 @@ export async function provisionServersFromEnv(db: Db, value = process.env.DOORWA
     const stored = sealSecret(secret, sealingKey());
     if (!server) {
       await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: stored } } } });
-    } else if (!server.secrets.some((s) => openSecret(s.secret, sealingKey()) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))) {
+    } else if (!server.secrets.some((s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))) {
       await db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: stored } });
     }
     invalidateSecretCache(name);
@@ -112,7 +113,7 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
   const rows = await db.prisma.serverSecret.findMany({ where: { serverName: name } });
   let secrets: string[];
   try {
-    secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => openSecret(r.secret, sealingKey()));
+    secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => openStored(r.secret));
   } catch (err) {
     // A configuration fault, not the sender's: 503 so senders retry (nothing is lost) once it is fixed.
     if (err instanceof SecretSealingError) throw new ApiError(503, err.code, err.message, { 'retry-after': '30' });
@@ -123,19 +124,19 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
 }
 
 /**
- * Start-up: with a key, seal every secret still stored in clear; in any case prove that the
- * stored secrets open with this key (or lack of one), so a wrong key stops the start instead
- * of answering every sender 503. Returns how many were sealed and whether any stay in clear.
+ * Start-up: with a key, seal every secret still stored in clear or sealed with the previous key;
+ * in any case prove that the stored secrets open, so a wrong key stops the start instead of
+ * answering every sender 503. Returns how many were (re)sealed and how many stay in clear.
  */
 export async function sealStoredSecrets(db: Db): Promise<{ sealed: number; inClear: number }> {
   const key = sealingKey();
+  const previous = readPreviousSealingKey();
   const rows = await db.prisma.serverSecret.findMany({ select: { id: true, secret: true } });
   let sealed = 0;
   for (const row of rows) {
-    if (isSealed(row.secret)) {
-      openSecret(row.secret, key);
-    } else if (key !== null) {
-      await db.prisma.serverSecret.update({ where: { id: row.id }, data: { secret: sealSecret(row.secret, key) } });
+    const { secret, withPrevious } = openSecretWith(row.secret, key, previous);
+    if (key !== null && (withPrevious || !isSealed(row.secret))) {
+      await db.prisma.serverSecret.update({ where: { id: row.id }, data: { secret: sealSecret(secret, key) } });
       sealed++;
     }
   }
