@@ -2,7 +2,7 @@
 // and one reader connection, which in WAL mode reads the last committed snapshot and never
 // waits for the writer. Prepared statements are cached per connection.
 import Database from 'better-sqlite3';
-import { AsyncQueue, type Row, type Sql, type SqlExecutor } from './sql';
+import { AsyncQueue, insertManyAsValues, type Row, type Sql, type SqlExecutor } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -32,7 +32,7 @@ function bind(params: readonly unknown[]): unknown[] {
 }
 
 function executor(conn: ReturnType<typeof connection>): SqlExecutor {
-  return {
+  const self: SqlExecutor = {
     provider: 'sqlite',
     async query<T>(text: string, params: readonly unknown[] = []) {
       const stmt = conn.prepare(text);
@@ -45,7 +45,9 @@ function executor(conn: ReturnType<typeof connection>): SqlExecutor {
       if (stmt.reader) return stmt.all(...bind(params)).length;
       return stmt.run(...bind(params)).changes;
     },
+    insertMany: (table, columns, rows, tail) => insertManyAsValues(self, table, columns, rows, tail),
   };
+  return self;
 }
 
 export function createSqliteSql(file: string, busyTimeoutMs: number): Sql {
@@ -59,6 +61,7 @@ export function createSqliteSql(file: string, busyTimeoutMs: number): Sql {
     query: (text, params) => readExec.query(text, params),
     // A write outside a transaction still waits its turn behind running transactions.
     execute: (text, params) => queue.run(() => writeExec.execute(text, params)),
+    insertMany: (table, columns, rows, tail) => queue.run(() => writeExec.insertMany(table, columns, rows, tail)),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
       return queue.run(async () => {
         writer.db.exec('BEGIN IMMEDIATE');

@@ -4,6 +4,7 @@
 import type { SessionSummary } from '@/lib/contract/summary';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { SessionAnchors } from '@/lib/metrics/rollup-contributions';
+import type { ColumnSpec } from '@/lib/db/sql';
 
 export interface SessionRow {
   server: string;
@@ -41,6 +42,14 @@ export interface SessionRow {
   updatedAt: number;
 }
 
+const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
+  'server', 'token', 'state', 'flags', 'boundaryOutcome', 'previousToken', 'successorServer', 'successorToken',
+]);
+const SESSION_BIGINT_COLUMNS = new Set<keyof SessionRow>([
+  'openedAt', 'firstEventAt', 'lastEventAt', 'boundaryAt', 'answeredAt', 'refusedAt', 'naiveResumeAt', 'dualNegotiationAt',
+  'burnedTokenReuseAt', 'deadlockStartedAt', 'deadlockEndedAt', 'deadlockDurationMs', 'successorOpenedAt', 'updatedAt',
+]);
+
 /** Column order used by the multi-row upsert. */
 export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'server', 'token', 'state', 'flags', 'boundaryOutcome', 'openedAt', 'firstEventAt', 'lastEventAt', 'eventCount',
@@ -50,6 +59,12 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
   'fBurnedTokenReuse', 'updatedAt',
 ];
+
+/** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
+export const SESSION_COLUMN_SPECS: readonly ColumnSpec[] = SESSION_ROW_COLUMNS.map((name) => ({
+  name,
+  type: SESSION_TEXT_COLUMNS.has(name) ? 'text' : SESSION_BIGINT_COLUMNS.has(name) ? 'bigint' : 'int',
+}));
 
 const ms = (iso: string | null): number | null => (iso === null ? null : timestampMs(iso));
 const bit = (on: boolean): number => (on ? 1 : 0);

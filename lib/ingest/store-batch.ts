@@ -4,7 +4,7 @@
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
-import type { SqlExecutor, Sql } from '@/lib/db/sql';
+import type { ColumnSpec, SqlExecutor, Sql } from '@/lib/db/sql';
 import {
   addContributions,
   minuteOf,
@@ -13,7 +13,7 @@ import {
   type RollupColumn,
   type RollupDelta,
 } from '@/lib/metrics/rollup-contributions';
-import { SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
+import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
 import { storeDeadLetters, type DeadLetter } from './dead-letters';
 import { storeReporterStatus } from './reporter-status';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
@@ -40,9 +40,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-const placeholders = (cols: number, rows: number) =>
-  Array.from({ length: rows }, () => `(${Array.from({ length: cols }, () => '?').join(',')})`).join(',');
-
 interface EventRow {
   eventId: string;
   token: string;
@@ -64,22 +61,22 @@ function rowToEvent(r: EventRow): DoorwatchEvent {
   return event as unknown as DoorwatchEvent;
 }
 
+const EVENT_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'server', type: 'text' },
+  { name: 'eventId', type: 'text' },
+  { name: 'token', type: 'text' },
+  { name: 'type', type: 'text' },
+  { name: 'at', type: 'bigint' },
+  { name: 'seq', type: 'int' },
+  { name: 'data', type: 'text' },
+  { name: 'receivedAt', type: 'bigint' },
+];
+
 /** Inserts events that are new for this server; returns the ids that were inserted. */
 async function insertNewEvents(tx: SqlExecutor, server: string, events: readonly DoorwatchEvent[], receivedAt: number): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (const part of chunks(events)) {
-    const params: unknown[] = [];
-    for (const e of part) {
-      params.push(server, e.id, e.token, e.type, timestampMs(e.at), e.seq ?? null, JSON.stringify(e.data ?? {}), receivedAt);
-    }
-    const rows = await tx.query<{ eventId: string }>(
-      `INSERT INTO "Event" ("server","eventId","token","type","at","seq","data","receivedAt") VALUES ${placeholders(8, part.length)}
-       ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"`,
-      params,
-    );
-    for (const r of rows) inserted.add(r.eventId);
-  }
-  return inserted;
+  const rows = events.map((e) => [server, e.id, e.token, e.type, timestampMs(e.at), e.seq ?? null, JSON.stringify(e.data ?? {}), receivedAt]);
+  const inserted = await tx.insertMany<{ eventId: string }>('Event', EVENT_COLUMNS, rows, 'ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"');
+  return new Set(inserted.map((r) => r.eventId));
 }
 
 type Key = string; // `${server}\u0000${token}`
@@ -115,18 +112,8 @@ async function loadSessionRows(tx: SqlExecutor, where: string, values: readonly 
 }
 
 async function upsertSessions(tx: SqlExecutor, rows: readonly SessionRow[]): Promise<void> {
-  const cols = SESSION_ROW_COLUMNS;
-  const quoted = cols.map((c) => `"${c}"`).join(',');
-  const updates = cols.filter((c) => c !== 'server' && c !== 'token').map((c) => `"${c}" = excluded."${c}"`).join(',');
-  for (const part of chunks(rows, Math.floor(CHUNK / 4))) {
-    const params: unknown[] = [];
-    for (const r of part) for (const c of cols) params.push(r[c]);
-    await tx.execute(
-      `INSERT INTO "Session" (${quoted}) VALUES ${placeholders(cols.length, part.length)}
-       ON CONFLICT ("server","token") DO UPDATE SET ${updates}`,
-      params,
-    );
-  }
+  const updates = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token').map((c) => `"${c}" = excluded."${c}"`).join(',');
+  await tx.insertMany('Session', SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])), `ON CONFLICT ("server","token") DO UPDATE SET ${updates}`);
 }
 
 async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<void> {
@@ -138,15 +125,12 @@ async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<vo
   const used = new Set<RollupColumn>();
   for (const cell of cells) for (const c of Object.keys(cell.values) as RollupColumn[]) used.add(c);
   const cols = [...used].sort();
-  for (const part of chunks(cells, Math.floor(CHUNK / 2))) {
-    const params: unknown[] = [];
-    for (const cell of part) params.push(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
-    await tx.execute(
-      `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES ${placeholders(cols.length + 2, part.length)}
-       ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
-      params,
-    );
-  }
+  await tx.insertMany(
+    'Rollup',
+    [{ name: 'server', type: 'text' }, { name: 'minute', type: 'bigint' }, ...cols.map((c): ColumnSpec => ({ name: c, type: c === 'deadlockIdleMs' ? 'bigint' : 'int' }))],
+    cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
+    `ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
+  );
 }
 
 /** Earliest session.opened (across servers) naming each token as its previousToken. */

@@ -10,6 +10,7 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
 import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';
+import { SESSION_COLUMN_SPECS } from '@/lib/ingest/session-row';
 
 function project(migrations: Record<string, string>, provider = 'sqlite') {
   const root = mkdtempSync(join(tmpdir(), 'dw-mig-'));
@@ -138,6 +139,10 @@ test('the migrations create every column of every model (the schema and the SQL 
     const columns = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name));
     for (const field of Object.values(fields as Record<string, string>)) assert.ok(columns.has(field), `${table}.${field} has no column`);
   }
+  // The types the bulk writer binds (lib/db/sql.ts insertMany) match the table's.
+  const declared = new Map((db.prepare('PRAGMA table_info("Session")').all() as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+  const expected = { text: 'TEXT', bigint: 'BIGINT', int: 'INTEGER' } as const;
+  for (const c of SESSION_COLUMN_SPECS) assert.equal(declared.get(c.name), expected[c.type], `Session.${c.name}`);
   db.close();
 });
 
