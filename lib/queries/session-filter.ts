@@ -1,5 +1,6 @@
 // Session list filters: parsing from query parameters and the portable SQL they turn into.
 import { ApiError } from '@/lib/http/api-error';
+import type { Provider } from '@/lib/db/config';
 import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
 import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
 import { manyParam, parseLimit, parseOpenRange } from './query-params';
@@ -76,8 +77,13 @@ export interface SqlFragment {
   params: unknown[];
 }
 
+// Every token that starts with a prefix sorts (bytewise) between the prefix and the prefix followed
+// by 256 of the highest code point (tokens are at most 256 characters): a range the token index
+// can serve, where substr alone scans every session (56 ms → 0.09 ms at 100k sessions here).
+const TOKEN_RANGE_TOP = '\u{10FFFF}'.repeat(256);
+
 /** WHERE conditions (AND-ed) for a filter; identifiers quoted for PostgreSQL. */
-export function filterSql(f: SessionFilter): SqlFragment {
+export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.servers.length) {
@@ -98,9 +104,13 @@ export function filterSql(f: SessionFilter): SqlFragment {
     }
   }
   if (f.token !== null) {
-    // substr, not LIKE: exact and case-sensitive on both SQLite and PostgreSQL, no escaping.
-    where.push('substr("token", 1, ?) = ?');
-    params.push(f.token.length, f.token);
+    // The range narrows through the index; substr (not LIKE: exact and case-sensitive on both, no
+    // escaping) decides. Bytewise order is SQLite's default (BINARY); PostgreSQL's is the
+    // database's collation, so the comparison names "C" and uses Session_token_c_idx.
+    const c = provider === 'postgresql' ? ' COLLATE "C"' : '';
+    where.push(`"token"${c} >= ? AND "token"${c} <= ? AND substr("token", 1, ?) = ?`);
+    // substr counts characters (code points) on both databases; JS length counts UTF-16 units.
+    params.push(f.token, f.token + TOKEN_RANGE_TOP, [...f.token].length, f.token);
   }
   if (f.fromMs !== null) {
     where.push('"lastEventAt" >= ?');

@@ -12,7 +12,7 @@ function sortParts(sort: TSessionSort): { column: 'lastEventAt' | 'firstEventAt'
 }
 
 async function fetchPage(db: Db, filter: SessionFilter, sort: TSessionSort, limit: number, after: SessionCursor | null): Promise<SessionRow[]> {
-  const { where, params } = filterSql(filter);
+  const { where, params } = filterSql(filter, db.sql.provider);
   const { column, desc } = sortParts(sort);
   if (after) {
     // Row-value comparison (SQLite ≥ 3.15, PostgreSQL): strictly after the last row of the previous page.

@@ -119,12 +119,22 @@ describe('session list parameters', () => {
   test('repeatable and comma-separated flags, AND-ed in SQL', () => {
     const q = parse('flag=refused&flag=renegotiated,boundary');
     assert.deepEqual(q.filter.flags, ['refused', 'renegotiated', 'boundary']);
-    const sql = filterSql(q.filter);
+    const sql = filterSql(q.filter, 'sqlite');
     assert.deepEqual(sql.where, ['"fRefused" = 1', '"fRenegotiated" = 1', '"fBoundary" = 1']);
   });
 
+  test('a token prefix is an index range plus an exact substr test; bytewise on PostgreSQL too', () => {
+    const q = parse('token=tok-ab');
+    const lite = filterSql(q.filter, 'sqlite');
+    assert.deepEqual(lite.where, ['"token" >= ? AND "token" <= ? AND substr("token", 1, ?) = ?']);
+    assert.equal(lite.params[0], 'tok-ab');
+    assert.equal(lite.params[1], `tok-ab${'\u{10FFFF}'.repeat(256)}`);
+    assert.deepEqual(lite.params.slice(2), [6, 'tok-ab']);
+    assert.match(filterSql(q.filter, 'postgresql').where[0], /^"token" COLLATE "C" >= \? AND "token" COLLATE "C" <= \?/);
+  });
+
   test('deadlock flag uses the reader’s clock', () => {
-    const sql = filterSql(parse('flag=deadlock').filter);
+    const sql = filterSql(parse('flag=deadlock').filter, 'sqlite');
     assert.deepEqual(sql.params, [NOW - 10_000]);
   });
 
