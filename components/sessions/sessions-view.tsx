@@ -168,11 +168,13 @@ export function SessionsView() {
             <select
               id="state-select"
               className="select"
-              value={states[0] ?? ''}
+              value={states.join(',')}
               onChange={(e) => set({ state: e.target.value || null, cursor: null })}
               data-testid="state-select"
             >
               <option value="">Any</option>
+              {/* A link or API user may ask for several states (any of): show that choice as it is. */}
+              {states.length > 1 && <option value={states.join(',')}>{states.map((x) => STATE_LABELS[x] ?? x).join(' or ')}</option>}
               {SESSION_STATES.map((s) => (
                 <option key={s} value={s}>{STATE_LABELS[s]}</option>
               ))}

@@ -166,6 +166,13 @@ describe('dashboard', () => {
     assert.equal(lines.length, 6, 'header + all 5 sessions, not just one page');
     const json = await context.request.get(`${app.url}${await page.locator('[data-testid="export-json"]').getAttribute('href')}`);
     assert.equal(((await json.json()) as unknown[]).length, 5);
+
+    // Several states from a link (any of) are shown as they are, not silently narrowed to one.
+    await page.goto(`${app.url}/sessions?from=now-1h&to=now&state=upgrade_pending,terminated`);
+    await rows.first().waitFor();
+    const state = page.locator('[data-testid="state-select"]');
+    assert.equal(await state.inputValue(), 'upgrade_pending,terminated');
+    assert.equal(await state.locator('option:checked').innerText(), 'upgrade pending or terminated');
   });
 
   test('changing the time range changes the URL, and the URL reproduces the view', async () => {
