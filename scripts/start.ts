@@ -17,7 +17,13 @@ async function main() {
   await withStartupLock(config, prepareInstance); // instances starting together take turns
   const port = process.env.PORT ?? '3000';
   const host = process.env.HOST ?? '0.0.0.0';
-  const child = spawn(process.execPath, [join(process.cwd(), 'node_modules/next/dist/bin/next'), 'start', '-p', port, '-H', host], {
+  // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
+  // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
+  // default 5 s that race shows up as sporadic 502s / "other side closed".
+  const keepAliveMs = process.env.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS ?? '65000';
+  if (!/^\d{1,7}$/.test(keepAliveMs) || Number(keepAliveMs) < 1) throw new Error('DOORWATCH_KEEP_ALIVE_TIMEOUT_MS must be a positive integer (milliseconds)');
+  const nextArgs = ['start', '-p', port, '-H', host, '--keepAliveTimeout', keepAliveMs];
+  const child = spawn(process.execPath, [join(process.cwd(), 'node_modules/next/dist/bin/next'), ...nextArgs], {
     stdio: 'inherit',
     env: process.env,
   });

@@ -1,7 +1,8 @@
 // Operator auth through real HTTP: bearer tokens, roles, revocation, cookie login, CSRF, CLI, bootstrap.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { startAppServer, type AppServer } from '../support/app-server';
 
@@ -171,19 +172,21 @@ describe('browser login', () => {
 
 describe('CLI and bootstrap', () => {
   test('npm run operator: create, list, revoke against the running instance’s database', async () => {
-    const run = (...args: string[]) =>
-      execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/operator-cli.ts'), ...args], {
+    // Asynchronously: a blocked event loop would keep our idle keep-alive connections from noticing
+    // that the server closed them, and the next fetch would reuse a dead one.
+    const run = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/operator-cli.ts'), ...args], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: app.databaseUrl },
         encoding: 'utf8',
-      });
-    const out = run('create', 'cli-viewer', '--role', 'viewer');
+      })).stdout;
+    const out = await run('create', 'cli-viewer', '--role', 'viewer');
     const token = /dw_[A-Za-z0-9_-]{43}/.exec(out)![0];
     const id = /id (op_\w+)/.exec(out)![1];
     assert.equal((await call('/api/v1/stats', { token })).status, 200);
     assert.equal((await call('/api/v1/operators', { token })).status, 403);
-    assert.match(run('list'), new RegExp(`${id}\\s+viewer\\s+cli-viewer`));
-    run('revoke', id);
+    assert.match(await run('list'), new RegExp(`${id}\\s+viewer\\s+cli-viewer`));
+    await run('revoke', id);
     assert.equal((await call('/api/v1/stats', { token })).status, 401);
   });
 

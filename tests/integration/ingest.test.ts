@@ -197,23 +197,25 @@ describe('signatures', () => {
   });
 
   test('a rotated secret keeps the old one valid during its grace period, then not', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const run = (...args: string[]) =>
-      execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server-cli.ts', ...args], { env: app.env, encoding: 'utf8' });
-    const added = run('add', 'gamma');
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    // Asynchronously, so idle keep-alive connections notice a server-side close while the CLI runs.
+    const run = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server-cli.ts', ...args], { env: app.env, encoding: 'utf8' })).stdout;
+    const added = await run('add', 'gamma');
     const oldSecret = /whsec_\S+/.exec(added)![0];
     await new Promise((r) => setTimeout(r, 5100)); // past the app's 5 s secret cache
     assert.equal((await postEvents(app.url, 'gamma', oldSecret, events())).status, 200);
-    const rotated = run('rotate', 'gamma', '--grace-seconds', '3600');
+    const rotated = await run('rotate', 'gamma', '--grace-seconds', '3600');
     const newSecret = /whsec_\S+/.exec(rotated)![0];
     await new Promise((r) => setTimeout(r, 5100));
     assert.equal((await postEvents(app.url, 'gamma', newSecret, events())).status, 200, 'new secret works');
     assert.equal((await postEvents(app.url, 'gamma', oldSecret, events())).status, 200, 'old secret still works in grace');
-    run('rotate', 'gamma', '--grace-seconds', '0');
+    await run('rotate', 'gamma', '--grace-seconds', '0');
     await new Promise((r) => setTimeout(r, 5100));
     expectUnauthorized(await postEvents(app.url, 'gamma', oldSecret, events()));
     expectUnauthorized(await postEvents(app.url, 'gamma', newSecret, events()));
-    assert.match(run('list'), /gamma/);
+    assert.match(await run('list'), /gamma/);
   });
 });
 
