@@ -1,6 +1,7 @@
 // Query benchmark: seed 1M / 10M events (100k / 1M sessions), start the built app on the
 // database, and time the dashboard's reads through HTTP: overview stats + series for the last
-// 24 h, the session list filtered by a flag (first page and a cursor page), one session's detail.
+// 24 h, the session list filtered by a flag (first page and a cursor page), one session's detail,
+// and the token search (a whole token, and a prefix of one).
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { readDatabaseConfig } from '@/lib/db/config';
@@ -73,6 +74,12 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
       const s = tokens[i++ % tokens.length];
       return `${app.url}/api/v1/servers/${s.server}/sessions/${encodeURIComponent(s.token)}`;
     }, requests);
+    // Token lookup (the `/` search and the sessions filter): a whole sampled token, then a prefix of one.
+    const lookup = await measure('token lookup', () => `${app.url}/api/v1/sessions?token=${encodeURIComponent(tokens[i++ % tokens.length].token)}&limit=50`, requests);
+    const prefix = await measure('token prefix', () => {
+      const t = tokens[i++ % tokens.length].token;
+      return `${app.url}/api/v1/sessions?token=${encodeURIComponent(t.slice(0, Math.max(4, t.length - 3)))}&limit=50`;
+    }, requests);
     return {
       loadavg,
       seeded,
@@ -81,6 +88,8 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
       listFlagRefusedMs: list,
       listNaiveCursorPageMs: listPage2,
       detailMs: detail,
+      tokenLookupMs: lookup,
+      tokenPrefixMs: prefix,
       peakRssMb: round(app.peakRssKb() / 1024),
     };
   } finally {
