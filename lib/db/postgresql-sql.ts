@@ -1,6 +1,6 @@
 // Sql on node-postgres: a pool; each transaction holds one client from BEGIN to COMMIT.
 import pg from 'pg';
-import { insertManyAsUnnest, toProviderPlaceholders, type Row, type Sql, type SqlExecutor } from './sql';
+import { insertManyAsUnnest, toProviderPlaceholders, type ColumnSpec, type Row, type Sql, type SqlExecutor } from './sql';
 
 // int8 (COUNT, BIGINT epoch ms) and numeric (SUM of BIGINT) come back as numbers: every value
 // Doorwatch stores there (epoch ms, counters, durations) is far below 2^53.
@@ -24,7 +24,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
       const r = await client.query(toProviderPlaceholders(text, 'postgresql'), params as unknown[]);
       return r.rowCount ?? 0;
     },
-    async insertMany<T>(table: string, columns: Parameters<SqlExecutor['insertMany']>[1], rows: Parameters<SqlExecutor['insertMany']>[2], tail: string) {
+    async insertMany<T>(table: string, columns: readonly ColumnSpec[], rows: readonly (readonly unknown[])[], tail: string) {
       if (rows.length === 0) return [] as T[];
       const { text, params } = insertManyAsUnnest(table, columns, rows, tail);
       return (await client.query(text, params)).rows as T[];

@@ -9,6 +9,7 @@ import {
   addContributions,
   minuteOf,
   pruneZeroCells,
+  rollupColumnSpecs,
   sessionContributions,
   type RollupColumn,
   type RollupDelta,
@@ -61,7 +62,8 @@ function rowToEvent(r: EventRow): DoorwatchEvent {
   return event as unknown as DoorwatchEvent;
 }
 
-const EVENT_COLUMNS: readonly ColumnSpec[] = [
+/** The columns of "Event" in the order ingest (and the benchmark seeder) writes them. */
+export const EVENT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'server', type: 'text' },
   { name: 'eventId', type: 'text' },
   { name: 'token', type: 'text' },
@@ -127,7 +129,7 @@ async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<vo
   const cols = [...used].sort();
   await tx.insertMany(
     'Rollup',
-    [{ name: 'server', type: 'text' }, { name: 'minute', type: 'bigint' }, ...cols.map((c): ColumnSpec => ({ name: c, type: c === 'deadlockIdleMs' ? 'bigint' : 'int' }))],
+    rollupColumnSpecs(cols),
     cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
     `ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
   );

@@ -31,10 +31,3 @@ export function refusalHistogramBuckets(counts: readonly number[]): THistogramBu
     count: counts[i] ?? 0,
   }));
 }
-
-/** Latencies → the histogram (what the rollups add up to; used by tests and the seeder's checks). */
-export function refusalHistogramOf(latencies: readonly number[]): THistogramBucket[] {
-  const counts = REFUSAL_HISTOGRAM_COLUMNS.map(() => 0);
-  for (const ms of latencies) counts[refusalHistogramIndex(ms)]++;
-  return refusalHistogramBuckets(counts);
-}

@@ -8,13 +8,15 @@ import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
-import { SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/ingest/session-row';
-import { addContributions, minuteOf, pruneZeroCells, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
+import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/ingest/session-row';
+import { EVENT_COLUMNS } from '@/lib/ingest/store-batch';
+import { insertManyAsUnnest } from '@/lib/db/sql';
+import { addContributions, minuteOf, pruneZeroCells, rollupColumnSpecs, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { generateSecret } from '@/lib/ingest/servers/server-secret';
 import { generateFleet, serverName, type BenchSession } from './fleet';
 import { log, machine, num, prepareDatabase, round, type Args } from './common';
 
-const EVENT_COLS = ['server', 'eventId', 'token', 'type', 'at', 'seq', 'data', 'receivedAt'] as const;
+const EVENT_COLS = EVENT_COLUMNS.map((c) => c.name);
 type EventTuple = [string, string, string, string, number, null, string, number];
 
 export interface SeedOptions {
@@ -77,39 +79,32 @@ function sqliteWriter(file: string): Writer {
   };
 }
 
-/** PostgreSQL: INSERT ... SELECT FROM unnest(typed arrays): one statement per chunk, no parameter limit. */
+/** PostgreSQL: the same one-statement unnest inserts as ingest (lib/db/sql.ts), in one session with synchronous_commit off. */
 async function pgWriter(url: string): Promise<Writer> {
   const c = new Client({ connectionString: url });
   await c.connect();
   await c.query('SET synchronous_commit = off');
-  const sessionTypes: Record<string, string> = {};
-  for (const r of (await c.query(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'Session'`)).rows) {
-    sessionTypes[r.column_name] = r.data_type === 'bigint' ? 'bigint' : r.data_type === 'integer' ? 'int' : 'text';
-  }
-  const unnest = (types: string[]) => types.map((t, i) => `$${i + 1}::${t}[]`).join(',');
-  const columns = <T>(rows: T[], n: number, get: (r: T, i: number) => unknown) => Array.from({ length: n }, (_, i) => rows.map((r) => get(r, i)));
+  const insert = async (table: string, columns: Parameters<typeof insertManyAsUnnest>[1], rows: readonly (readonly unknown[])[], tail: string) => {
+    const { text, params } = insertManyAsUnnest(table, columns, rows, tail);
+    await c.query(text, params);
+  };
   const cols = ROLLUP_COLUMNS;
   return {
     async events(rows) {
-      await c.query(
-        `INSERT INTO "Event" (${EVENT_COLS.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(['text', 'text', 'text', 'text', 'bigint', 'int', 'text', 'bigint'])}) ON CONFLICT DO NOTHING`,
-        columns(rows, 8, (r, i) => r[i]),
-      );
+      await insert('Event', EVENT_COLUMNS, rows, 'ON CONFLICT DO NOTHING');
     },
     async sessions(rows) {
-      await c.query(
-        `INSERT INTO "Session" (${SESSION_ROW_COLUMNS.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(SESSION_ROW_COLUMNS.map((x) => sessionTypes[x] ?? 'text'))})`,
-        columns(rows, SESSION_ROW_COLUMNS.length, (r, i) => r[SESSION_ROW_COLUMNS[i]]),
-      );
+      await insert('Session', SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((col) => r[col])), '');
     },
     async rollups(delta) {
       const cells = [...delta.values()];
       for (let i = 0; i < cells.length; i += 20_000) {
         const part = cells.slice(i, i + 20_000);
-        await c.query(
-          `INSERT INTO "Rollup" ("server","minute",${cols.map((x) => `"${x}"`).join(',')}) SELECT * FROM unnest(${unnest(['text', 'bigint', ...cols.map((x) => (x === 'deadlockIdleMs' ? 'bigint' : 'int'))])})
-           ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((x) => `"${x}" = "Rollup"."${x}" + excluded."${x}"`).join(',')}`,
-          [part.map((x) => x.server), part.map((x) => x.minute), ...cols.map((col) => part.map((x) => x.values[col] ?? 0))],
+        await insert(
+          'Rollup',
+          rollupColumnSpecs(cols),
+          part.map((x) => [x.server, x.minute, ...cols.map((col) => x.values[col] ?? 0)]),
+          `ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((x) => `"${x}" = "Rollup"."${x}" + excluded."${x}"`).join(',')}`,
         );
       }
     },

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verdictOf } from '@/lib/queries/server-verdicts';
 import { bucketLatency, splitLatencyRows } from '@/lib/queries/stats';
-import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn, refusalHistogramOf } from '@/lib/metrics/refusal-histogram';
+import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets, refusalHistogramColumn } from '@/lib/metrics/refusal-histogram';
 import { ROLLUP_COLUMNS, sessionContributions } from '@/lib/metrics/rollup-contributions';
 import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
@@ -31,7 +31,10 @@ describe('server verdict', () => {
 
 describe('refusal latency histogram', () => {
   test('fixed edges, lower bound inclusive, open-ended last bucket', () => {
-    const h = refusalHistogramOf([0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]);
+    // As the rollups hold it: one counter per column, then the API's buckets.
+    const perColumn = REFUSAL_HISTOGRAM_COLUMNS.map(() => 0);
+    for (const ms of [0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]) perColumn[REFUSAL_HISTOGRAM_COLUMNS.indexOf(refusalHistogramColumn(ms))]++;
+    const h = refusalHistogramBuckets(perColumn);
     const counts = Object.fromEntries(h.map((b) => [`${b.fromMs}-${b.toMs ?? 'inf'}`, b.count]));
     assert.deepEqual(counts, {
       '0-10': 2, '10-25': 1, '25-50': 1, '50-100': 1, '100-200': 1, '200-500': 1, '500-1000': 0,
@@ -40,7 +43,7 @@ describe('refusal latency histogram', () => {
   });
 
   test('one rollup column per bucket, named by its bounds', () => {
-    assert.equal(REFUSAL_HISTOGRAM_COLUMNS.length, refusalHistogramOf([]).length);
+    assert.equal(REFUSAL_HISTOGRAM_COLUMNS.length, refusalHistogramBuckets([]).length);
     assert.equal(refusalHistogramColumn(9), 'refusedLt10ms');
     assert.equal(refusalHistogramColumn(10), 'refusedLt25ms');
     assert.equal(refusalHistogramColumn(4999), 'refusedLt5000ms');

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
-import { SecretSealingError, isSealed, openSecretWith, readPreviousSealingKey, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
+import { SecretSealingError, isSealed, openSecret, openSecretWith, readPreviousSealingKey, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
 
 // Read when needed (cheap; secrets are cached below), so the environment is the one source of truth.
 const sealingKey = (): SealingKey | null => readSealingKey();
-const openStored = (stored: string): string => openSecretWith(stored, readSealingKey(), readPreviousSealingKey()).secret;
+const openStored = (stored: string): string => openSecret(stored, readSealingKey(), readPreviousSealingKey());
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
