@@ -24,13 +24,13 @@ export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }
 
-export const EventIdSchema = z
+export const ZEventId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1–128 characters of [A-Za-z0-9._:-]');
 
-export const TokenSchema = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
+export const ZToken = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 
-export const TimestampSchema = z
+export const ZTimestamp = z
   .string()
   .refine((s) => parseTimestampMs(s) !== null, {
     message: 'must be an RFC 3339 timestamp with fractional seconds, e.g. 2026-11-29T10:00:00.123Z',
@@ -39,109 +39,109 @@ export const TimestampSchema = z
 const nonNegativeInt = z.int().min(0);
 
 /** Fields shared by every event type. Unknown top-level fields are stripped (not rejected). */
-export const EnvelopeSchema = z.object({
-  id: EventIdSchema,
-  token: TokenSchema,
-  at: TimestampSchema,
+export const ZEnvelope = z.object({
+  id: ZEventId,
+  token: ZToken,
+  at: ZTimestamp,
   seq: nonNegativeInt.optional(),
 });
 
-const envelope = EnvelopeSchema.shape;
+const envelope = ZEnvelope.shape;
 
 // `data` is a loose object everywhere so senders can attach extra diagnostics
 // without breaking validation; types without required fields default it to {}.
 
-export const SessionOpenedSchema = z.object({
+export const ZSessionOpened = z.object({
   ...envelope,
   type: z.literal('session.opened'),
-  data: z.looseObject({ previousToken: TokenSchema.optional() }).default({}),
+  data: z.looseObject({ previousToken: ZToken.optional() }).default({}),
 });
 
-export const UpgradeAcceptedSchema = z.object({
+export const ZUpgradeAccepted = z.object({
   ...envelope,
   type: z.literal('upgrade.accepted'),
   data: z.looseObject({ eventId: nonNegativeInt }),
 });
 
-export const UpgradeCompletedSchema = z.object({
+export const ZUpgradeCompleted = z.object({
   ...envelope,
   type: z.literal('upgrade.completed'),
   data: z.looseObject({}).default({}),
 });
 
-export const UpgradeRejectedSchema = z.object({
+export const ZUpgradeRejected = z.object({
   ...envelope,
   type: z.literal('upgrade.rejected'),
   data: z.looseObject({ status: z.int() }),
 });
 
-export const StreamDroppedSchema = z.object({
+export const ZStreamDropped = z.object({
   ...envelope,
   type: z.literal('stream.dropped'),
   data: z.looseObject({ reason: z.string().optional() }).default({}),
 });
 
-export const ResumeRequestedSchema = z.object({
+export const ZResumeRequested = z.object({
   ...envelope,
   type: z.literal('resume.requested'),
   // Required but nullable: a reconnect without Last-Event-ID must say so explicitly.
   data: z.looseObject({ lastEventId: z.int().nullable() }),
 });
 
-export const ResumeRefusedSchema = z.object({
+export const ZResumeRefused = z.object({
   ...envelope,
   type: z.literal('resume.refused'),
   data: z.looseObject({ reason: z.string().optional() }).default({}),
 });
 
-export const ResumeAcceptedSchema = z.object({
+export const ZResumeAccepted = z.object({
   ...envelope,
   type: z.literal('resume.accepted'),
   data: z.looseObject({ replayed: nonNegativeInt }),
 });
 
-export const SessionTimeoutSchema = z.object({
+export const ZSessionTimeout = z.object({
   ...envelope,
   type: z.literal('session.timeout'),
   data: z.looseObject({ idleMs: z.int().optional() }).default({}),
 });
 
-export const SessionClosedSchema = z.object({
+export const ZSessionClosed = z.object({
   ...envelope,
   type: z.literal('session.closed'),
   data: z.looseObject({ reason: z.string().optional() }).default({}),
 });
 
 export const EVENT_SCHEMAS = {
-  'session.opened': SessionOpenedSchema,
-  'upgrade.accepted': UpgradeAcceptedSchema,
-  'upgrade.completed': UpgradeCompletedSchema,
-  'upgrade.rejected': UpgradeRejectedSchema,
-  'stream.dropped': StreamDroppedSchema,
-  'resume.requested': ResumeRequestedSchema,
-  'resume.refused': ResumeRefusedSchema,
-  'resume.accepted': ResumeAcceptedSchema,
-  'session.timeout': SessionTimeoutSchema,
-  'session.closed': SessionClosedSchema,
+  'session.opened': ZSessionOpened,
+  'upgrade.accepted': ZUpgradeAccepted,
+  'upgrade.completed': ZUpgradeCompleted,
+  'upgrade.rejected': ZUpgradeRejected,
+  'stream.dropped': ZStreamDropped,
+  'resume.requested': ZResumeRequested,
+  'resume.refused': ZResumeRefused,
+  'resume.accepted': ZResumeAccepted,
+  'session.timeout': ZSessionTimeout,
+  'session.closed': ZSessionClosed,
 } as const satisfies Record<EventType, z.ZodType>;
 
-export const EventSchema = z.discriminatedUnion('type', [
-  SessionOpenedSchema,
-  UpgradeAcceptedSchema,
-  UpgradeCompletedSchema,
-  UpgradeRejectedSchema,
-  StreamDroppedSchema,
-  ResumeRequestedSchema,
-  ResumeRefusedSchema,
-  ResumeAcceptedSchema,
-  SessionTimeoutSchema,
-  SessionClosedSchema,
+export const ZEvent = z.discriminatedUnion('type', [
+  ZSessionOpened,
+  ZUpgradeAccepted,
+  ZUpgradeCompleted,
+  ZUpgradeRejected,
+  ZStreamDropped,
+  ZResumeRequested,
+  ZResumeRefused,
+  ZResumeAccepted,
+  ZSessionTimeout,
+  ZSessionClosed,
 ]);
 
 /** A validated event (after defaults: `data` is always present). */
-export type DoorwatchEvent = z.output<typeof EventSchema>;
+export type DoorwatchEvent = z.output<typeof ZEvent>;
 /** What a sender may post (`data` optional for types without required fields). */
-export type DoorwatchEventInput = z.input<typeof EventSchema>;
+export type DoorwatchEventInput = z.input<typeof ZEvent>;
 export type EventOfType<T extends EventType> = Extract<DoorwatchEvent, { type: T }>;
 
 // ---------------------------------------------------------------------------
@@ -223,7 +223,7 @@ export function validateEvent(raw: unknown): EventValidation {
             path: 'type',
             message: `type: unknown event type ${JSON.stringify(type)}; expected one of ${EVENT_TYPES.join(', ')}`,
           };
-    const envelopeResult = EnvelopeSchema.safeParse(raw);
+    const envelopeResult = ZEnvelope.safeParse(raw);
     const rest = envelopeResult.success ? [] : toIssues(raw, envelopeResult.error.issues);
     return { ok: false, id, issues: [typeIssue, ...rest] };
   }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 
-export const ReporterStatusSchema = z.object({
+export const ZReporterStatus = z.object({
   /** Names one reporter process (the SDK uses host-pid-random); counts are per instance. */
   instance: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z, a-z, 0-9 and . _ : -'),
   /** Events this instance discarded before sending (buffer full, or reported after close), since it started. */
@@ -12,12 +12,12 @@ export const ReporterStatusSchema = z.object({
   /** Events this instance gave up on after its retries ran out, since it started. */
   failed: z.int().min(0),
 });
-export type ReporterStatus = z.infer<typeof ReporterStatusSchema>;
+export type ReporterStatus = z.infer<typeof ZReporterStatus>;
 
-export const IngestEnvelopeSchema = z.object({
+export const ZIngestEnvelope = z.object({
   events: z
     .array(z.unknown())
     .min(1, 'events must hold at least one event')
     .max(MAX_EVENTS_PER_REQUEST, `at most ${MAX_EVENTS_PER_REQUEST} events per request`),
-  reporter: ReporterStatusSchema.optional(),
+  reporter: ZReporterStatus.optional(),
 });

@@ -27,15 +27,15 @@ const IsoMs = z.iso.datetime({ precision: 3 });
 const nullableIso = IsoMs.nullable();
 const count = z.int().min(0);
 
-export const DeadlockSchema = z.object({
+export const ZDeadlock = z.object({
   startedAt: IsoMs,
   endedAt: nullableIso,
   durationMs: z.number(),
   ongoing: z.boolean(),
 });
-export type Deadlock = z.infer<typeof DeadlockSchema>;
+export type Deadlock = z.infer<typeof ZDeadlock>;
 
-export const SessionSummarySchema = z.object({
+export const ZSessionSummary = z.object({
   server: z.string().nullable(),
   token: z.string(),
   state: z.enum(SESSION_STATES),
@@ -47,7 +47,7 @@ export const SessionSummarySchema = z.object({
   eventCount: count,
 
   refusalLatencyMs: z.number().nullable(),
-  deadlock: DeadlockSchema.nullable(),
+  deadlock: ZDeadlock.nullable(),
 
   previousToken: z.string().nullable(),
   successorToken: z.string().nullable(),
@@ -67,4 +67,4 @@ export const SessionSummarySchema = z.object({
   deadlockCandidateSince: nullableIso,
 });
 
-export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+export type SessionSummary = z.infer<typeof ZSessionSummary>;

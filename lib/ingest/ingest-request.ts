@@ -10,7 +10,7 @@ import type { EventRateLimiter } from './rate-limiter';
 import { storeDeadLetters } from './dead-letters';
 import { databaseUnavailable } from './database-unavailable';
 import { ingestEvents, type IngestResult } from './ingest-events';
-import { IngestEnvelopeSchema, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
+import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
 
 export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 events and 1 MiB per request' };
 
@@ -36,7 +36,7 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
   let reporter: ReporterStatus | undefined;
   try {
     parsed = JSON.parse(raw);
-    const envelope = IngestEnvelopeSchema.safeParse(parsed);
+    const envelope = ZIngestEnvelope.safeParse(parsed);
     if (envelope.success) ({ events, reporter } = envelope.data);
     else envelopeError = envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
   } catch (err) {

@@ -4,7 +4,7 @@
  * `lib/boundary/sides.ts`, which decides which side client and server were on.
  */
 import { INITIAL_SIDES, deriveSides as deriveBoundarySides, type Side, type SideStep } from '@/lib/boundary/sides';
-import { EventSchema, type DoorwatchEvent } from '@/lib/contract/event';
+import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
 
 export type { Side, SideStep } from '@/lib/boundary/sides';
 
@@ -32,7 +32,7 @@ export interface SideEvent {
 export function deriveSides(events: readonly SideEvent[]): SideStep[] {
   const parsed: DoorwatchEvent[] = [];
   for (const e of events) {
-    const r = EventSchema.safeParse({ id: e.id, token: 'timeline', type: e.type, at: e.at, ...(e.seq === null ? {} : { seq: e.seq }), data: e.data });
+    const r = ZEvent.safeParse({ id: e.id, token: 'timeline', type: e.type, at: e.at, ...(e.seq === null ? {} : { seq: e.seq }), data: e.data });
     if (r.success) parsed.push(r.data);
   }
   const byId = new Map(deriveBoundarySides(parsed).map((s) => [s.eventId, s]));

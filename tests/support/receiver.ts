@@ -8,7 +8,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { IngestEnvelopeSchema } from '@/lib/contract/ingest-envelope';
+import { ZIngestEnvelope } from '@/lib/contract/ingest-envelope';
 
 export type Behaviour =
   /** Verify, store, answer 200 (207 when rejectEvent refuses some). */
@@ -183,7 +183,7 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
     let events: Record<string, unknown>[];
     try {
       // The real envelope contract: the SDK's bodies (events and its reporter status) must pass it.
-      const envelope = IngestEnvelopeSchema.safeParse(JSON.parse(raw));
+      const envelope = ZIngestEnvelope.safeParse(JSON.parse(raw));
       if (!envelope.success) throw new Error(envelope.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       const parsed = envelope.data;
       for (const e of parsed.events) {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVENT_TYPES, EventSchema, validateEvent, type EventIssue } from '@/lib/contract/event';
+import { EVENT_TYPES, ZEvent, validateEvent, type EventIssue } from '@/lib/contract/event';
 import { parseTimestampMs, toIsoMs } from '@/lib/contract/timestamp';
 
 const base = { id: 'srv-1:evt.0001', token: 'tok-A', at: '2026-11-29T10:00:00.123Z' };
@@ -98,9 +98,9 @@ describe('event contract: accepted shapes', () => {
     accept({ ...base, id: 'x'.repeat(128), type: 'session.closed' });
   });
 
-  test('EventSchema is a discriminated union usable directly', () => {
-    assert.equal(EventSchema.safeParse({ ...base, type: 'upgrade.accepted', data: { eventId: 1 } }).success, true);
-    assert.equal(EventSchema.safeParse({ ...base, type: 'nope' }).success, false);
+  test('ZEvent is a discriminated union usable directly', () => {
+    assert.equal(ZEvent.safeParse({ ...base, type: 'upgrade.accepted', data: { eventId: 1 } }).success, true);
+    assert.equal(ZEvent.safeParse({ ...base, type: 'nope' }).success, false);
   });
 });
 

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { summarize } from '@/lib/boundary/summarize';
 import { decideResume } from '@/lib/boundary/decide-resume';
 import { orderTimeline } from '@/lib/boundary/timeline-order';
-import { EventSchema, type DoorwatchEvent } from '@/lib/contract/event';
-import { SessionSummarySchema } from '@/lib/contract/summary';
+import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
+import { ZSessionSummary } from '@/lib/contract/summary';
 import { historyArb, permute, type History } from './support/histories';
 
 const NUM_RUNS = 400;
@@ -52,7 +52,7 @@ describe('properties: summaries are order- and repeat-independent', () => {
         // Retries that differ (clock re-read on retry): same id, shifted `at`.
         const conflicting = dups.map((i) => {
           const e = h.events[i % h.events.length];
-          return EventSchema.parse({ ...e, at: new Date(Date.parse(e.at) + shift).toISOString() });
+          return ZEvent.parse({ ...e, at: new Date(Date.parse(e.at) + shift).toISOString() });
         });
         const all = [...h.events, ...conflicting];
         const now = h.lastAtMs + 20_000;
@@ -68,7 +68,7 @@ describe('properties: summaries are order- and repeat-independent', () => {
       fc.property(historyArb, nowOffsetArb, successorArb, (h, nowOff, successor) => {
         fc.pre(h.events.length > 0);
         const s = summarize(h.events, h.lastAtMs + nowOff, { successor });
-        SessionSummarySchema.parse(s);
+        ZSessionSummary.parse(s);
         assert.deepEqual(s.flags, [...new Set(s.flags)].sort());
         const has = (f: string) => s.flags.includes(f as never);
         assert.equal(has('boundary'), s.boundaryAt !== null);
@@ -108,7 +108,7 @@ function aimCursor(h: History, pick: number): number | null {
 }
 
 function appendResume(h: History, lastEventId: number | null): DoorwatchEvent[] {
-  const probe = EventSchema.parse({
+  const probe = ZEvent.parse({
     id: 'zz.probe',
     token: h.events[0].token,
     type: 'resume.requested',
@@ -181,7 +181,7 @@ describe('properties: decideResume agrees with summarize', () => {
             if (d.action === 'not_applicable') continue;
             const type = d.action === 'refuse' ? 'resume.refused' : 'resume.accepted';
             corrected.push(
-              EventSchema.parse({ id: `${e.id}.answer`, token: e.token, type, at: e.at, seq: (e.seq ?? 0) + 1, data: { replayed: 0 } }),
+              ZEvent.parse({ id: `${e.id}.answer`, token: e.token, type, at: e.at, seq: (e.seq ?? 0) + 1, data: { replayed: 0 } }),
             );
             continue;
           }

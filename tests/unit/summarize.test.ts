@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
-import { SessionSummarySchema, SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES } from '@/lib/contract/summary';
-import { EventSchema } from '@/lib/contract/event';
+import { ZSessionSummary, SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES } from '@/lib/contract/summary';
+import { ZEvent } from '@/lib/contract/event';
 import { T0, Timeline, isoAt, pendingUpgrade } from './support/timeline';
 
 const NOW = T0 + 3_600_000; // an hour after the origin: well past any threshold
@@ -11,7 +11,7 @@ const at = (ms: number) => T0 + ms;
 function sum(tl: Timeline, now: number | Date = NOW, options?: Parameters<typeof summarize>[2]) {
   const s = summarize(tl.events, now, options);
   // Every summary must satisfy the published schema.
-  SessionSummarySchema.parse(s);
+  ZSessionSummary.parse(s);
   return s;
 }
 
@@ -87,7 +87,7 @@ describe('summarize: states', () => {
   });
 
   test('timestamps are normalised to UTC milliseconds', () => {
-    const e = EventSchema.parse({
+    const e = ZEvent.parse({
       id: 'a',
       token: 't',
       at: '2026-11-29T12:00:00.5+02:00',

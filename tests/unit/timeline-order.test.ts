@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventSchema, type DoorwatchEvent } from '@/lib/contract/event';
+import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
 import { compareEvents, orderTimeline } from '@/lib/boundary/timeline-order';
 import { canonicalJson } from '@/lib/boundary/canonical-json';
 
 function ev(id: string, at: string, extra: Record<string, unknown> = {}): DoorwatchEvent {
-  return EventSchema.parse({ id, token: 't', at, type: 'stream.dropped', ...extra });
+  return ZEvent.parse({ id, token: 't', at, type: 'stream.dropped', ...extra });
 }
 const ids = (es: readonly DoorwatchEvent[]) => es.map((e) => e.id);
 

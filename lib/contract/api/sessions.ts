@@ -1,13 +1,13 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
-import { SessionSummarySchema } from '@/lib/contract/summary';
+import { ZSessionSummary } from '@/lib/contract/summary';
 import { ZIsoMs } from './common';
 
 /**
  * One session as the API shows it: the SessionSummary fields, with `flags`,
  * `deadlock` and `deadlock.ongoing` decided with the READER's clock.
  */
-export const ZSessionView = SessionSummarySchema.extend({
+export const ZSessionView = ZSessionSummary.extend({
   server: z.string(),
   firstEventAt: ZIsoMs,
   updatedAt: ZIsoMs.meta({ description: 'when Doorwatch last recomputed this summary (ingest clock)' }),

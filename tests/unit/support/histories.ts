@@ -6,7 +6,7 @@
  * same-instant ties (seq / id tie-breaks) are exercised.
  */
 import fc from 'fast-check';
-import { EventSchema, type DoorwatchEvent } from '@/lib/contract/event';
+import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
 import { T0 } from './timeline';
 
 export type Step =
@@ -69,7 +69,7 @@ export function buildHistory(spec: HistorySpec): History {
   const push = (type: DoorwatchEvent['type'], data: Record<string, unknown>, seq: number | null) => {
     n += 1;
     events.push(
-      EventSchema.parse({
+      ZEvent.parse({
         id: `${spec.token}.${String(n).padStart(3, '0')}`,
         token: spec.token,
         type,

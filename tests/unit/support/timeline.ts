@@ -1,5 +1,5 @@
 /** Test helpers: build validated events at millisecond offsets from a fixed origin. */
-import { EventSchema, type DoorwatchEvent, type EventType } from '@/lib/contract/event';
+import { ZEvent, type DoorwatchEvent, type EventType } from '@/lib/contract/event';
 
 export const T0 = Date.parse('2026-11-29T10:00:00.000Z');
 export const isoAt = (offsetMs: number): string => new Date(T0 + offsetMs).toISOString();
@@ -25,7 +25,7 @@ export class Timeline {
       ...(opts.seq === undefined ? {} : { seq: opts.seq }),
       data,
     };
-    this.events.push(EventSchema.parse(raw));
+    this.events.push(ZEvent.parse(raw));
     return this;
   }
 
