@@ -1,0 +1,74 @@
+// One instance leads each scheduled job: on PostgreSQL two leases for the same job never both
+// hold, a released (or dropped) lease is taken by the other at its next try, and jobs run only
+// while leading. On SQLite the one instance always leads.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { createLeaderLease } from '@/lib/schedule/leader-lease';
+import { startPeriodicJob } from '@/lib/schedule/periodic-job';
+import { createTestDatabase } from '../support/test-database';
+
+test('two instances: exactly one leads a job; the other takes over when it lets go', async () => {
+  const db = await createTestDatabase();
+  const config = readDatabaseConfig({ DATABASE_URL: db.url });
+  const a = createLeaderLease(config, 'alerts');
+  const b = createLeaderLease(config, 'alerts');
+  const other = createLeaderLease(config, 'probes');
+  try {
+    const first = await a.acquire();
+    const second = await b.acquire();
+    if (config.provider === 'sqlite') {
+      assert.equal(first && second, true, 'SQLite is one instance: it always leads');
+      return;
+    }
+    assert.equal(first, true);
+    assert.equal(second, false, 'a second lease on the same job must not hold');
+    assert.equal(await a.acquire(), true, 'the holder keeps its lease');
+    assert.equal(await other.acquire(), true, 'another job has its own lease');
+    await a.release();
+    assert.equal(await b.acquire(), true, 'a released lease is taken by the other instance');
+    assert.equal(await a.acquire(), false);
+  } finally {
+    await Promise.all([a.release(), b.release(), other.release()]);
+    await db.drop();
+  }
+});
+
+test('a periodic job runs only while leading and never overlaps itself', async () => {
+  const db = await createTestDatabase();
+  const config = readDatabaseConfig({ DATABASE_URL: db.url });
+  const holder = createLeaderLease(config, 'probes');
+  let runs = 0;
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  const job = startPeriodicJob({
+    name: 'test job',
+    intervalMs: 3_600_000,
+    firstRunAfterMs: 3_600_000,
+    lease: createLeaderLease(config, 'probes'),
+    run: async () => {
+      runs++;
+      maxConcurrent = Math.max(maxConcurrent, ++concurrent);
+      await new Promise((r) => setTimeout(r, 50));
+      concurrent--;
+    },
+  });
+  try {
+    if (config.provider === 'postgresql') {
+      assert.equal(await holder.acquire(), true);
+      assert.equal(await job.runNow(), false, 'another instance leads: the job must not run');
+      assert.equal(runs, 0);
+      await holder.release();
+    }
+    const results = await Promise.all([job.runNow(), job.runNow(), job.runNow()]);
+    assert.deepEqual(results, [true, true, true], 'calls during a run join that run');
+    assert.equal(runs, 1);
+    assert.equal(maxConcurrent, 1);
+    assert.equal(await job.runNow(), true);
+    assert.equal(runs, 2);
+  } finally {
+    await job.stop();
+    await holder.release();
+    await db.drop();
+  }
+});
