@@ -28,7 +28,6 @@ export class ProbeStream implements Resettable {
   private readonly queue: StreamRead[] = [];
   private waiter: ((read: StreamRead) => void) | null = null;
   private ended = false;
-  private queued = 0;
 
   constructor(
     private readonly req: ClientRequest,
@@ -98,7 +97,7 @@ export class ProbeStream implements Resettable {
   private push(read: StreamRead): void {
     if (this.waiter) return this.waiter(read);
     // A server flooding events between reads is cut off: the probe only ever needs a few.
-    if (++this.queued > 1_000) return void this.close();
+    if (this.queue.length >= 1_000) return void this.close();
     this.queue.push(read);
   }
 }

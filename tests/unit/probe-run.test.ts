@@ -8,6 +8,7 @@ import { Ledger } from '@/lib/sim/ledger';
 import { startSimServer, type ServerMode, type SimServer } from '@/lib/sim/server';
 import { runProbe, type ProbeResult } from '@/lib/probes/run-probe';
 import { TargetLimiter } from '@/lib/probes/target-limiter';
+import { startConflictFront } from '@/tests/support/conflict-front';
 import type { ObservedAnswer, ProbeStepName } from '@/lib/probes/types';
 
 const SECRET = 'probe-secret-7a41c9';
@@ -24,6 +25,16 @@ async function liveSessionsSettled(server: SimServer): Promise<number> {
   const until = performance.now() + 2_000;
   while (server.liveSessions() > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
   return server.liveSessions();
+}
+
+/** TCP sockets open in this process (both ends of loopback connections). */
+const tcpSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+
+/** Waits (bounded) for the socket count to come back to `baseline`; returns the count then. */
+async function socketsSettled(baseline: number): Promise<number> {
+  const until = performance.now() + 2_000;
+  while (tcpSockets() > baseline && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return tcpSockets();
 }
 
 /** Open TCP connections to a server, counted at the server side. */
@@ -50,6 +61,7 @@ describe('door probe against the reference server', () => {
   test('refusing server: every step passes, the refusal is renegotiated, nothing stays open', async () => {
     const server = await simServer('refusing');
     servers.push(server);
+    const sockets = tcpSockets();
     const started = performance.now();
     const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'X-Probe-Key', value: SECRET } }, { ...OPTIONS, limiter: new TargetLimiter() });
     const elapsed = performance.now() - started;
@@ -73,11 +85,13 @@ describe('door probe against the reference server', () => {
     assert.ok(elapsed < 4 * OPTIONS.idleMs, `probe took ${Math.round(elapsed)} ms`);
     assertNoSecret(result);
     assert.equal(await liveSessionsSettled(server), 0, 'the probe left sessions open on the server');
+    assert.equal(await socketsSettled(sockets), sockets, 'the probe left sockets open');
   });
 
   test('naive server: idle stream and dual negotiation found in seconds, sessions closed', async () => {
     const server = await simServer('naive');
     servers.push(server);
+    const sockets = tcpSockets();
     const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'Authorization', value: `Bearer ${SECRET}` } }, { ...OPTIONS, limiter: new TargetLimiter() });
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
@@ -98,6 +112,30 @@ describe('door probe against the reference server', () => {
     assert.ok(noCursor.transcript.entries.some((e) => e.dir === '<' && e.text.startsWith('HTTP/1.1 409')));
     assertNoSecret(result);
     assert.equal(await liveSessionsSettled(server), 0, 'the probe left sessions open on the server');
+    assert.equal(await socketsSettled(sockets), sockets, 'the probe left sockets open');
+  });
+
+  test('a server that answers 409 to a second negotiation: conflict, not a refusal', async () => {
+    const server = await simServer('refusing');
+    servers.push(server);
+    const front = await startConflictFront(server.port);
+    try {
+      const result = await runProbe({ url: `${front.url}/mcp` }, { ...OPTIONS, limiter: new TargetLimiter() });
+      assert.deepEqual(answers(result), {
+        healthy: 'upgraded',
+        reset_at_door: 'superseded',
+        reconnect_without_cursor: 'conflict',
+        cursor_before_door: 'resumed',
+      });
+      assert.equal(result.classification.verdict, 'fail');
+      const noCursor = result.classification.steps[2];
+      assert.deepEqual([noCursor.verdict, noCursor.finding, noCursor.expected], ['fail', 'conflict', 'superseded']);
+      assert.equal(result.steps[2].status, 409);
+      assert.equal(front.conflicts, 1);
+      assert.equal(await liveSessionsSettled(server), 0, 'the probe left sessions open on the server');
+    } finally {
+      await front.close();
+    }
   });
 });
 
