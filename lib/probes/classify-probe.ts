@@ -3,40 +3,16 @@
 // same fold the summaries use) decides for a session whose upgrade is pending at the door.
 import { decideResume } from '@/lib/boundary/decide-resume';
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import type { ObservedAnswer, ProbeStepName, StepObservation } from './types';
-
-export type StepVerdict = 'pass' | 'fail' | 'error';
-export type ProbeVerdict = 'pass' | 'fail' | 'inconclusive';
-
-/** Why a step passed or failed, as a code a dashboard or alert can switch on. */
-export type StepFinding =
-  | 'upgraded'
-  | 'refused'
-  | 'resumed'
-  | 'deadlock'
-  | 'dual_negotiation'
-  | 'conflict'
-  | 'naive_resume'
-  | 'over_refusal'
-  | 'renegotiation_failed'
-  | 'upgrade_rejected'
-  | 'unexpected_answer'
-  | 'probe_error';
-
-export interface StepClassification {
-  step: ProbeStepName;
-  expected: ObservedAnswer;
-  observed: ObservedAnswer;
-  verdict: StepVerdict;
-  finding: StepFinding;
-  /** One sentence for the operator. */
-  reason: string;
-}
-
-export interface ProbeClassification {
-  verdict: ProbeVerdict;
-  steps: StepClassification[];
-}
+import type {
+  ObservedAnswer,
+  ProbeClassification,
+  ProbeStepName,
+  ProbeVerdict,
+  StepClassification,
+  StepFinding,
+  StepObservation,
+  StepVerdict,
+} from '@/lib/contract/probe-result';
 
 /** The server's session as the probe left it at the door: opened, upgrade-accepted durable, dropped. */
 function doorTimeline(doorEventId: number): DoorwatchEvent[] {

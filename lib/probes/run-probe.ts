@@ -9,12 +9,13 @@
 import { FaultInjector, ResetSchedule } from '@/lib/sim/injector';
 import { createRng } from '@/lib/sim/random';
 import type { SseEvent } from '@/lib/sim/sse';
-import { classifyProbe, type ProbeClassification } from './classify-probe';
+import { PROBE_STEPS, type ObservedAnswer, type ProbeResult, type ProbeStepName, type RenegotiationResult, type StepResult } from '@/lib/contract/probe-result';
+import { classifyProbe } from './classify-probe';
 import { checkCredentialHeader, parseProbeUrl } from './probe-target';
 import { StepScope, type ProbeSession } from './step-scope';
 import { TargetLimiter } from './target-limiter';
 import { DEFAULT_TRANSCRIPT_LIMITS, TranscriptRecorder, type TranscriptLimits } from './transcript';
-import { PROBE_STEPS, type ObservedAnswer, type ProbeStepName, type ProbeTarget, type RenegotiationResult, type StepResult } from './types';
+import type { ProbeTarget } from './types';
 import { handshake, openStream, type ProbeStream, type WireContext } from './wire';
 
 export interface ProbeOptions {
@@ -27,15 +28,6 @@ export interface ProbeOptions {
   /** Per-target concurrency; default: one probe per origin at a time, process-wide. */
   limiter?: TargetLimiter;
   transcriptLimits?: TranscriptLimits;
-}
-
-export interface ProbeResult {
-  /** The probed URL (credentials are never part of it). */
-  target: string;
-  startedAt: string;
-  durationMs: number;
-  steps: StepResult[];
-  classification: ProbeClassification;
 }
 
 const sharedLimiter = new TargetLimiter(1);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { classifyProbe, classifyStep, expectedAnswer } from '@/lib/probes/classify-probe';
-import { OBSERVED_ANSWERS, PROBE_STEPS, type ObservedAnswer, type ProbeStepName, type StepObservation } from '@/lib/probes/types';
+import { OBSERVED_ANSWERS, PROBE_STEPS, type ObservedAnswer, type ProbeStepName, type StepObservation } from '@/lib/contract/probe-result';
 
 const DOOR = 7;
 

@@ -6,10 +6,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ledger } from '@/lib/sim/ledger';
 import { startSimServer, type ServerMode, type SimServer } from '@/lib/sim/server';
-import { runProbe, type ProbeResult } from '@/lib/probes/run-probe';
+import { runProbe } from '@/lib/probes/run-probe';
+import { ZProbeResult, type ProbeResult } from '@/lib/contract/probe-result';
 import { TargetLimiter } from '@/lib/probes/target-limiter';
 import { startConflictFront } from '@/tests/support/conflict-front';
-import type { ObservedAnswer, ProbeStepName } from '@/lib/probes/types';
+import type { ObservedAnswer, ProbeStepName } from '@/lib/contract/probe-result';
 
 const SECRET = 'probe-secret-7a41c9';
 const OPTIONS = { idleMs: 1_000, stepTimeoutMs: 8_000, resetDelayMs: 40 };
@@ -46,6 +47,11 @@ function answers(result: ProbeResult): Record<ProbeStepName, ObservedAnswer> {
   return Object.fromEntries(result.steps.map((s) => [s.step, s.answer])) as Record<ProbeStepName, ObservedAnswer>;
 }
 
+/** A result is stored and served as JSON: it must survive that and match its contract. */
+function assertContract(result: ProbeResult): void {
+  assert.deepEqual(ZProbeResult.parse(JSON.parse(JSON.stringify(result))), result);
+}
+
 function assertNoSecret(result: ProbeResult): void {
   const text = JSON.stringify(result);
   assert.ok(!text.includes(SECRET), 'the credential value appears in the result');
@@ -64,6 +70,7 @@ describe('door probe against the reference server', () => {
     const sockets = tcpSockets();
     const started = performance.now();
     const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'X-Probe-Key', value: SECRET } }, { ...OPTIONS, limiter: new TargetLimiter() });
+    assertContract(result);
     const elapsed = performance.now() - started;
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
@@ -93,6 +100,7 @@ describe('door probe against the reference server', () => {
     servers.push(server);
     const sockets = tcpSockets();
     const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'Authorization', value: `Bearer ${SECRET}` } }, { ...OPTIONS, limiter: new TargetLimiter() });
+    assertContract(result);
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
       reset_at_door: 'idle_stream',
@@ -121,6 +129,7 @@ describe('door probe against the reference server', () => {
     const front = await startConflictFront(server.port);
     try {
       const result = await runProbe({ url: `${front.url}/mcp` }, { ...OPTIONS, limiter: new TargetLimiter() });
+      assertContract(result);
       assert.deepEqual(answers(result), {
         healthy: 'upgraded',
         reset_at_door: 'superseded',
@@ -165,6 +174,7 @@ describe('door probe safety', () => {
 
   test('a redirect is an error answer and is never followed', async () => {
     const result = await runProbe({ url: `${base}/mcp` }, { ...OPTIONS, limiter: new TargetLimiter() });
+    assertContract(result);
     for (const s of result.steps) {
       assert.equal(s.answer, 'error');
       assert.equal(s.status, 302);
@@ -181,6 +191,7 @@ describe('door probe safety', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     const result = await runProbe({ url: `http://127.0.0.1:${port}/mcp` }, { ...OPTIONS, limiter: new TargetLimiter() });
+    assertContract(result);
     assert.deepEqual(new Set(result.steps.map((s) => s.answer)), new Set(['error']));
     assert.match(result.steps[0].detail ?? '', /ECONNREFUSED/);
   });
