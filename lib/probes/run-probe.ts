@@ -49,6 +49,10 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
     resetDelayMs: options.resetDelayMs ?? 50,
     transcriptLimits: options.transcriptLimits ?? DEFAULT_TRANSCRIPT_LIMITS,
   };
+  // An idle stream is only told from a dead one if its deadline fits in the step's.
+  if (!(settings.idleMs > 0 && settings.resetDelayMs >= 0 && settings.idleMs + settings.resetDelayMs < settings.stepTimeoutMs)) {
+    throw new RangeError('probe options need idleMs > 0, resetDelayMs ≥ 0 and idleMs + resetDelayMs < stepTimeoutMs');
+  }
   return (options.limiter ?? sharedLimiter).run(url.origin, async () => {
     const startedAt = new Date();
     const started = performance.now();
@@ -64,17 +68,8 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
   });
 }
 
-/** What a step function returns; runStep adds timing and the transcript. */
-interface StepOutcome {
-  answer: ObservedAnswer;
-  detail: string | null;
-  doorEventId: number | null;
-  resume: { lastEventId: number | null } | null;
-  status: number | null;
-  latencyMs: number | null;
-  handshakeStatus: number | null;
-  renegotiation: RenegotiationResult | null;
-}
+/** What a step function returns; runStep adds the step, timing and the transcript. */
+type StepOutcome = Omit<StepResult, 'step' | 'startedAt' | 'durationMs' | 'transcript'>;
 
 const blank = (step: ProbeStepName): StepOutcome => ({
   answer: 'error',
@@ -105,6 +100,7 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
     step,
     ...outcome,
     detail: outcome.detail === null ? null : transcript.scrub(outcome.detail),
+    renegotiation: outcome.renegotiation && { ...outcome.renegotiation, detail: outcome.renegotiation.detail && transcript.scrub(outcome.renegotiation.detail) },
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     transcript: transcript.snapshot(),

@@ -68,10 +68,8 @@ describe('door probe against the reference server', () => {
     const server = await simServer('refusing');
     servers.push(server);
     const sockets = tcpSockets();
-    const started = performance.now();
     const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'X-Probe-Key', value: SECRET } }, { ...OPTIONS, limiter: new TargetLimiter() });
     assertContract(result);
-    const elapsed = performance.now() - started;
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
       reset_at_door: 'superseded',
@@ -88,8 +86,6 @@ describe('door probe against the reference server', () => {
     assert.equal(beforeDoor.resume?.lastEventId, beforeDoor.doorEventId! - 1);
     assert.equal(beforeDoor.handshakeStatus, 101, 'the replayed upgrade-accepted still upgrades');
     for (const s of result.steps) assert.ok(s.latencyMs !== null && s.latencyMs >= 0, `${s.step} has a latency`);
-    // A refusal is not an idle wait: no step of a conforming server waits for the idle deadline.
-    assert.ok(elapsed < 4 * OPTIONS.idleMs, `probe took ${Math.round(elapsed)} ms`);
     assertNoSecret(result);
     assert.equal(await liveSessionsSettled(server), 0, 'the probe left sessions open on the server');
     assert.equal(await socketsSettled(sockets), sockets, 'the probe left sockets open');
@@ -114,7 +110,6 @@ describe('door probe against the reference server', () => {
     );
     const [, atDoor, noCursor] = result.steps;
     assert.equal(atDoor.latencyMs! >= OPTIONS.idleMs, true);
-    assert.ok(atDoor.durationMs < OPTIONS.stepTimeoutMs, 'the idle stream is detected at the idle deadline, not the server timeout');
     assert.equal(atDoor.renegotiation, null);
     assert.equal(noCursor.handshakeStatus, 409, 'the second negotiation is rejected by the WebSocket layer');
     assert.ok(noCursor.transcript.entries.some((e) => e.dir === '<' && e.text.startsWith('HTTP/1.1 409')));
@@ -201,5 +196,6 @@ describe('door probe safety', () => {
     await assert.rejects(runProbe({ url: 'http://user:pw@example.com/mcp' }), { code: 'invalid_probe_url' });
     await assert.rejects(runProbe({ url: '/mcp' }), { code: 'invalid_probe_url' });
     await assert.rejects(runProbe({ url: 'http://127.0.0.1:1/mcp', credential: { header: 'Mcp-Session-Id', value: 'x' } }), { code: 'invalid_probe_url' });
+    await assert.rejects(runProbe({ url: 'http://127.0.0.1:1/mcp' }, { idleMs: 5_000, stepTimeoutMs: 5_000 }), RangeError);
   });
 });
