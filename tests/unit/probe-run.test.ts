@@ -13,7 +13,7 @@ import { startConflictFront } from '@/tests/support/conflict-front';
 import type { ObservedAnswer, ProbeStepName } from '@/lib/contract/probe-result';
 
 const SECRET = 'probe-secret-7a41c9';
-const OPTIONS = { idleMs: 1_000, stepTimeoutMs: 8_000, resetDelayMs: 40 };
+const OPTIONS = { idleMs: 2_000, stepTimeoutMs: 8_000, resetDelayMs: 40 };
 
 async function simServer(mode: ServerMode): Promise<SimServer> {
   // The probe's credential must not be leaked by the server either: it checks nothing, the
