@@ -82,6 +82,9 @@ export const ZStepResult = z.object({
   handshakeStatus: z.int().nullable(),
   /** `reset_at_door` only, after a refusal. */
   renegotiation: ZRenegotiationResult.nullable(),
+  /** Session tokens the step opened, in order (the probed session, then a renegotiated one): the
+   *  server reports them like any session, so they can be marked synthetic. */
+  tokens: z.array(z.string()),
   startedAt: IsoMs,
   durationMs: ms,
   transcript: ZTranscript,

@@ -69,7 +69,7 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
 }
 
 /** What a step function returns; runStep adds the step, timing and the transcript. */
-type StepOutcome = Omit<StepResult, 'step' | 'startedAt' | 'durationMs' | 'transcript'>;
+type StepOutcome = Omit<StepResult, 'step' | 'tokens' | 'startedAt' | 'durationMs' | 'transcript'>;
 
 const blank = (step: ProbeStepName): StepOutcome => ({
   answer: 'error',
@@ -101,6 +101,7 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
     ...outcome,
     detail: outcome.detail === null ? null : transcript.scrub(outcome.detail),
     renegotiation: outcome.renegotiation && { ...outcome.renegotiation, detail: outcome.renegotiation.detail && transcript.scrub(outcome.renegotiation.detail) },
+    tokens: [...scope.tokens],
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     transcript: transcript.snapshot(),

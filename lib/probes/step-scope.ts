@@ -40,8 +40,12 @@ export class StepScope {
     return stream;
   }
 
+  /** Tokens of the sessions this step opened, in order. */
+  readonly tokens: string[] = [];
+
   session(token: string): ProbeSession {
     const session: ProbeSession = { token, alive: true };
+    this.tokens.push(token);
     this.defer(async () => {
       if (session.alive) await deleteSession(this.ctx, token, CLEANUP_MS);
       session.alive = false;

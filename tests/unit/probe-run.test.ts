@@ -82,6 +82,8 @@ describe('door probe against the reference server', () => {
     assert.equal(healthy.handshakeStatus, 101);
     assert.equal(atDoor.resume?.lastEventId, atDoor.doorEventId);
     assert.equal(atDoor.renegotiation?.ok, true, atDoor.renegotiation?.detail ?? '');
+    assert.equal(atDoor.tokens.length, 2, 'the probed session and its renegotiated successor');
+    assert.equal(new Set(result.steps.flatMap((s) => s.tokens)).size, 5, 'every step opens its own sessions');
     assert.equal(noCursor.resume?.lastEventId, null);
     assert.equal(beforeDoor.resume?.lastEventId, beforeDoor.doorEventId! - 1);
     assert.equal(beforeDoor.handshakeStatus, 101, 'the replayed upgrade-accepted still upgrades');
