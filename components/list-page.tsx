@@ -1,5 +1,5 @@
 'use client';
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { CursorPager } from '@/components/cursor-pager';
 import { DataTable } from '@/components/panel';
 import { Empty, ListStates } from '@/components/states';
@@ -67,7 +67,8 @@ export function ListPage<Row>({
   loadingLabel: string;
   emptyTitle: string;
   emptyText: ReactNode;
-  table: { testId: string; className?: string; head: ReactNode };
+  /** The table; a column is its plain label, or its whole keyed `<th>` (sortable, numeric…). */
+  table: { testId: string; className?: string; columns: readonly (string | ReactElement)[] };
   renderRow: (row: Row) => ReactNode;
   /** The query without its cursor: when it changes, the pager forgets earlier pages. */
   filterKey: string;
@@ -102,7 +103,11 @@ export function ListPage<Row>({
 
       <section className={`panel ${query.isPlaceholderData ? 'stale' : ''}`} aria-label={listLabel}>
         <ListStates query={query} loadingLabel={loadingLabel} isEmpty={rows.length === 0} empty={<Empty title={emptyTitle}>{emptyText}</Empty>}>
-          <DataTable testId={table.testId} className={table.className} head={table.head}>
+          <DataTable
+            testId={table.testId}
+            className={table.className}
+            head={table.columns.map((c) => (typeof c === 'string' ? <th key={c}>{c}</th> : c))}
+          >
             {rows.map(renderRow)}
           </DataTable>
         </ListStates>

@@ -132,16 +132,7 @@ export function DeadLettersView() {
       table={{
         testId: 'dead-letters-table',
         className: 'dead-letters',
-        head: (
-          <>
-            <th>Received</th>
-            <th>Server</th>
-            <th>Code</th>
-            <th>Event</th>
-            <th>Why</th>
-            <th>Payload</th>
-          </>
-        ),
+        columns: ['Received', 'Server', 'Code', 'Event', 'Why', 'Payload'],
       }}
       renderRow={(l) => <Row key={l.id} letter={l} tz={tz} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}

@@ -194,19 +194,17 @@ export function SessionsView() {
       }
       table={{
         testId: 'sessions-table',
-        head: (
-          <>
-            <th>Server</th>
-            <th>Token</th>
-            <th>State</th>
-            <th>Flags</th>
-            <th>Boundary answer</th>
-            <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={onSort} />
-            <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={onSort} />
-            <th className="num">Events</th>
-            <th>Renegotiation</th>
-          </>
-        ),
+        columns: [
+          'Server',
+          'Token',
+          'State',
+          'Flags',
+          'Boundary answer',
+          <SortHeader key="first" label="First event" field="firstEventAt" sort={sort} onSort={onSort} />,
+          <SortHeader key="last" label="Last event" field="lastEventAt" sort={sort} onSort={onSort} />,
+          <th key="events" className="num">Events</th>,
+          'Renegotiation',
+        ],
       }}
       renderRow={(s) => <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}
