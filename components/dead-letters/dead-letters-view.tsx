@@ -1,17 +1,13 @@
 'use client';
 import { useState } from 'react';
-import { CursorPager } from '@/components/cursor-pager';
-import { DataTable } from '@/components/panel';
-import { Empty, ErrorState, ListStates } from '@/components/states';
+import { ListPage, listPaging, toggled } from '@/components/list-page';
+import { ErrorState } from '@/components/states';
 import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/ui/time-range';
 import { useUrlState } from '@/lib/ui/url-state';
-
-const LIMITS = [25, 50, 100, 200];
-const DEFAULT_LIMIT = 50;
 
 /** What each code means for the sender, in the words an operator would use with its author. */
 const CODE_HINTS: Record<string, string> = {
@@ -73,8 +69,7 @@ export function DeadLettersView() {
   const { global, get, set } = useUrlState();
   const { from, to, tz, refresh, server } = global;
   const codes = (get('code') ?? '').split(',').filter(Boolean);
-  const limit = Number(get('limit')) || DEFAULT_LIMIT;
-  const cursor = get('cursor') ?? '';
+  const { limit, cursor } = listPaging(get);
   const params: DeadLetterParams = {
     from,
     to,
@@ -85,35 +80,32 @@ export function DeadLettersView() {
   };
   const q = useDeadLetters(params, refresh);
   const data = q.data;
-  const rows = data?.deadLetters ?? [];
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
-  const toggleCode = (code: string) => {
-    const next = codes.includes(code) ? codes.filter((c) => c !== code) : [...codes, code];
-    set({ code: next.join(',') || null, cursor: null });
-  };
+  const toggleCode = (code: string) => set({ code: toggled(codes, code).join(',') || null, cursor: null });
+  const filtered = Boolean(codes.length || server);
 
   return (
-    <div className="stack" data-testid="dead-letters">
-      <div className="page-head">
-        <h1>Dead letters</h1>
-        <span className="sub small">
-          {data ? (
-            <>
-              <strong className={data.total ? 'bad-text' : ''}>{fmtInt(data.total)}</strong> refused {rangeText.toLowerCase().startsWith('last') ? `in the ${rangeText.toLowerCase()}` : `in ${rangeText}`}
-            </>
-          ) : (
-            rangeText
-          )}
-        </span>
-      </div>
-      <p className="small muted">
-        What senders posted that Doorwatch could not accept: events that failed the contract (the rest of their batch was
-        stored, the sender got a 207) and bodies that were not a batch at all (a 400). Accepted events never appear here;
-        fix the sender, then it resends. Kept as long as raw events (<code>DOORWATCH_RETENTION_DAYS</code>).
-      </p>
-
-      <section className="panel">
-        <div className="filters" role="group" aria-label="Filters">
+    <ListPage
+      testId="dead-letters"
+      title="Dead letters"
+      sub={
+        data ? (
+          <>
+            <strong className={data.total ? 'bad-text' : ''}>{fmtInt(data.total)}</strong> refused {rangeText.toLowerCase().startsWith('last') ? `in the ${rangeText.toLowerCase()}` : `in ${rangeText}`}
+          </>
+        ) : (
+          rangeText
+        )
+      }
+      intro={
+        <p className="small muted">
+          What senders posted that Doorwatch could not accept: events that failed the contract (the rest of their batch was
+          stored, the sender got a 207) and bodies that were not a batch at all (a 400). Accepted events never appear here;
+          fix the sender, then it resends. Kept as long as raw events (<code>DOORWATCH_RETENTION_DAYS</code>).
+        </p>
+      }
+      filters={
+        <>
           <ServerSelect id="dl-server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
           <div className="field" role="group" aria-label="Codes (any of)">
             <span className="small muted">Codes</span>
@@ -127,59 +119,24 @@ export function DeadLettersView() {
             ))}
             {data && data.byCode.length === 0 && <span className="small faint">none in range</span>}
           </div>
-          {codes.length || server ? (
-            <button type="button" className="btn btn-ghost btn-xs" onClick={() => set({ code: null, server: null, cursor: null })}>
-              Clear filters
-            </button>
-          ) : null}
-        </div>
-      </section>
-
-      <section className={`panel ${q.isPlaceholderData ? 'stale' : ''}`} aria-label="Dead letter list">
-        <ListStates
-          query={q}
-          loadingLabel="Loading dead letters…"
-          isEmpty={rows.length === 0}
-          empty={
-            <Empty title="Nothing refused">
-              {codes.length || server ? 'No dead letter matches these filters in this range.' : 'Every request in this range was accepted whole.'}
-            </Empty>
-          }
-        >
-          <DataTable
-            testId="dead-letters-table"
-            className="dead-letters"
-            head={
-              <>
-                <th>Received</th>
-                <th>Server</th>
-                <th>Code</th>
-                <th>Event</th>
-                <th>Why</th>
-                <th>Payload</th>
-              </>
-            }
-          >
-            {rows.map((l) => (
-              <Row key={l.id} letter={l} tz={tz} />
-            ))}
-          </DataTable>
-        </ListStates>
-        {data && (
-          <CursorPager
-            filterKey={JSON.stringify({ ...params, cursor: undefined })}
-            cursor={cursor}
-            nextCursor={data.nextCursor}
-            shown={rows.length}
-            noun={['dead letter', 'dead letters']}
-            limit={limit}
-            limits={LIMITS}
-            defaultLimit={DEFAULT_LIMIT}
-            onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
-            onCursor={(c) => set({ cursor: c })}
-          />
-        )}
-      </section>
-    </div>
+        </>
+      }
+      filterParams={['code', 'server']}
+      filtered={filtered}
+      listLabel="Dead letter list"
+      query={q}
+      rows={data?.deadLetters ?? []}
+      loadingLabel="Loading dead letters…"
+      emptyTitle="Nothing refused"
+      emptyText={filtered ? 'No dead letter matches these filters in this range.' : 'Every request in this range was accepted whole.'}
+      table={{
+        testId: 'dead-letters-table',
+        className: 'dead-letters',
+        columns: ['Received', 'Server', 'Code', 'Event', 'Why', 'Payload'],
+      }}
+      renderRow={(l) => <Row key={l.id} letter={l} tz={tz} />}
+      filterKey={JSON.stringify({ ...params, cursor: undefined })}
+      noun={['dead letter', 'dead letters']}
+    />
   );
 }

@@ -1,9 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { CursorPager } from '@/components/cursor-pager';
-import { DataTable } from '@/components/panel';
-import { Empty, ListStates } from '@/components/states';
+import { ListPage, listPaging, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
@@ -12,8 +10,6 @@ import { sessionsUrl, useSessions, type SessionListParams } from '@/lib/ui/queri
 import { describeRange } from '@/lib/ui/time-range';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
-
-const LIMITS = [25, 50, 100, 200];
 
 function splitList(v: string | null): string[] {
   return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -95,8 +91,7 @@ export function SessionsView() {
   const token = get('token') ?? '';
   const sortParam = get('sort') ?? '-lastEventAt';
   const sort = (SESSION_SORTS as readonly string[]).includes(sortParam) ? sortParam : '-lastEventAt';
-  const limit = Number(get('limit')) || 50;
-  const cursor = get('cursor') ?? '';
+  const { limit, cursor } = listPaging(get);
 
   const params: SessionListParams = {
     from,
@@ -121,33 +116,27 @@ export function SessionsView() {
     timer.current = window.setTimeout(() => set({ token: v.trim() || null, cursor: null }, 'replace'), 300);
   };
 
-  const filterKey = JSON.stringify({ ...params, cursor: undefined });
-
-  const toggleFlag = (f: string) => {
-    const next = flags.includes(f) ? flags.filter((x) => x !== f) : [...flags, f];
-    set({ flag: next.join(',') || null, cursor: null });
-  };
+  const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
+  const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
   const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
-  const data = q.data;
-  const rows = data?.sessions ?? [];
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
-  const anyFilter = flags.length || states.length || server || token;
+  const anyFilter = Boolean(flags.length || states.length || server || token);
 
   return (
-    <div className="stack" data-testid="sessions">
-      <div className="page-head">
-        <h1>Sessions</h1>
-        <span className="sub small">active in {rangeText.toLowerCase().startsWith('last') ? `the ${rangeText.toLowerCase()}` : rangeText}</span>
-        <div className="row gap" style={{ marginLeft: 'auto' }}>
+    <ListPage
+      testId="sessions"
+      title="Sessions"
+      sub={<>active in {rangeText.toLowerCase().startsWith('last') ? `the ${rangeText.toLowerCase()}` : rangeText}</>}
+      toolbar={
+        <>
           <span className="small muted">Export this filter (all pages):</span>
           <a className="btn btn-xs" href={exportQuery('csv')} download data-testid="export-csv">CSV</a>
           <a className="btn btn-xs" href={exportQuery('json')} download data-testid="export-json">JSON</a>
-        </div>
-      </div>
-
-      <section className="panel">
-        <div className="filters" role="group" aria-label="Filters">
+        </>
+      }
+      filters={
+        <>
           <div className="field">
             <label htmlFor="token-filter">Token</label>
             <input
@@ -189,61 +178,37 @@ export function SessionsView() {
               </label>
             ))}
           </div>
-          {anyFilter ? (
-            <button type="button" className="btn btn-ghost btn-xs" onClick={() => set({ flag: null, state: null, server: null, token: null, cursor: null })}>
-              Clear filters
-            </button>
-          ) : null}
-        </div>
-      </section>
-
-      <section className={`panel ${q.isPlaceholderData ? 'stale' : ''}`} aria-label="Session list">
-        <ListStates
-          query={q}
-          loadingLabel="Loading sessions…"
-          isEmpty={rows.length === 0}
-          empty={
-            <Empty title="No sessions match">
-              {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
-            </Empty>
-          }
-        >
-          <DataTable
-            testId="sessions-table"
-            head={
-              <>
-                <th>Server</th>
-                <th>Token</th>
-                <th>State</th>
-                <th>Flags</th>
-                <th>Boundary answer</th>
-                <SortHeader label="First event" field="firstEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                <SortHeader label="Last event" field="lastEventAt" sort={sort} onSort={(s) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null })} />
-                <th className="num">Events</th>
-                <th>Renegotiation</th>
-              </>
-            }
-          >
-            {rows.map((s) => (
-              <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />
-            ))}
-          </DataTable>
-        </ListStates>
-        {data && (
-          <CursorPager
-            filterKey={filterKey}
-            cursor={cursor}
-            nextCursor={data.nextCursor}
-            shown={rows.length}
-            noun={['session', 'sessions']}
-            limit={limit}
-            limits={LIMITS}
-            defaultLimit={50}
-            onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
-            onCursor={(c) => set({ cursor: c })}
-          />
-        )}
-      </section>
-    </div>
+        </>
+      }
+      filterParams={['flag', 'state', 'server', 'token']}
+      filtered={anyFilter}
+      listLabel="Session list"
+      query={q}
+      rows={q.data?.sessions ?? []}
+      loadingLabel="Loading sessions…"
+      emptyTitle="No sessions match"
+      emptyText={
+        <>
+          {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
+        </>
+      }
+      table={{
+        testId: 'sessions-table',
+        columns: [
+          'Server',
+          'Token',
+          'State',
+          'Flags',
+          'Boundary answer',
+          <SortHeader key="first" label="First event" field="firstEventAt" sort={sort} onSort={onSort} />,
+          <SortHeader key="last" label="Last event" field="lastEventAt" sort={sort} onSort={onSort} />,
+          <th key="events" className="num">Events</th>,
+          'Renegotiation',
+        ],
+      }}
+      renderRow={(s) => <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />}
+      filterKey={JSON.stringify({ ...params, cursor: undefined })}
+      noun={['session', 'sessions']}
+    />
   );
 }
