@@ -1,6 +1,14 @@
 // Next.js start-up hook (once per server process). Background work lives here, Node.js runtime only.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return; // (Next's own variable, not a Doorwatch setting)
+  // Validated before anything else runs, also when `next start` is run without scripts/start.ts.
+  const { settings } = await import('./lib/config/settings');
+  try {
+    settings();
+  } catch (err) {
+    console.error(`doorwatch start failed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  }
   const { startRetentionSchedule } = await import('./lib/retention/schedule');
   startRetentionSchedule();
 }

@@ -1,10 +1,10 @@
 // npm run db:migrate [-- --rolled-back NAME]: applies pending migrations offline.
-import { readDatabaseConfig } from '@/lib/db/config';
+import { settings } from '@/lib/config/settings';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
 
 async function main() {
-  const config = readDatabaseConfig();
+  const config = settings().DATABASE_URL;
   const i = process.argv.indexOf('--rolled-back');
   if (i >= 0) {
     const name = process.argv[i + 1];

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { ensureBuild } from './ensure-build.mjs';
 import { demoFleetServers, serversEnv, startDemoFleet } from '@/lib/sim/demo-fleet';
 import type { FleetServerSpec } from '@/lib/sim/fleet';
+import { settings } from '@/lib/config/settings';
 
 interface DemoCredentials {
   adminToken: string;
@@ -19,7 +20,7 @@ function demoCredentials(dataDir: string): DemoCredentials {
   const file = join(dataDir, 'demo-credentials.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
   const creds: DemoCredentials = {
-    adminToken: process.env.DOORWATCH_ADMIN_TOKEN ?? `dw_demo_${randomBytes(16).toString('hex')}`,
+    adminToken: settings().DOORWATCH_ADMIN_TOKEN ?? `dw_demo_${randomBytes(16).toString('hex')}`,
     servers: demoFleetServers(),
   };
   mkdirSync(dataDir, { recursive: true });
@@ -43,7 +44,7 @@ async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   ensureBuild();
-  const port = process.env.PORT ?? '3000';
+  const port = String(settings().PORT);
   const creds = demoCredentials(join(process.cwd(), 'data'));
   const env = {
     ...process.env,

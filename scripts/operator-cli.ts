@@ -1,6 +1,6 @@
 // npm run operator -- create NAME --role viewer|admin | list | revoke ID
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ApiError } from '@/lib/http/api-error';
 import { createOperator, isOperatorRole, listOperators, revokeOperator } from '@/lib/auth/operator-store';
@@ -16,7 +16,7 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
-  const config = readDatabaseConfig();
+  const config = settings().DATABASE_URL;
   await runMigrations(config);
   const db = openDb(config);
   try {

@@ -1,6 +1,6 @@
 // npm run server -- add NAME | rotate NAME [--grace-seconds N] | list | remove NAME
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ApiError } from '@/lib/http/api-error';
 import { addServer, DEFAULT_ROTATION_GRACE_SECONDS, listServers, removeServer, rotateSecret } from '@/lib/ingest/servers/server-registry';
@@ -13,7 +13,7 @@ const USAGE = `usage: npm run server -- <command>
 
 async function main() {
   const [command, name, ...rest] = process.argv.slice(2);
-  const config = readDatabaseConfig();
+  const config = settings().DATABASE_URL;
   await runMigrations(config);
   const db = openDb(config);
   try {

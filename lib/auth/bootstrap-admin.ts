@@ -3,10 +3,11 @@
 // Unset, a token is generated at the first start only, stored hashed, and printed once; later
 // starts leave the stored one alone (create more admins with `npm run operator -- create`).
 import type { Db } from '@/lib/db/client';
+import { MIN_ADMIN_TOKEN_LENGTH, settings } from '@/lib/config/settings';
 import { BOOTSTRAP_OPERATOR_ID } from './operator-store';
 import { generateOperatorToken, hashToken } from './tokens';
 
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
+export { MIN_ADMIN_TOKEN_LENGTH };
 
 export interface BootstrapResult {
   /** `env`: installed from DOORWATCH_ADMIN_TOKEN; `generated`: new token (returned once); `kept`: existing one left alone. */
@@ -16,7 +17,7 @@ export interface BootstrapResult {
 
 export async function ensureBootstrapAdmin(
   db: Db,
-  env: Record<string, string | undefined> = process.env,
+  env: { DOORWATCH_ADMIN_TOKEN?: string } = settings(),
 ): Promise<BootstrapResult> {
   const fromEnv = env.DOORWATCH_ADMIN_TOKEN?.trim();
   if (fromEnv) {

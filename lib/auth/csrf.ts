@@ -13,6 +13,7 @@
 // With no Origin header, `Sec-Fetch-Site: same-origin` is accepted; with neither, the request is
 // refused (a browser that sends neither is not one we can protect).
 import { ApiError } from '@/lib/http/api-error';
+import { settings } from '@/lib/config/settings';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,10 +27,7 @@ function expectedOrigins(request: Request): Set<string> {
   const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host') || url.host;
   const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.replace(':', '');
   out.add(`${proto}://${host}`.toLowerCase());
-  for (const o of (process.env.DOORWATCH_PUBLIC_ORIGIN ?? '').split(',')) {
-    const t = o.trim().replace(/\/+$/, '');
-    if (t) out.add(t.toLowerCase());
-  }
+  for (const o of settings().DOORWATCH_PUBLIC_ORIGIN) out.add(o); // normalised: lower case, no trailing slash
   return out;
 }
 

@@ -3,13 +3,14 @@
 // mixed with DOORWATCH_SESSION_SECRET when set. So no extra key has to be stored, and revoking the
 // token kills its sessions too (the operator row is looked up on every request anyway).
 import { createHmac } from 'node:crypto';
+import { settings } from '@/lib/config/settings';
 import { safeEqual } from './tokens';
 
 export const SESSION_COOKIE = 'dw_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 function macKey(tokenHash: string): Buffer {
-  const pepper = process.env.DOORWATCH_SESSION_SECRET ?? 'doorwatch-session-v1';
+  const pepper = settings().DOORWATCH_SESSION_SECRET;
   return createHmac('sha256', pepper).update(tokenHash).digest();
 }
 

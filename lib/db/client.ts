@@ -4,7 +4,8 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
-import { readDatabaseConfig, type DatabaseConfig } from './config';
+import { settings } from '@/lib/config/settings';
+import type { DatabaseConfig } from './config';
 import type { Sql } from './sql';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
@@ -19,16 +20,16 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export function openDb(config: DatabaseConfig = readDatabaseConfig()): Db {
+export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
   let prisma: Prisma;
   let sql: Sql;
   if (config.provider === 'sqlite') {
     // timeout = busy wait when another connection or process (a migration, the CLI) holds the write lock.
-    const busyTimeoutMs = Number(process.env.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
+    const busyTimeoutMs = settings().DOORWATCH_SQLITE_BUSY_TIMEOUT_MS;
     prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: busyTimeoutMs }) });
     sql = createSqliteSql(config.sqliteFile!, busyTimeoutMs);
   } else {
-    const poolSize = Number(process.env.DOORWATCH_PG_POOL_SIZE ?? 10);
+    const poolSize = settings().DOORWATCH_PG_POOL_SIZE;
     // Prisma only serves the small admin tables: a small pool is enough.
     prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: config.url, max: 3 }) }) as unknown as Prisma;
     sql = createPostgresqlSql(config.url, poolSize);

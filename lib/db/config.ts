@@ -1,5 +1,5 @@
-// Database configuration, read once from the environment. Nothing else in the app
-// looks at DATABASE_URL: the provider decides which client, migrations and SQL dialect.
+// Database configuration from DATABASE_URL (lib/config reads it once for the process; scripts
+// and tests pass their own): the provider decides which client, migrations and SQL dialect.
 import { isAbsolute, resolve } from 'node:path';
 
 export type Provider = 'sqlite' | 'postgresql';
@@ -17,17 +17,23 @@ export class DatabaseConfigError extends Error {
   readonly code = 'invalid_database_url';
 }
 
-export function readDatabaseConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): DatabaseConfig {
+/** What is wrong with a DATABASE_URL (null when it is usable); also checked by lib/config at start-up. */
+export function databaseUrlProblem(url: string): string | null {
+  if (url.startsWith('file:')) {
+    return url.slice('file:'.length).split('?')[0] ? null : 'names no file; use file:./data/doorwatch.db';
+  }
+  if (url.startsWith('postgresql://') || url.startsWith('postgres://')) return null;
+  return 'must start with file: (SQLite) or postgresql:// (PostgreSQL)';
+}
+
+export function readDatabaseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): DatabaseConfig {
   const url = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+  const problem = databaseUrlProblem(url);
+  // Only the scheme is echoed: the rest may hold a password.
+  if (problem) throw new DatabaseConfigError(`DATABASE_URL ${problem} (got "${url.split(':')[0]}:...")`);
   if (url.startsWith('file:')) {
     const path = url.slice('file:'.length).split('?')[0];
-    if (!path) throw new DatabaseConfigError(`DATABASE_URL "${url}" names no file; use file:./data/doorwatch.db`);
     return { provider: 'sqlite', url, sqliteFile: isAbsolute(path) ? path : resolve(cwd, path) };
   }
-  if (url.startsWith('postgresql://') || url.startsWith('postgres://')) {
-    return { provider: 'postgresql', url, sqliteFile: null };
-  }
-  throw new DatabaseConfigError(
-    `DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL); got "${url.split(':')[0]}:..."`,
-  );
+  return { provider: 'postgresql', url, sqliteFile: null };
 }

@@ -1,7 +1,7 @@
 // The ingest service: validate each event against the contract, store the valid ones and
 // dead-letter the rest in one transaction, and report what happened per event.
 import { validateEvent, type DoorwatchEvent } from '@/lib/contract/event';
-import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
+import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { DeadLetter } from './dead-letters';
@@ -20,11 +20,6 @@ export interface IngestResult {
   accepted: number;
   duplicates: number;
   rejected: RejectedEvent[];
-}
-
-export function deadlockThresholdMs(env = process.env): number {
-  const v = Number(env.DOORWATCH_DEADLOCK_THRESHOLD_MS);
-  return Number.isFinite(v) && v > 0 ? v : DEFAULT_DEADLOCK_THRESHOLD_MS;
 }
 
 export async function ingestEvents(

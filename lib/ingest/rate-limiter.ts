@@ -1,3 +1,5 @@
+import { settings, type Settings } from '@/lib/config/settings';
+
 // Per-server token bucket in events per second. In-process: with several instances each
 // enforces its own share, which is what a load balancer spreading requests gives anyway.
 export interface RateDecision {
@@ -24,8 +26,8 @@ export class EventRateLimiter {
   }
 }
 
-export function rateLimiterFromEnv(env = process.env): EventRateLimiter {
-  const rate = Number(env.DOORWATCH_INGEST_RATE ?? 100_000);
-  const burst = Number(env.DOORWATCH_INGEST_BURST ?? Math.max(rate * 2, 1000));
+export function rateLimiterFromEnv(s: Pick<Settings, 'DOORWATCH_INGEST_RATE' | 'DOORWATCH_INGEST_BURST'> = settings()): EventRateLimiter {
+  const rate = s.DOORWATCH_INGEST_RATE;
+  const burst = s.DOORWATCH_INGEST_BURST ?? Math.max(rate * 2, 1000);
   return new EventRateLimiter(rate, burst);
 }

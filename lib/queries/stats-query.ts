@@ -1,7 +1,7 @@
 // Parameters of GET /api/v1/stats → a StatsQuery.
 import { ApiError } from '@/lib/http/api-error';
 import { resolveBucketMs } from './buckets';
-import { deadlockThresholdMs } from './deadlock-threshold';
+import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { StatsQuery } from './stats';
 import { parseTimeRange } from './time-range';
 

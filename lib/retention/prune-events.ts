@@ -5,11 +5,8 @@
 // summary is recomputed from (store-batch.ts leaves a pruned session's summary alone).
 // Dead letters past the same cutoff go too.
 import type { Sql } from '@/lib/db/sql';
+import { DEFAULT_PRUNE_BATCH, DEFAULT_PRUNE_PAUSE_MS, settings, type Settings } from '@/lib/config/settings';
 
-export const DEFAULT_RETENTION_DAYS = 30;
-export const DEFAULT_PRUNE_BATCH = 5_000;
-export const DEFAULT_PRUNE_PAUSE_MS = 250;
-export const DEFAULT_PRUNE_INTERVAL_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export interface RetentionConfig {
@@ -23,19 +20,13 @@ export interface RetentionConfig {
   intervalMs: number;
 }
 
-function nonNegativeInt(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
-  return Number(raw);
-}
-
-export function readRetentionConfig(env: Record<string, string | undefined> = process.env): RetentionConfig {
+/** The DOORWATCH_RETENTION_* settings (defaults and bounds in lib/config/settings.ts). */
+export function readRetentionConfig(s: Settings = settings()): RetentionConfig {
   return {
-    days: nonNegativeInt(env, 'DOORWATCH_RETENTION_DAYS', DEFAULT_RETENTION_DAYS),
-    batchSize: nonNegativeInt(env, 'DOORWATCH_RETENTION_BATCH', DEFAULT_PRUNE_BATCH, 1),
-    pauseMs: nonNegativeInt(env, 'DOORWATCH_RETENTION_PAUSE_MS', DEFAULT_PRUNE_PAUSE_MS),
-    intervalMs: nonNegativeInt(env, 'DOORWATCH_RETENTION_INTERVAL_MS', DEFAULT_PRUNE_INTERVAL_MS, 1_000),
+    days: s.DOORWATCH_RETENTION_DAYS,
+    batchSize: s.DOORWATCH_RETENTION_BATCH,
+    pauseMs: s.DOORWATCH_RETENTION_PAUSE_MS,
+    intervalMs: s.DOORWATCH_RETENTION_INTERVAL_MS,
   };
 }
 

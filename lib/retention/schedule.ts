@@ -3,20 +3,12 @@
 // never overlap. Every instance runs it; deletes of the same rows are harmless (PostgreSQL
 // makes the second one wait, then find nothing).
 import { getDb } from '@/lib/db/client';
-import { pruneDeadLetters, pruneEvents, readRetentionConfig } from './prune-events';
+import { pruneDeadLetters, pruneEvents, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const state = globalThis as unknown as { doorwatchRetention?: NodeJS.Timeout | null };
 
-export function startRetentionSchedule(env: Record<string, string | undefined> = process.env): void {
+export function startRetentionSchedule(config: RetentionConfig = readRetentionConfig()): void {
   if (state.doorwatchRetention !== undefined) return;
-  let config;
-  try {
-    config = readRetentionConfig(env);
-  } catch (err) {
-    console.error(`[doorwatch] retention disabled: ${err instanceof Error ? err.message : err}`);
-    state.doorwatchRetention = null;
-    return;
-  }
   if (config.days <= 0) {
     state.doorwatchRetention = null;
     return;

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 import { authenticate, requireOperator } from '@/lib/auth/require-operator';
 import { createOperator, listOperators, revokeOperator, BOOTSTRAP_OPERATOR_ID } from '@/lib/auth/operator-store';
 import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
+import { reloadSettings } from '@/lib/config/settings';
 import { hashToken, generateOperatorToken } from '@/lib/auth/tokens';
 import { parseSession, signSession, verifySessionMac, SESSION_COOKIE, readCookie } from '@/lib/auth/session-cookie';
 import { assertSameOrigin } from '@/lib/auth/csrf';
@@ -134,11 +135,13 @@ describe('session cookie and CSRF helpers', () => {
     );
     assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'http://dw.example:3001' } })), fails(403, 'csrf_rejected'));
     assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })), fails(403, 'csrf_rejected'));
-    process.env.DOORWATCH_PUBLIC_ORIGIN = 'https://doorwatch.example.com';
+    process.env.DOORWATCH_PUBLIC_ORIGIN = 'https://doorwatch.example.com/';
+    reloadSettings();
     try {
       assert.doesNotThrow(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'https://doorwatch.example.com' } })));
     } finally {
       delete process.env.DOORWATCH_PUBLIC_ORIGIN;
+      reloadSettings();
     }
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
+import { readSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { pruneDeadLetters, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
@@ -58,10 +59,10 @@ after(async () => {
 });
 
 test('retention settings: 30 days and 5,000-row batches by default; 0 turns pruning off; nonsense is refused', () => {
-  assert.deepEqual(readRetentionConfig({}), { days: 30, batchSize: 5000, pauseMs: 250, intervalMs: 3_600_000 });
-  assert.equal(readRetentionConfig({ DOORWATCH_RETENTION_DAYS: '0' }).days, 0);
-  assert.throws(() => readRetentionConfig({ DOORWATCH_RETENTION_DAYS: '-1' }), /DOORWATCH_RETENTION_DAYS/);
-  assert.throws(() => readRetentionConfig({ DOORWATCH_RETENTION_BATCH: '0' }), /DOORWATCH_RETENTION_BATCH/);
+  assert.deepEqual(readRetentionConfig(readSettings({})), { days: 30, batchSize: 5000, pauseMs: 250, intervalMs: 3_600_000 });
+  assert.equal(readRetentionConfig(readSettings({ DOORWATCH_RETENTION_DAYS: '0' })).days, 0);
+  assert.throws(() => readSettings({ DOORWATCH_RETENTION_DAYS: '-1' }), /DOORWATCH_RETENTION_DAYS: must be a whole number >= 0 \(got "-1"\)/);
+  assert.throws(() => readSettings({ DOORWATCH_RETENTION_BATCH: '0' }), /DOORWATCH_RETENTION_BATCH: must be a whole number >= 1 \(got "0"\)/);
 });
 
 test('old events go in bounded batches; recent and still-active timelines, summaries and rollups stay', async () => {

@@ -9,6 +9,7 @@ import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret } 
 import { generateSecret } from '@/lib/ingest/servers/server-secret';
 import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
+import { reloadSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import * as registry from '@/lib/ingest/servers/server-registry';
 
@@ -52,6 +53,7 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     const secret = generateSecret();
     // Written by an earlier version without a key: in clear.
     delete process.env.DOORWATCH_SECRET_KEY;
+    reloadSettings();
     const db = openDb(config);
     await registry.provisionServersFromEnv(db, `edge=${secret}`);
     assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 0, inClear: 1 });
@@ -60,6 +62,7 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
 
     // Restarted with a key.
     process.env.DOORWATCH_SECRET_KEY = KEY;
+    reloadSettings();
     assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 1, inClear: 0 });
     const [stored] = await raw();
     assert.ok(isSealed(stored) && !stored.includes(secret.slice(6)));
@@ -69,13 +72,16 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
 
     // The wrong key: start-up refuses, and ingest answers 503 (senders retry) rather than 401.
     process.env.DOORWATCH_SECRET_KEY = OTHER;
+    reloadSettings();
     await assert.rejects(registry.sealStoredSecrets(db), code('secret_key_mismatch'));
     await assert.rejects(registry.activeSecrets(db, 'edge'), (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch');
 
     // Changing keys: with the old one as DOORWATCH_SECRET_KEY_PREVIOUS, start-up re-seals with the new one.
     process.env.DOORWATCH_SECRET_KEY_PREVIOUS = KEY;
+    reloadSettings();
     assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 1, inClear: 0 });
     delete process.env.DOORWATCH_SECRET_KEY_PREVIOUS;
+    reloadSettings();
     assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 0, inClear: 0 }, 'the new key alone opens everything now');
     await registry.provisionServersFromEnv(db, `edge=${secret}`); // (also drops the cached secrets)
     assert.deepEqual(await registry.activeSecrets(db, 'edge'), [secret]);
@@ -84,6 +90,7 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     delete process.env.DOORWATCH_SECRET_KEY_PREVIOUS;
     if (saved === undefined) delete process.env.DOORWATCH_SECRET_KEY;
     else process.env.DOORWATCH_SECRET_KEY = saved;
+    reloadSettings();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -32,7 +32,7 @@ function parseKey(env: Record<string, string | undefined>, name: string): Sealin
 }
 
 /** The key from DOORWATCH_SECRET_KEY, or null when unset; a malformed key is an error, never ignored. */
-export function readSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
+export function readSealingKey(env: Record<string, string | undefined>): SealingKey | null {
   return parseKey(env, 'DOORWATCH_SECRET_KEY');
 }
 
@@ -40,7 +40,7 @@ export function readSealingKey(env: Record<string, string | undefined> = process
  * DOORWATCH_SECRET_KEY_PREVIOUS while changing keys: secrets sealed with it still open, and
  * start-up re-seals them with the current key. Remove it once every instance has restarted.
  */
-export function readPreviousSealingKey(env: Record<string, string | undefined> = process.env): SealingKey | null {
+export function readPreviousSealingKey(env: Record<string, string | undefined>): SealingKey | null {
   return parseKey(env, 'DOORWATCH_SECRET_KEY_PREVIOUS');
 }
 

@@ -3,12 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
+import { settings } from '@/lib/config/settings';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
-import { SecretSealingError, isSealed, openSecret, openSecretWith, readPreviousSealingKey, readSealingKey, sealSecret, type SealingKey } from './secret-sealing';
+import { SecretSealingError, isSealed, openSecret, openSecretWith, sealSecret, type SealingKey } from './secret-sealing';
 
-// Read when needed (cheap; secrets are cached below), so the environment is the one source of truth.
-const sealingKey = (): SealingKey | null => readSealingKey();
-const openStored = (stored: string): string => openSecret(stored, readSealingKey(), readPreviousSealingKey());
+// The keys come from the process's settings (lib/config), validated at start-up.
+const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
+const openStored = (stored: string): string => openSecret(stored, settings().DOORWATCH_SECRET_KEY, settings().DOORWATCH_SECRET_KEY_PREVIOUS);
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
@@ -74,7 +75,7 @@ export async function listServers(db: Db): Promise<ServerInfo[]> {
  * DOORWATCH_SERVERS="name=whsec_...,other=whsec_..." (config as code). A listed server is
  * created, or gets the listed secret added if it does not have it; nothing is deleted.
  */
-export async function provisionServersFromEnv(db: Db, value = process.env.DOORWATCH_SERVERS): Promise<string[]> {
+export async function provisionServersFromEnv(db: Db, value = settings().DOORWATCH_SERVERS): Promise<string[]> {
   if (!value?.trim()) return [];
   const provisioned: string[] = [];
   for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -130,7 +131,7 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
  */
 export async function sealStoredSecrets(db: Db): Promise<{ sealed: number; inClear: number }> {
   const key = sealingKey();
-  const previous = readPreviousSealingKey();
+  const previous = settings().DOORWATCH_SECRET_KEY_PREVIOUS;
   const rows = await db.prisma.serverSecret.findMany({ select: { id: true, secret: true } });
   let sealed = 0;
   for (const row of rows) {

@@ -1,7 +1,7 @@
 import { requireOperator } from '@/lib/auth/require-operator';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';
-import { deadlockThresholdMs } from '@/lib/queries/deadlock-threshold';
+import { deadlockThresholdMs } from '@/lib/config/settings';
 import { parseExportFormat } from '@/lib/queries/session-export';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';

@@ -1,7 +1,7 @@
 import { requireOperator } from '@/lib/auth/require-operator';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';
-import { deadlockThresholdMs } from '@/lib/queries/deadlock-threshold';
+import { deadlockThresholdMs } from '@/lib/config/settings';
 import { getSessionDetail } from '@/lib/queries/session-detail';
 
 export const dynamic = 'force-dynamic';

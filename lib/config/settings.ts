@@ -1,0 +1,189 @@
+// Every setting Doorwatch reads from its environment, in one zod schema: name, type, default,
+// bounds and meaning. Nothing else in lib/, app/ or scripts/ reads process.env for a setting:
+// code asks settings() (validated once per process) and start-up calls it before it migrates
+// or serves, so a bad value stops the start with one line per bad value instead of surfacing
+// later as a 500 or a silently ignored knob. README's Configuration table lists the same names
+// (tests/unit/settings.test.ts keeps the two in step).
+import { z } from 'zod';
+import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
+import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/db/config';
+import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/ingest/servers/secret-sealing';
+import { SERVER_NAME, isWellFormedSecret } from '@/lib/ingest/servers/server-secret';
+
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+export const DEFAULT_PRUNE_BATCH = 5_000;
+export const DEFAULT_PRUNE_PAUSE_MS = 250;
+
+type Env = Record<string, string | undefined>;
+
+/** Unset and blank are the same: the default applies. Values are trimmed. */
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v);
+
+function wholeNumber(o: { default: number; min: number; max?: number; description: string }) {
+  const bounds = o.max === undefined ? `>= ${o.min}` : `from ${o.min} to ${o.max}`;
+  const n = z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number ${bounds}` })
+    .transform(Number)
+    .pipe(z.number().min(o.min, { error: `must be a whole number ${bounds}` }).max(o.max ?? Number.MAX_SAFE_INTEGER, { error: `must be a whole number ${bounds}` }));
+  return z.preprocess(trimmed, n.optional()).transform((v) => v ?? o.default).describe(o.description);
+}
+
+function positiveNumber<D extends number | undefined>(o: { default: D; min: number; description: string }) {
+  const n = z
+    .string()
+    .transform(Number)
+    .pipe(z.number({ error: 'must be a number' }).min(o.min, { error: `must be a number >= ${o.min}` }));
+  return z.preprocess(trimmed, n.optional()).transform((v) => v ?? o.default).describe(o.description);
+}
+
+/** DOORWATCH_SECRET_KEY and _PREVIOUS: base64 of 32 bytes, parsed by the sealing module itself. */
+function sealingKey(read: (env: Env) => Buffer | null, name: string, description: string) {
+  return z
+    .preprocess(trimmed, z.string().optional())
+    .transform((raw, ctx) => {
+      try {
+        return read({ [name]: raw });
+      } catch (err) {
+        if (!(err instanceof SecretSealingError)) throw err;
+        ctx.issues.push({ code: 'custom', message: err.message, input: raw });
+        return z.NEVER;
+      }
+    })
+    .describe(description);
+}
+
+export const ZSettings = z.object({
+  DATABASE_URL: z
+    .preprocess(trimmed, z.string().optional())
+    .transform((raw, ctx) => {
+      const url = raw ?? DEFAULT_DATABASE_URL;
+      const problem = databaseUrlProblem(url);
+      if (problem) {
+        ctx.issues.push({ code: 'custom', message: problem, input: raw });
+        return z.NEVER;
+      }
+      return readDatabaseConfig({ DATABASE_URL: url });
+    })
+    .describe(`file:PATH for the embedded SQLite database, postgresql://… for PostgreSQL (default ${DEFAULT_DATABASE_URL})`),
+  PORT: wholeNumber({ default: 3000, min: 0, max: 65_535, description: 'TCP port `npm start` / `npm run demo` listen on' }),
+  HOST: z.preprocess(trimmed, z.string().default('0.0.0.0')).describe('address `npm start` / `npm run demo` listen on'),
+  DOORWATCH_SERVERS: z
+    .preprocess(trimmed, z.string().optional())
+    .superRefine((raw, ctx) => {
+      for (const entry of raw?.split(',').map((s) => s.trim()).filter(Boolean) ?? []) {
+        const eq = entry.indexOf('=');
+        const name = eq > 0 ? entry.slice(0, eq).trim() : '';
+        if (!SERVER_NAME.test(name) || !isWellFormedSecret(entry.slice(eq + 1).trim())) {
+          ctx.addIssue({ code: 'custom', message: `entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>` });
+          return;
+        }
+      }
+    })
+    .describe('servers provisioned at start-up, name=whsec_…,other=whsec_… (config as code)'),
+  DOORWATCH_SECRET_KEY: sealingKey(readSealingKey, 'DOORWATCH_SECRET_KEY', 'base64 of 32 bytes: webhook secrets are sealed with it (AES-256-GCM) in the database'),
+  DOORWATCH_SECRET_KEY_PREVIOUS: sealingKey(readPreviousSealingKey, 'DOORWATCH_SECRET_KEY_PREVIOUS', 'the previous DOORWATCH_SECRET_KEY while changing keys: its secrets still open and are re-sealed at start-up'),
+  DOORWATCH_ADMIN_TOKEN: z
+    .preprocess(trimmed, z.string().min(MIN_ADMIN_TOKEN_LENGTH, { error: `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters` }).optional())
+    .describe('bootstrap admin operator token; when unset, one is generated at first start, stored hashed and printed once'),
+  DOORWATCH_DEADLOCK_THRESHOLD_MS: positiveNumber({
+    default: DEFAULT_DEADLOCK_THRESHOLD_MS,
+    min: 1,
+    description: 'milliseconds after which an unended naive resume counts as an ongoing deadlock',
+  }),
+  DOORWATCH_INGEST_RATE: positiveNumber({ default: 100_000, min: 0, description: 'per-server ingest budget in events/s per instance; 0 = unlimited' }),
+  DOORWATCH_INGEST_BURST: positiveNumber({ default: undefined, min: 1, description: 'burst of the ingest budget in events; default max(2 × rate, 1000)' }),
+  DOORWATCH_RETENTION_DAYS: wholeNumber({ default: 30, min: 0, description: 'days raw events and dead letters are kept; 0 keeps everything' }),
+  DOORWATCH_RETENTION_BATCH: wholeNumber({ default: DEFAULT_PRUNE_BATCH, min: 1, description: 'rows per pruning DELETE (and per transaction)' }),
+  DOORWATCH_RETENTION_PAUSE_MS: wholeNumber({ default: DEFAULT_PRUNE_PAUSE_MS, min: 0, description: 'milliseconds between pruning batches' }),
+  DOORWATCH_RETENTION_INTERVAL_MS: wholeNumber({ default: 3_600_000, min: 1_000, description: 'milliseconds between scheduled pruning runs' }),
+  DOORWATCH_PG_POOL_SIZE: wholeNumber({ default: 10, min: 1, max: 1_000, description: 'PostgreSQL connections per instance for the hot paths' }),
+  DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({ default: 10_000, min: 0, description: 'milliseconds a SQLite write waits for another process’s lock' }),
+  DOORWATCH_KEEP_ALIVE_TIMEOUT_MS: wholeNumber({
+    default: 65_000,
+    min: 1,
+    max: 9_999_999,
+    description: 'milliseconds idle keep-alive connections stay open (longer than load balancers keep theirs)',
+  }),
+  // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
+  DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
+  DOORWATCH_PUBLIC_ORIGIN: z
+    .preprocess(trimmed, z.string().optional())
+    .transform((raw, ctx) => {
+      const origins = (raw ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean);
+      const bad = origins.find((o) => !isOrigin(o));
+      if (bad) {
+        ctx.issues.push({ code: 'custom', message: `"${bad}" is not an origin like https://doorwatch.example.com`, input: raw });
+        return z.NEVER;
+      }
+      return origins;
+    })
+    .describe('the dashboard’s public origin(s) behind a proxy, comma-separated, for the CSRF Origin check'),
+});
+
+export type Settings = Readonly<z.output<typeof ZSettings>>;
+export type SettingName = keyof typeof ZSettings.shape;
+export const SETTING_NAMES = Object.keys(ZSettings.shape) as SettingName[];
+
+function isOrigin(o: string): boolean {
+  try {
+    const u = new URL(o);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === o;
+  } catch {
+    return false;
+  }
+}
+
+/** How a bad value is echoed in the error: key material never, a database URL by its scheme only. */
+const SHOWN: Partial<Record<SettingName, (raw: string) => string>> = {
+  DATABASE_URL: (raw) => `${raw.split(':')[0]}:...`,
+  DOORWATCH_SERVERS: (raw) => `${raw.length} characters, not shown`,
+  DOORWATCH_SECRET_KEY: (raw) => `${raw.length} characters, not shown`,
+  DOORWATCH_SECRET_KEY_PREVIOUS: (raw) => `${raw.length} characters, not shown`,
+  DOORWATCH_ADMIN_TOKEN: (raw) => `${raw.length} characters, not shown`,
+  DOORWATCH_SESSION_SECRET: (raw) => `${raw.length} characters, not shown`,
+};
+
+export class SettingsError extends Error {
+  readonly code = 'invalid_settings';
+  constructor(readonly problems: readonly string[]) {
+    super(`${problems.length === 1 ? 'a setting is' : `${problems.length} settings are`} invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/**
+ * The settings from `env`, typed and frozen, defaults applied. Throws one SettingsError listing
+ * every bad value as `NAME: what is wrong (got "…")`. Unknown variables are ignored.
+ */
+export function readSettings(env: Env): Settings {
+  const input = Object.fromEntries(SETTING_NAMES.map((name) => [name, env[name]]));
+  const parsed = ZSettings.safeParse(input);
+  if (parsed.success) return Object.freeze(parsed.data);
+  const problems = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0]) as SettingName;
+    if (problems.has(name)) continue; // one line per bad value
+    const raw = env[name] ?? '';
+    const message = issue.message.startsWith(`${name} `) ? issue.message.slice(name.length + 1) : issue.message;
+    problems.set(name, `${name}: ${message} (got ${JSON.stringify(SHOWN[name]?.(raw) ?? raw)})`);
+  }
+  throw new SettingsError([...problems.values()]);
+}
+
+const state = globalThis as unknown as { doorwatchSettings?: Settings };
+
+/** This process's settings, read from process.env once (start-up calls it first, so a bad value stops the start). */
+export function settings(): Settings {
+  state.doorwatchSettings ??= readSettings(process.env);
+  return state.doorwatchSettings;
+}
+
+/** Re-reads process.env: for tests that change a setting in-process (a real process reads its settings once). */
+export function reloadSettings(): Settings {
+  state.doorwatchSettings = undefined;
+  return settings();
+}
+
+/** The deadlock threshold ingest summarises with and queries judge by (DOORWATCH_DEADLOCK_THRESHOLD_MS). */
+export const deadlockThresholdMs = (): number => settings().DOORWATCH_DEADLOCK_THRESHOLD_MS;
