@@ -7,7 +7,7 @@ import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
-import { describeRange } from '@/lib/ui/time-range';
+import { describeRange } from '@/lib/time/describe';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const LIMITS = [25, 50, 100, 200];
@@ -86,7 +86,7 @@ export function DeadLettersView() {
   const q = useDeadLetters(params, refresh);
   const data = q.data;
   const rows = data?.deadLetters ?? [];
-  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
   const toggleCode = (code: string) => {
     const next = codes.includes(code) ? codes.filter((c) => c !== code) : [...codes, code];
     set({ code: next.join(',') || null, cursor: null });
