@@ -38,28 +38,34 @@ export function resolveInstant(input: string, nowMs: number, edge: InstantEdge):
 }
 
 /**
- * Resolves `from`/`to` (empty or missing: DEFAULT_RANGE), aligned outward to whole minutes.
- * Throws TimeRangeError when an instant is unusable, from is not before to, or the range is longer
- * than MAX_RANGE_MS.
+ * Resolves `from`/`to` (empty or missing: DEFAULT_RANGE), aligned outward to whole minutes: what
+ * the query API reads and what the UI sizes buckets by. Throws TimeRangeError when an instant is
+ * unusable, from is not before to, or the range is longer than MAX_RANGE_MS.
  */
 export function resolveTimeRange(from: string | null | undefined, to: string | null | undefined, nowMs: number): TimeRange {
+  const exact = resolveExactRange(from, to, nowMs);
+  const aligned = { ...exact, fromMs: floorMinute(exact.fromMs), toMs: ceilMinute(exact.toMs) };
+  if (aligned.toMs - aligned.fromMs > MAX_RANGE_MS) throw new TimeRangeError('range', `the range may span at most ${MAX_RANGE_DAYS} days`);
+  return aligned;
+}
+
+/** The same checks on the exact instants, unaligned: for moving a window without widening it (navigation). */
+export function resolveExactRange(from: string | null | undefined, to: string | null | undefined, nowMs: number): TimeRange {
   const fromInput = from?.trim() || DEFAULT_RANGE.from;
   const toInput = to?.trim() || DEFAULT_RANGE.to;
-  const f = resolveInstant(fromInput, nowMs, 'from');
-  const t = resolveInstant(toInput, nowMs, 'to');
-  if (!(f < t)) throw new TimeRangeError('range', `from (${fromInput}) must be before to (${toInput})`);
-  const fromMs = floorMinute(f);
-  const toMs = ceilMinute(t);
+  const fromMs = resolveInstant(fromInput, nowMs, 'from');
+  const toMs = resolveInstant(toInput, nowMs, 'to');
+  if (!(fromMs < toMs)) throw new TimeRangeError('range', `from (${fromInput}) must be before to (${toInput})`);
   if (toMs - fromMs > MAX_RANGE_MS) throw new TimeRangeError('range', `the range may span at most ${MAX_RANGE_DAYS} days`);
   return { fromMs, toMs, fromInput, toInput };
 }
 
 /** For display code that must always draw something: the range, or the default one when it is unusable. */
-export function resolveTimeRangeOrDefault(from: string, to: string, nowMs: number): TimeRange {
+export function resolveTimeRangeOrDefault(from: string, to: string, nowMs: number, resolve = resolveTimeRange): TimeRange {
   try {
-    return resolveTimeRange(from, to, nowMs);
+    return resolve(from, to, nowMs);
   } catch (err) {
-    if (err instanceof TimeRangeError) return resolveTimeRange(DEFAULT_RANGE.from, DEFAULT_RANGE.to, nowMs);
+    if (err instanceof TimeRangeError) return resolve(DEFAULT_RANGE.from, DEFAULT_RANGE.to, nowMs);
     throw err;
   }
 }
