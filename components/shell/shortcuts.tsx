@@ -96,7 +96,7 @@ export function useShortcuts(onHelp: () => void) {
           cycleTheme();
           return;
         default: {
-          const preset = RANGE_PRESETS.find((p) => p.key !== undefined && p.key === e.key);
+          const preset = RANGE_PRESETS.find((p) => p.key === e.key);
           if (preset) s({ from: preset.from, to: preset.to, cursor: null });
         }
       }

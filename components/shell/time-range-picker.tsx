@@ -123,7 +123,7 @@ export function TimeRangePicker() {
                 To
                 <input value={toText} onChange={(e) => setToText(e.target.value)} spellCheck={false} name="to" data-testid="range-to" />
               </label>
-              <div className="hint">Times in {tzLabel(tz)}; relative like now-6h also work.</div>
+              <div className="hint">Times in {tzLabel(tz)}; relative like now-6h or now-1d/d (rounded in UTC) also work.</div>
               {error && <div className="form-error" role="alert">{error}</div>}
               <div className="row gap">
                 <button type="submit" className="btn btn-primary" data-testid="range-apply">Apply</button>
