@@ -6,7 +6,7 @@ import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
-import { describeRange } from '@/lib/ui/time-range';
+import { describeRange } from '@/lib/time/describe';
 import { useUrlState } from '@/lib/ui/url-state';
 
 /** What each code means for the sender, in the words an operator would use with its author. */
@@ -80,7 +80,7 @@ export function DeadLettersView() {
   };
   const q = useDeadLetters(params, refresh);
   const data = q.data;
-  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
   const toggleCode = (code: string) => set({ code: toggled(codes, code).join(',') || null, cursor: null });
   const filtered = Boolean(codes.length || server);
 

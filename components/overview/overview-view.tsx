@@ -9,7 +9,9 @@ import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtInt, fmtPct } from '@/lib/ui/format';
 import { useServers, useStats } from '@/lib/ui/queries';
-import { isoMs, pickBucket, resolveRange } from '@/lib/ui/time-range';
+import { chooseBucket } from '@/lib/time/buckets';
+import { formatInstant } from '@/lib/time/instant';
+import { resolveTimeRangeOrDefault } from '@/lib/time/range';
 import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 import { ServerTable } from './server-table';
 
@@ -217,13 +219,17 @@ export function OverviewView() {
   const { global, link, set } = useUrlState();
   const router = useRouter();
   const { from, to, server, refresh, tz } = global;
-  const bucket = useMemo(() => pickBucket(resolveRange(from, to)).expr, [from, to]);
+  // The server's chooser over the server's resolution of the range: the bucket it would pick itself.
+  const bucket = useMemo(() => {
+    const r = resolveTimeRangeOrDefault(from, to, Date.now());
+    return chooseBucket(r.toMs - r.fromMs).expr;
+  }, [from, to]);
   const stats = useStats({ from, to, server: server || undefined, bucket }, refresh);
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
   const drill = (fromMs: number, toMs: number, flag: string | undefined, fallback: string) =>
-    router.push(sessionsLink({ from: isoMs(fromMs), to: isoMs(toMs), flag: flag ?? fallback }));
+    router.push(sessionsLink({ from: formatInstant(fromMs), to: formatInstant(toMs), flag: flag ?? fallback }));
 
   const s = stats.data;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);

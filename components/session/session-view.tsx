@@ -9,7 +9,7 @@ import { UiApiError } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
 import { useSessionDetail } from '@/lib/ui/queries';
 import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
-import { isoMs } from '@/lib/ui/time-range';
+import { formatInstant } from '@/lib/time/instant';
 import { useUrlState } from '@/lib/ui/url-state';
 import { SideLegend, TimelineChart, autoSpacing, type Spacing } from './timeline-chart';
 
@@ -81,7 +81,7 @@ export function SessionView({ server, token }: { server: string; token: string }
   const last = Date.parse(s.lastEventAt ?? s.firstEventAt);
   // A window around this session for "see it on the overview / in the list".
   const pad = Math.max(60_000, (last - first) * 0.5);
-  const around = { from: isoMs(first - pad), to: isoMs(Math.max(last + pad, s.deadlock?.ongoing ? nowMs : 0)) };
+  const around = { from: formatInstant(first - pad), to: formatInstant(Math.max(last + pad, s.deadlock?.ongoing ? nowMs : 0)) };
 
   return (
     <div className="stack" data-testid="session-detail">

@@ -7,7 +7,7 @@ import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { sessionsUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
-import { describeRange } from '@/lib/ui/time-range';
+import { describeRange } from '@/lib/time/describe';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
 
@@ -120,7 +120,7 @@ export function SessionsView() {
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
   const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
-  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
   const anyFilter = Boolean(flags.length || states.length || server || token);
 
   return (

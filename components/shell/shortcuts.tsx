@@ -2,7 +2,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { RANGE_PRESETS, shiftRange, zoomOutRange } from '@/lib/ui/time-range';
+import { shiftRange, zoomOutRange } from '@/lib/time/navigate';
+import { RANGE_PRESETS } from '@/lib/time/presets';
 import { useUrlState } from '@/lib/ui/url-state';
 import { cycleTheme } from './theme';
 
@@ -77,13 +78,13 @@ export function useShortcuts(onHelp: () => void) {
           window.dispatchEvent(new Event('doorwatch-open-time-picker'));
           return;
         case '[':
-          s({ ...shiftRange(g.from, g.to, -0.5), cursor: null });
+          s({ ...shiftRange(g.from, g.to, -0.5, Date.now()), cursor: null });
           return;
         case ']':
-          s({ ...shiftRange(g.from, g.to, 0.5), cursor: null });
+          s({ ...shiftRange(g.from, g.to, 0.5, Date.now()), cursor: null });
           return;
         case 'z':
-          s({ ...zoomOutRange(g.from, g.to), cursor: null });
+          s({ ...zoomOutRange(g.from, g.to, 2, Date.now()), cursor: null });
           return;
         case 'r':
           void qc.invalidateQueries();

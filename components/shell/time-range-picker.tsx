@@ -1,16 +1,13 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
 import { fmtDateTime, tzLabel } from '@/lib/ui/format';
-import {
-  RANGE_PRESETS,
-  describeRange,
-  freezeRange,
-  isRelative,
-  parseUserTime,
-  presetFor,
-  shiftRange,
-  zoomOutRange,
-} from '@/lib/ui/time-range';
+import { describeRange } from '@/lib/time/describe';
+import { isRelative } from '@/lib/time/instant';
+import { freezeRange, shiftRange, zoomOutRange } from '@/lib/time/navigate';
+import { RANGE_PRESETS, presetFor } from '@/lib/time/presets';
+import { resolveTimeRange } from '@/lib/time/range';
+import { TimeRangeError } from '@/lib/time/errors';
+import { parseUserTime } from '@/lib/time/user-input';
 import { useUrlState } from '@/lib/ui/url-state';
 
 export function TimeRangePicker() {
@@ -54,16 +51,24 @@ export function TimeRangePicker() {
 
   const apply = (e?: React.FormEvent) => {
     e?.preventDefault();
-    const f = parseUserTime(fromText, tz);
-    const t = parseUserTime(toText, tz);
-    if (!f) return setError(`“${fromText}” is not a time: use now-2h, 2026-11-29 10:00 or an RFC 3339 instant`);
+    const nowMs = Date.now();
+    const f = parseUserTime(fromText, tz, nowMs);
+    const t = parseUserTime(toText, tz, nowMs);
+    if (!f) return setError(`“${fromText}” is not a time: use now-2h, now-1d/d, 2026-11-29 10:00 or an RFC 3339 instant`);
     if (!t) return setError(`“${toText}” is not a time: use now, 2026-11-29 11:00 or an RFC 3339 instant`);
+    // The server's own checks (order, at most 400 days), answered here instead of as a failed fetch.
+    try {
+      resolveTimeRange(f, t, nowMs);
+    } catch (err) {
+      if (err instanceof TimeRangeError) return setError(err.message);
+      throw err;
+    }
     set({ from: f, to: t, cursor: null });
     setOpen(false);
   };
 
   const preset = presetFor(from, to);
-  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
+  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
 
   return (
     <div className="trp" ref={boxRef}>
@@ -72,7 +77,7 @@ export function TimeRangePicker() {
         className="btn btn-ghost btn-icon"
         title="Earlier ( [ )"
         aria-label="Shift range earlier"
-        onClick={() => set({ ...shiftRange(from, to, -0.5), cursor: null })}
+        onClick={() => set({ ...shiftRange(from, to, -0.5, Date.now()), cursor: null })}
       >
         ‹
       </button>
@@ -92,7 +97,7 @@ export function TimeRangePicker() {
         className="btn btn-ghost btn-icon"
         title="Later ( ] )"
         aria-label="Shift range later"
-        onClick={() => set({ ...shiftRange(from, to, 0.5), cursor: null })}
+        onClick={() => set({ ...shiftRange(from, to, 0.5, Date.now()), cursor: null })}
       >
         ›
       </button>
@@ -101,7 +106,7 @@ export function TimeRangePicker() {
         className="btn btn-ghost btn-icon"
         title="Zoom out (z)"
         aria-label="Zoom out"
-        onClick={() => set({ ...zoomOutRange(from, to), cursor: null })}
+        onClick={() => set({ ...zoomOutRange(from, to, 2, Date.now()), cursor: null })}
       >
         ⊖
       </button>
@@ -118,7 +123,7 @@ export function TimeRangePicker() {
                 To
                 <input value={toText} onChange={(e) => setToText(e.target.value)} spellCheck={false} name="to" data-testid="range-to" />
               </label>
-              <div className="hint">Times in {tzLabel(tz)}; relative like now-6h also work.</div>
+              <div className="hint">Times in {tzLabel(tz)}; relative like now-6h or now-1d/d (rounded in UTC) also work.</div>
               {error && <div className="form-error" role="alert">{error}</div>}
               <div className="row gap">
                 <button type="submit" className="btn btn-primary" data-testid="range-apply">Apply</button>
@@ -128,7 +133,7 @@ export function TimeRangePicker() {
                     className="btn"
                     title="Replace the relative range with the absolute instants it means now, so a shared link shows the same data later"
                     onClick={() => {
-                      set(freezeRange(from, to));
+                      set(freezeRange(from, to, Date.now()));
                       setOpen(false);
                     }}
                   >
@@ -139,7 +144,7 @@ export function TimeRangePicker() {
             </form>
             <ul className="trp-presets" aria-label="Relative ranges">
               {RANGE_PRESETS.map((p) => (
-                <li key={p.from}>
+                <li key={p.short}>
                   <button
                     type="button"
                     className={`preset ${preset?.from === p.from ? 'active' : ''}`}

@@ -1,6 +1,6 @@
 // Query-string parameters shared by the list endpoints, each with its own 400 code.
 import { ApiError } from '@/lib/http/api-error';
-import { parseInstant } from './time-range';
+import { parseInstantParam } from './time-range';
 
 /** Values of a repeatable parameter; also accepts comma-separated lists (`flag=a,b`). */
 export function manyParam(params: URLSearchParams, name: string): string[] {
@@ -15,13 +15,11 @@ export function parseOpenRange(params: URLSearchParams, nowMs: number): { fromMs
   const instant = (name: 'from' | 'to'): number | null => {
     const raw = params.get(name)?.trim();
     if (!raw) return null;
-    const ms = parseInstant(raw, nowMs);
-    if (ms === null) throw new ApiError(400, 'invalid_time_range', `${name}=${JSON.stringify(raw)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
-    return ms;
+    return parseInstantParam(raw, nowMs, name);
   };
   const fromMs = instant('from');
   const toMs = instant('to');
-  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to');
+  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to', {}, { param: 'range' });
   return { fromMs, toMs };
 }
 

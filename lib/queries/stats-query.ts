@@ -1,9 +1,8 @@
 // Parameters of GET /api/v1/stats → a StatsQuery.
 import { ApiError } from '@/lib/http/api-error';
-import { resolveBucketMs } from './buckets';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { StatsQuery } from './stats';
-import { parseTimeRange } from './time-range';
+import { parseTimeRange, resolveBucketMs } from './time-range';
 
 export function parseStatsQuery(params: URLSearchParams, nowMs: number): StatsQuery {
   const range = parseTimeRange(params.get('from'), params.get('to'), nowMs);

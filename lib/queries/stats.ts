@@ -16,7 +16,7 @@ import type { TBucketLatency, TStatsCounts, TStatsResponse } from '@/lib/contrac
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
-import { bucketStarts } from './buckets';
+import { bucketStarts } from '@/lib/time/buckets';
 import type { TimeRange } from './time-range';
 
 export interface StatsQuery {

@@ -1,59 +1,39 @@
-// Time ranges for the query API: RFC 3339, epoch milliseconds, or Grafana-style relative forms
-// (`now`, `now-15m`, `now-1h`, `now-24h`, `now-7d`, also s/w units and `now+5m`). The resolved
-// range is [from, to) aligned to whole minutes, the resolution of the rollups, so that counts
-// (from rollups) and exact latency percentiles (from session rows) describe the same sessions.
+// The query API's edge to lib/time: the same grammar, default range and checks as the UI, with
+// lib/time's typed errors turned into 400 answers that name the parameter.
 import { ApiError } from '@/lib/http/api-error';
-import { parseTimestampMs } from '@/lib/contract/timestamp';
-import { MINUTE_MS } from '@/lib/metrics/rollup-contributions';
+import { BucketError, TimeRangeError } from '@/lib/time/errors';
+import { resolveBucket } from '@/lib/time/buckets';
+import { resolveInstant, resolveTimeRange, type TimeRange } from '@/lib/time/range';
+import type { InstantEdge } from '@/lib/time/instant';
 
-export const DEFAULT_FROM = 'now-24h';
-export const DEFAULT_TO = 'now';
-/** Longest range accepted (about 13 months). */
-export const MAX_RANGE_MS = 400 * 24 * 60 * 60 * 1000;
+export type { TimeRange };
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: MINUTE_MS, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-const RELATIVE = /^now(?:([+-])(\d{1,9})(ms|s|m|h|d|w))?$/;
-const RFC3339_NO_FRACTION = /^(\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2})([Zz]|[+-]\d{2}:\d{2})$/;
-
-export interface TimeRange {
-  fromMs: number;
-  toMs: number;
-  fromInput: string;
-  toInput: string;
+/** Maps a lib/time error to its 400; anything else is rethrown unchanged. */
+export function timeApiError(err: unknown): unknown {
+  if (err instanceof TimeRangeError) return new ApiError(400, err.code, err.message, {}, { param: err.param });
+  if (err instanceof BucketError) return new ApiError(400, err.code, err.message, {}, { param: 'bucket' });
+  return err;
 }
 
-/** Epoch ms for one instant, or null if it is not a form we accept. */
-export function parseInstant(input: string, nowMs: number): number | null {
-  const s = input.trim();
-  const rel = RELATIVE.exec(s);
-  if (rel) {
-    if (!rel[1]) return nowMs;
-    const offset = Number(rel[2]) * UNIT_MS[rel[3]];
-    return rel[1] === '-' ? nowMs - offset : nowMs + offset;
+function atEdge<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    throw timeApiError(err);
   }
-  if (/^\d{10,16}$/.test(s)) return Number(s);
-  const noFraction = RFC3339_NO_FRACTION.exec(s);
-  return parseTimestampMs(noFraction ? `${noFraction[1]}.000${noFraction[2]}` : s);
 }
 
-export const floorMinute = (ms: number): number => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
-export const ceilMinute = (ms: number): number => Math.ceil(ms / MINUTE_MS) * MINUTE_MS;
-
-/** Parses `from`/`to` (defaults now-24h … now); 400 `invalid_time_range` on anything unusable. */
+/** `from`/`to` resolved and minute-aligned (default: lib/time's DEFAULT_RANGE); 400 `invalid_time_range`. */
 export function parseTimeRange(from: string | null | undefined, to: string | null | undefined, nowMs: number): TimeRange {
-  const fromInput = from?.trim() || DEFAULT_FROM;
-  const toInput = to?.trim() || DEFAULT_TO;
-  const f = parseInstant(fromInput, nowMs);
-  if (f === null) throw invalid(`from=${JSON.stringify(fromInput)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
-  const t = parseInstant(toInput, nowMs);
-  if (t === null) throw invalid(`to=${JSON.stringify(toInput)} is not a time (use RFC 3339, epoch ms, or now-15m style)`);
-  if (!(f < t)) throw invalid(`from (${fromInput}) must be before to (${toInput})`);
-  const fromMs = floorMinute(f);
-  const toMs = ceilMinute(t);
-  if (toMs - fromMs > MAX_RANGE_MS) throw invalid('the range may span at most 400 days');
-  return { fromMs, toMs, fromInput, toInput };
+  return atEdge(() => resolveTimeRange(from, to, nowMs));
 }
 
-function invalid(message: string): ApiError {
-  return new ApiError(400, 'invalid_time_range', message);
+/** One exact instant (no alignment); 400 `invalid_time_range` naming the parameter. */
+export function parseInstantParam(input: string, nowMs: number, edge: InstantEdge): number {
+  return atEdge(() => resolveInstant(input, nowMs, edge));
+}
+
+/** `bucket=` if given, else the shared chooser's; 400 `invalid_bucket`. */
+export function resolveBucketMs(param: string | null | undefined, rangeMs: number): number {
+  return atEdge(() => resolveBucket(param, rangeMs));
 }

@@ -6,7 +6,7 @@
  */
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import { DEFAULT_FROM, DEFAULT_TO } from './time-range';
+import { DEFAULT_RANGE } from '@/lib/time/range';
 import type { TimeZoneMode } from './format';
 
 export const GLOBAL_PARAMS = ['from', 'to', 'refresh', 'tz', 'server'] as const;
@@ -28,8 +28,8 @@ export type ParamPatch = Record<string, string | null | undefined>;
 export function readGlobal(sp: URLSearchParams | { get(name: string): string | null }): GlobalState {
   const refresh = sp.get('refresh');
   return {
-    from: sp.get('from') || DEFAULT_FROM,
-    to: sp.get('to') || DEFAULT_TO,
+    from: sp.get('from') || DEFAULT_RANGE.from,
+    to: sp.get('to') || DEFAULT_RANGE.to,
     refresh: refresh === '5s' || refresh === '30s' ? refresh : 'off',
     tz: sp.get('tz') === 'utc' ? 'utc' : 'local',
     server: sp.get('server') ?? '',

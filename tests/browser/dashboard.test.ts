@@ -47,9 +47,13 @@ describe('dashboard', () => {
     await page.click('[data-testid="login-submit"]');
     await page.waitForURL((u) => u.pathname === '/');
     await page.locator('[data-testid="overview"]').waitFor();
+    // The one default range (lib/time DEFAULT_RANGE), the same as the API's.
+    assert.match(await page.locator('[data-testid="time-range-button"]').innerText(), /Last 15 minutes/);
   });
 
   test('the overview shows the seeded numbers, the ongoing deadlock first', async () => {
+    // The seed starts 20 min ago, before the default 15-minute range.
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
     await page.locator('[data-testid="tile-boundary"]').waitFor();
     const alarm = page.locator('[data-testid="ongoing-deadlocks"]');
     await alarm.waitFor();

@@ -81,6 +81,29 @@ describe('GET /api/v1/stats', () => {
       assert.equal(r.body.error.code, code);
     }
   });
+
+  test('instants beyond JavaScript dates or outside 1970…9999 are 400s naming the parameter, not 500s', async () => {
+    for (const [path, q, param] of [
+      ['/api/v1/stats', { from: '9999999999990000' }, 'from'],
+      ['/api/v1/stats', { from: 'now-1h', to: 'now+999999999w' }, 'to'],
+      ['/api/v1/stats', { from: '1969-12-31T00:00:00Z' }, 'from'],
+      ['/api/v1/sessions', { to: 'now+999999999w' }, 'to'],
+    ] as const) {
+      const r = await get(path, q as any);
+      assert.equal(r.status, 400, JSON.stringify(q));
+      assert.equal(r.body.error.code, 'invalid_time_range');
+      assert.equal(r.body.error.details.param, param);
+    }
+  });
+
+  test('Grafana rounding: now-1d/d … now-1d/d is yesterday, one whole UTC day', async () => {
+    const r = await get('/api/v1/stats', { from: 'now-1d/d', to: 'now-1d/d' });
+    assert.equal(r.status, 200);
+    const from = Date.parse(r.body.range.from);
+    assert.equal(from % 86_400_000, 0);
+    assert.equal(Date.parse(r.body.range.to) - from, 86_400_000);
+    assert.equal(r.body.bucketMs, 15 * 60_000);
+  });
 });
 
 describe('GET /api/v1/sessions', () => {

@@ -50,7 +50,7 @@ const q = (name: string, description: string, extra: JsonObject = {}) => ({
 });
 
 const rangeParams = [
-  q('from', 'Start (inclusive): RFC 3339, epoch ms, or relative (now-15m, now-1h, now-24h, now-7d). Default now-24h.'),
+  q('from', 'Start (inclusive): RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-7d, units s m h d w M y; rounded in UTC: now/d, now-1d/d). 1970 … 9999. Default now-15m.'),
   q('to', 'End (exclusive), same forms. Default now.'),
 ];
 
