@@ -1,15 +1,4 @@
-export { createReporter, MAX_BODY_BYTES, MAX_EVENTS_PER_REQUEST } from './reporter';
-export { newEventId, EVENT_ID_PATTERN } from './ids';
-export { computeBackoffMs, parseRetryAfterMs } from './backoff';
-export {
-  ReporterError,
-  type DropInfo,
-  type DropReason,
-  type FetchLike,
-  type RejectedEvent,
-  type Reporter,
-  type ReporterErrorCode,
-  type ReporterOptions,
-  type ReporterStats,
-  type ReportableEvent,
-} from './types';
+// Transitional, for the merge only: the reporter is the workspace package @doorwatch/reporter
+// (packages/reporter). lib/sim/server.ts, being split on another branch, still imports its
+// `Reporter` type from here; delete this file once that code imports '@doorwatch/reporter'.
+export type { Reporter } from '@doorwatch/reporter';
