@@ -142,7 +142,7 @@ class Reporter:
             raise ValueError("url must be an http(s) URL, got %r" % (url,))
         if not server:
             raise ValueError("server is required")
-        self._key_check = _secret_key(secret)  # fail at startup on a malformed secret
+        _secret_key(secret)  # a malformed secret fails here, at startup, not per batch
         if not 1 <= max_batch_size <= MAX_EVENTS_PER_REQUEST:
             raise ValueError("max_batch_size must be in [1, %d]" % MAX_EVENTS_PER_REQUEST)
         if not 64 <= max_batch_bytes <= MAX_BODY_BYTES:
