@@ -3,18 +3,10 @@
 // Doorwatch shows per server what its reporters lost.
 import { ReporterError } from './errors.js';
 import type { ReporterStatus } from './event.js';
-import type { DropInfo, DropReason, ReporterOptions } from './types.js';
+import type { DropInfo, DropReason, ReporterOptions, ReporterStats } from './types.js';
 
-export interface Counts {
-  reported: number;
-  sent: number;
-  accepted: number;
-  duplicates: number;
-  rejected: number;
-  dropped: number;
-  failed: number;
-  retries: number;
-}
+/** The counters of stats() that this module owns (the rest describe the buffer and the wire). */
+export type Counts = Omit<ReporterStats, 'pendingEvents' | 'inFlightBatches'>;
 
 export class LossAccounting {
   readonly counts: Counts = { reported: 0, sent: 0, accepted: 0, duplicates: 0, rejected: 0, dropped: 0, failed: 0, retries: 0 };
