@@ -10,6 +10,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY scripts ./scripts
+# npm workspaces (packages/reporter): linked and built (postinstall) by npm ci
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/ensure-build.mjs && npm prune --omit=dev

@@ -5,10 +5,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPackages } from './build-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const INPUTS = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
-const SKIP = new Set(['generated', 'node_modules', '.next']);
+const INPUTS = ['app', 'components', 'lib', 'packages', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+// packages/*/dist is derived from packages/*/src (rebuilt below), so only sources count.
+const SKIP = new Set(['generated', 'node_modules', '.next', 'dist', '__pycache__']);
 
 function walk(path, hash) {
   if (!existsSync(path)) return;
@@ -33,7 +35,8 @@ export function ensureBuild({ quiet = false } = {}) {
     if (!quiet) console.log('build: up to date');
     return false;
   }
-  console.log('build: building the Next.js app (next build) ...');
+  console.log('build: building the workspace packages and the Next.js app (next build) ...');
+  buildPackages();
   try {
     execFileSync(process.execPath, [join(root, 'node_modules/next/dist/bin/next'), 'build'], {
       cwd: root,

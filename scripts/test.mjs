@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './ensure-build.mjs';
+import { buildPackages } from './build-packages.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
 import { postgresProblems, startTestCluster } from './test-postgres.mjs';
 
@@ -64,6 +65,8 @@ async function main() {
   }
   mkdirSync(join(root, 'test-output'), { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts/prisma-generate.mjs'), '--check'], { stdio: 'inherit' });
+  // The app, the simulator and the tests import the workspace packages' built dist/.
+  buildPackages();
   console.log('\n== typecheck (tsc --noEmit)');
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
   if (selected.some((s) => s.needs?.includes('build'))) ensureBuild();

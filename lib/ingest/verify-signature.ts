@@ -9,12 +9,22 @@ export interface WebhookHeaders {
   'webhook-signature': string;
 }
 
+// Svix (the reference Standard Webhooks sender) brands the same three headers `svix-*`; the
+// Standard Webhooks libraries accept either set, and so does Doorwatch. A set is used whole,
+// never mixed: `webhook-*` when all three are present, else `svix-*`.
+const HEADER_SETS = [
+  ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+  ['svix-id', 'svix-timestamp', 'svix-signature'],
+] as const;
+
 export function readWebhookHeaders(headers: Headers): WebhookHeaders | null {
-  const id = headers.get('webhook-id');
-  const timestamp = headers.get('webhook-timestamp');
-  const signature = headers.get('webhook-signature');
-  if (!id || !timestamp || !signature) return null;
-  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature };
+  for (const [idName, timestampName, signatureName] of HEADER_SETS) {
+    const id = headers.get(idName);
+    const timestamp = headers.get(timestampName);
+    const signature = headers.get(signatureName);
+    if (id && timestamp && signature) return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature };
+  }
+  return null;
 }
 
 export function verifyWebhook(rawBody: string, headers: WebhookHeaders, secrets: readonly string[]): boolean {

@@ -167,10 +167,12 @@ async function reachDoor(scope: StepScope, extra: Record<string, string>): Promi
     if (read.kind === 'end') return failure('error', `the new session's stream ended before upgrade-accepted${read.detail ? ` (${read.detail})` : ''}`);
     const { event } = read;
     if (event.event !== 'upgrade-accepted') continue;
-    if (event.id === null) return failure('error', 'upgrade-accepted carries no event id');
+    // The upgrade extension numbers its SSE events (docs/contract.md); the door's id is that number.
+    const eventId = event.id !== null && /^\d{1,15}$/.test(event.id) ? Number(event.id) : null;
+    if (eventId === null) return failure('error', `upgrade-accepted carries ${event.id === null ? 'no event id' : `a non-numeric event id "${event.id}"`}`);
     const upgradeUrl = upgradeUrlOf(event, scope.ctx.target);
     if (typeof upgradeUrl === 'string') return failure('error', upgradeUrl);
-    return { session, stream, eventId: event.id, upgradeUrl };
+    return { session, stream, eventId, upgradeUrl };
   }
 }
 
@@ -282,7 +284,7 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
       continue;
     }
     const latencyMs = since();
-    const answer: ObservedAnswer = event.id === door.eventId ? 'resumed' : 'second_upgrade';
+    const answer: ObservedAnswer = event.id === String(door.eventId) ? 'resumed' : 'second_upgrade';
     const detail = answer === 'resumed' ? `replayed upgrade-accepted ${event.id}` : `second upgrade-accepted ${event.id} while ${door.eventId} is pending`;
     // Try the handshake it offers: a replay must still upgrade, a second negotiation shows its 409.
     const url = upgradeUrlOf(event, scope.ctx.target);

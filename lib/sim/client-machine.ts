@@ -33,8 +33,8 @@ export type ClientPhase =
 export interface ClientState {
   phase: ClientPhase;
   token: string | null;
-  /** Last SSE event id seen on this session's stream(s). */
-  cursor: number | null;
+  /** Last SSE event id seen on this session's stream(s), as the server wrote it (echoed in Last-Event-ID). */
+  cursor: string | null;
   /** The upgrade-accepted event id the client latched on, if any. */
   latched: number | null;
   /** The burned token a renegotiation names. */
@@ -62,7 +62,7 @@ export type SessionEnd = 'closed' | 'websocket' | 'deadlock' | 'superseded' | 'l
 
 export type ClientAction =
   | { type: 'open'; previousToken: string | null }
-  | { type: 'resume'; token: string; lastEventId: number | null }
+  | { type: 'resume'; token: string; lastEventId: string | null }
   | { type: 'start-window'; eventId: number }
   | { type: 'cancel-window' }
   | { type: 'upgrade'; token: string; negotiation: number }
@@ -208,12 +208,18 @@ function onSse(state: ClientState, e: SseEvent): Step {
   if (!listening) return { state, actions: [] };
   const withCursor = e.id !== null ? { ...state, cursor: e.id } : state;
   switch (e.event) {
-    case 'upgrade-accepted':
-      if (e.id === null) return { state: withCursor, actions: [] };
+    case 'upgrade-accepted': {
+      // The extension numbers its negotiations with the event's integer id.
+      const negotiation = e.id !== null && /^\d+$/.test(e.id) ? Number(e.id) : null;
+      if (negotiation === null) return { state: withCursor, actions: [] };
       if (state.phase === 'streaming') {
-        return { state: { ...withCursor, phase: 'awaiting-upgrade', latched: e.id }, actions: [{ type: 'start-window', eventId: e.id }] };
+        return {
+          state: { ...withCursor, phase: 'awaiting-upgrade', latched: negotiation },
+          actions: [{ type: 'start-window', eventId: negotiation }],
+        };
       }
       return { state: withCursor, actions: [] };
+    }
     case 'session-superseded': {
       // Terminal and non-retryable: discard the cursor, renegotiate with a fresh session.
       const next: ClientState = { ...state, phase: 'renegotiating', previousToken: state.token, cursor: null, latched: null };

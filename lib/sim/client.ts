@@ -43,6 +43,8 @@ export class SimClient implements Resettable {
   private timers = new Set<NodeJS.Timeout>();
   private windowTimer: NodeJS.Timeout | null = null;
   private ws: WebSocket | null = null;
+  /** Reconnection delay from the server's last `retry:` field; null → the configured range. */
+  private serverRetryMs: number | null = null;
   private sawConflict = false;
   private stoppedResolve: (() => void) | null = null;
   readonly stopped: Promise<void>;
@@ -118,7 +120,7 @@ export class SimClient implements Resettable {
         this.connect(a.previousToken === null ? {} : { 'mcp-previous-session': a.previousToken }, 'open');
         break;
       case 'resume':
-        this.connect({ 'mcp-session-id': a.token, ...(a.lastEventId === null ? {} : { 'last-event-id': String(a.lastEventId) }) }, 'resume');
+        this.connect({ 'mcp-session-id': a.token, ...(a.lastEventId === null ? {} : { 'last-event-id': a.lastEventId }) }, 'resume');
         break;
       case 'start-window':
         this.windowTimer = this.later(drawMs(rng, this.o.windowMs), () => {
@@ -140,7 +142,8 @@ export class SimClient implements Resettable {
         this.exchange();
         break;
       case 'schedule-reconnect':
-        this.later(drawMs(rng, this.o.reconnectDelayMs), () =>
+        // A server's `retry:` sets the reconnection delay, as it does for an EventSource.
+        this.later(this.serverRetryMs ?? drawMs(rng, this.o.reconnectDelayMs), () =>
           this.dispatch({ type: 'reconnect-due', withLastEventId: rng() >= this.o.noLastEventIdShare }),
         );
         break;
@@ -221,7 +224,9 @@ export class SimClient implements Resettable {
       }
       res.on('data', (chunk: string) => {
         if (stale()) return;
-        for (const event of parser.push(chunk)) {
+        const events = parser.push(chunk);
+        if (parser.retryMs !== null) this.serverRetryMs = parser.retryMs;
+        for (const event of events) {
           if (stale()) return;
           this.dispatch({ type: 'sse', event });
         }

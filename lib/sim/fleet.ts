@@ -1,6 +1,6 @@
 // A fleet of reference servers and clients with a fault injector, reporting to Doorwatch.
 // Used by the demo (`startFleet` with realistic rates), the experiment runner and the e2e tests.
-import { createReporter, type Reporter, type ReporterError, type ReporterOptions } from '@/lib/reporter';
+import { createReporter, type Reporter, type ReporterError, type ReporterOptions } from '@doorwatch/reporter';
 import { SimClient } from './client';
 import { FaultInjector, ResetSchedule, type InjectorCounts, type ResetScheduleOptions } from './injector';
 import { Ledger, type FleetFigures } from './ledger';

@@ -1,14 +1,24 @@
-// Server-sent events: the wire format both sides of the simulator speak.
+// Server-sent events: the wire format both sides of the simulator speak. Writing is ours;
+// reading uses eventsource-parser (the WHATWG parsing rules: CR, LF and CRLF line ends,
+// comments, ids of any text, `retry:`), because a resume simulator must read the wire right.
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 export interface SseEvent {
-  /** The `id:` field as a number, or null when the event carried none (terminal events). */
-  id: number | null;
+  /** The `id:` field as the server wrote it, or null when the event carried none (terminal events). */
+  id: string | null;
+  event: string;
+  data: string;
+}
+
+/** What the simulated server writes; its ids are the extension's integers. */
+export interface OutgoingSseEvent {
+  id: number | string | null;
   event: string;
   data: string;
 }
 
 /** Serialises one event. `id` null → no id line (the client's cursor does not move). */
-export function formatSse(event: SseEvent): string {
+export function formatSse(event: OutgoingSseEvent): string {
   const lines: string[] = [];
   if (event.id !== null) lines.push(`id: ${event.id}`);
   lines.push(`event: ${event.event}`);
@@ -18,31 +28,24 @@ export function formatSse(event: SseEvent): string {
 
 /** Incremental parser: feed chunks, get complete events (fields split across chunks are fine). */
 export class SseParser {
-  private buffer = '';
+  private readonly parser: EventSourceParser;
+  private ready: SseEvent[] = [];
+  /** The server's last `retry:` (reconnection delay in ms), or null if it sent none. */
+  retryMs: number | null = null;
+
+  constructor() {
+    this.parser = createParser({
+      onEvent: (m) => this.ready.push({ id: m.id ?? null, event: m.event ?? 'message', data: m.data }),
+      onRetry: (ms) => {
+        this.retryMs = ms;
+      },
+    });
+  }
 
   push(chunk: string): SseEvent[] {
-    this.buffer += chunk;
-    const out: SseEvent[] = [];
-    for (;;) {
-      const end = this.buffer.indexOf('\n\n');
-      if (end < 0) break;
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      let id: number | null = null;
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line === '' || line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        let value = colon < 0 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'id' && /^\d+$/.test(value)) id = Number(value);
-        else if (field === 'event') event = value;
-        else if (field === 'data') data.push(value);
-      }
-      out.push({ id, event, data: data.join('\n') });
-    }
+    this.parser.feed(chunk);
+    const out = this.ready;
+    this.ready = [];
     return out;
   }
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { createReporter, type FetchLike } from '@/lib/reporter';
+import { createReporter, type FetchLike } from '@doorwatch/reporter';
 import { newSecret } from '@/tests/support/receiver';
 
 type Outcome = 'ok' | 'reset' | 'commit-lost' | '500' | '429' | '400' | 'partial';

@@ -13,7 +13,7 @@ import {
   type ReporterError,
   type ReporterOptions,
   type ReportableEvent,
-} from '@/lib/reporter';
+} from '@doorwatch/reporter';
 import { startReceiver, newSecret, type Receiver } from '@/tests/support/receiver';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -426,7 +426,7 @@ describe('process lifetime', () => {
   test('an idle or retrying reporter does not keep the Node process alive', async () => {
     // The reporter targets a port nothing listens on and backs off for a minute; the process must still exit.
     const script = `
-      const { createReporter } = require(${JSON.stringify(path.join(REPO, 'lib/reporter/index.ts'))});
+      const { createReporter } = require('@doorwatch/reporter');
       const r = createReporter({ url: 'http://127.0.0.1:9', server: 's', secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64'),
         flushIntervalMs: 5, baseBackoffMs: 60000, maxBackoffMs: 60000 });
       r.report({ id: 'e1', token: 't', type: 'session.opened', at: new Date().toISOString() });

@@ -21,7 +21,10 @@ function run(inputs: ClientInput[], from: ClientState = initialClientState()) {
   return { state, actions };
 }
 
-const sse = (event: string, id: number | null = null, data = '{}'): ClientInput => ({ type: 'sse', event: { id, event, data } satisfies SseEvent });
+const sse = (event: string, id: number | null = null, data = '{}'): ClientInput => ({
+  type: 'sse',
+  event: { id: id === null ? null : String(id), event, data } satisfies SseEvent,
+});
 const types = (actions: ClientAction[]) => actions.map((a) => a.type);
 
 /** Open a session and stream events 1..3. */
@@ -40,13 +43,13 @@ describe('sim client state machine', () => {
     const { state } = run([...opened, sse('upgrade-accepted', 4)]);
     assert.equal(state.phase, 'awaiting-upgrade');
     assert.equal(state.latched, 4);
-    assert.equal(state.cursor, 4);
+    assert.equal(state.cursor, '4');
     assert.equal(isResettable(state), true);
   });
 
   test('an ordinary drop resumes with Last-Event-ID = cursor and keeps streaming', () => {
     const { state, actions } = run([...opened, { type: 'reset' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }]);
-    assert.deepEqual(actions.filter((a) => a.type === 'resume'), [{ type: 'resume', token: 't1', lastEventId: 3 }]);
+    assert.deepEqual(actions.filter((a) => a.type === 'resume'), [{ type: 'resume', token: 't1', lastEventId: '3' }]);
     assert.equal(state.phase, 'streaming');
   });
 
@@ -61,7 +64,7 @@ describe('sim client state machine', () => {
       sse('session-timeout'),
     ]);
     assert.deepEqual(types(actions), ['open', 'start-window', 'cancel-window', 'schedule-reconnect', 'resume', 'session-ended']);
-    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: 4 });
+    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: '4' });
     assert.deepEqual(actions.at(-1), { type: 'session-ended', token: 't1', how: 'deadlock' });
     assert.equal(state.phase, 'idle');
   });
@@ -145,7 +148,7 @@ describe('sim client state machine', () => {
     const healthy = stepClient(resumed.state, sse('message', 4));
     assert.deepEqual(healthy.actions, [{ type: 'close-session', token: 't1' }]);
     assert.equal(healthy.state.phase, 'closing');
-    assert.equal(healthy.state.cursor, 4);
+    assert.equal(healthy.state.cursor, '4');
   });
 
   test('drain does not cut a naive fresh-stream boundary resume short: the second negotiation runs into its 409 and the timeout', () => {
@@ -182,7 +185,7 @@ describe('sim client state machine', () => {
 
   test('an unsafe-looking but safe resume: cursor below the upgrade event replays it and the client latches then', () => {
     const { state, actions } = run([...opened, { type: 'reset' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }, sse('upgrade-accepted', 4)]);
-    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: 3 });
+    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: '3' });
     assert.equal(state.phase, 'awaiting-upgrade');
     assert.equal(state.latched, 4);
   });

@@ -2,7 +2,6 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { FaultInjector, ResetSchedule, type Resettable } from '@/lib/sim/injector';
 import { createRng } from '@/lib/sim/random';
-import { formatSse, SseParser } from '@/lib/sim/sse';
 
 describe('sim reset schedule', () => {
   test('random resets: exponential delays with the configured mean, reproducible from the seed', () => {
@@ -74,20 +73,5 @@ describe('sim fault injector', () => {
     inj.upgradeWritten(live);
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(live.resets, 3);
-  });
-});
-
-describe('sim SSE framing', () => {
-  test('format and incremental parse round-trip, split anywhere', () => {
-    const events = [
-      { id: 1, event: 'message', data: '{"n":1}' },
-      { id: 2, event: 'upgrade-accepted', data: '{"url":"/mcp/ws?session=s&negotiation=2"}' },
-      { id: null, event: 'session-superseded', data: 'line1\nline2' },
-    ];
-    const wire = events.map(formatSse).join('');
-    for (let cut = 1; cut < wire.length; cut += 7) {
-      const p = new SseParser();
-      assert.deepEqual([...p.push(wire.slice(0, cut)), ...p.push(wire.slice(cut))], events);
-    }
   });
 });

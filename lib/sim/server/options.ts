@@ -1,5 +1,5 @@
 // What a simulated server is started with: its mode and the knobs of its session life.
-import type { Reporter } from '@/lib/reporter';
+import type { Reporter } from '@doorwatch/reporter';
 import type { Ledger } from '../ledger';
 
 export type ServerMode = 'refusing' | 'naive';

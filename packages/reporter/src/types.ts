@@ -1,12 +1,8 @@
-// The event shape is owned by the contract module. The import is type-only, so the reporter never
-// loads zod (or anything else from the app) at runtime and can be used outside the app.
-import type { DoorwatchEvent, DoorwatchEventInput } from '@/lib/contract/event';
+import type { DoorwatchEvent } from './event.js';
+import type { ReporterError } from './errors.js';
 
-/**
- * What report() takes: a contract event, either as a sender writes it (`data` may be omitted for
- * types without required fields) or as the schema outputs it.
- */
-export type ReportableEvent = DoorwatchEventInput | DoorwatchEvent;
+/** What report() takes: one contract event (`data` may be omitted for types without required fields). */
+export type ReportableEvent = DoorwatchEvent;
 
 /** Minimal fetch signature the reporter needs; global `fetch` (Node >= 18) satisfies it. */
 export type FetchLike = (
@@ -19,50 +15,6 @@ export type FetchLike = (
     redirect: 'manual';
   },
 ) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
-
-export type RejectedEvent = { index: number; id: string; code: string; message: string };
-
-export type ReporterErrorCode =
-  /** report() got something that is not a sendable event; it was not buffered. */
-  | 'invalid_event'
-  /** 200/207 with a non-empty `rejected` list: those events were dead-lettered by the server. */
-  | 'events_rejected'
-  /** The whole batch was refused with a non-retryable status (400/401/413/415, other 4xx, 3xx). */
-  | 'batch_rejected'
-  /** Retries (count or deadline) ran out; the batch's events are given up on. */
-  | 'retries_exhausted'
-  /** close() hit closeTimeoutMs; whatever was still buffered or in flight is given up on. */
-  | 'close_timeout'
-  /** Events were dropped (only emitted through onError when no onDrop callback is configured). */
-  | 'events_dropped'
-  /** A bug in the reporter itself; it keeps going. */
-  | 'internal';
-
-export class ReporterError extends Error {
-  readonly code: ReporterErrorCode;
-  /** HTTP status for batch_rejected / retries_exhausted (last attempt), when there was a response. */
-  readonly status?: number;
-  /** Error code from the server's `{"error":{"code"}}` body, when present. */
-  readonly serverCode?: string;
-  /** Ids of the events this error is about. */
-  readonly eventIds: string[];
-  /** Per-event rejections (events_rejected only). */
-  readonly rejected?: RejectedEvent[];
-
-  constructor(
-    code: ReporterErrorCode,
-    message: string,
-    details: { status?: number; serverCode?: string; eventIds?: string[]; rejected?: RejectedEvent[]; cause?: unknown } = {},
-  ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'ReporterError';
-    this.code = code;
-    this.status = details.status;
-    this.serverCode = details.serverCode;
-    this.eventIds = details.eventIds ?? [];
-    this.rejected = details.rejected;
-  }
-}
 
 export type DropReason =
   /** The buffer exceeded maxBufferedEvents; the oldest unsent events were discarded. */
