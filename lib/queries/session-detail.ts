@@ -1,7 +1,7 @@
 // One session: its summary, full ordered timeline (from Event) and renegotiation chain.
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';

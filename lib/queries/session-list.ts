@@ -1,6 +1,6 @@
 // The session list: one keyset page, or every matching row in pages (for export).
 import type { Db } from '@/lib/db/client';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
 import type { TSessionListResponse, TSessionSort, TSessionView } from '@/lib/contract/api/sessions';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';

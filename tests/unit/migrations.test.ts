@@ -10,7 +10,7 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
 import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';
-import { SESSION_COLUMN_SPECS } from '@/lib/ingest/session-row';
+import { SESSION_COLUMN_SPECS } from '@/lib/store/session-row';
 
 function project(migrations: Record<string, string>, provider = 'sqlite') {
   const root = mkdtempSync(join(tmpdir(), 'dw-mig-'));
