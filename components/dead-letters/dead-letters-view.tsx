@@ -79,7 +79,7 @@ export function DeadLettersView() {
     from,
     to,
     server: server || undefined,
-    code: codes.join(',') || undefined,
+    code: codes,
     limit,
     cursor: cursor || undefined,
   };

@@ -218,7 +218,7 @@ export function OverviewView() {
   const router = useRouter();
   const { from, to, server, refresh, tz } = global;
   const bucket = useMemo(() => pickBucket(resolveRange(from, to)).expr, [from, to]);
-  const stats = useStats({ from, to, server: server || undefined, bucket }, refresh);
+  const stats = useStats({ from, to, server: server ? [server] : [], bucket }, refresh);
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);

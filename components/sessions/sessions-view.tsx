@@ -8,7 +8,7 @@ import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { sessionsUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
+import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/ui/time-range';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
@@ -94,16 +94,17 @@ export function SessionsView() {
   const server = global.server;
   const token = get('token') ?? '';
   const sortParam = get('sort') ?? '-lastEventAt';
-  const sort = (SESSION_SORTS as readonly string[]).includes(sortParam) ? sortParam : '-lastEventAt';
+  const sort = SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt';
   const limit = Number(get('limit')) || 50;
   const cursor = get('cursor') ?? '';
 
   const params: SessionListParams = {
     from,
     to,
-    server: server || undefined,
-    flag: flags.join(',') || undefined,
-    state: states.join(',') || undefined,
+    server: server ? [server] : [],
+    // Only values the API knows (a hand-edited link with a typo filters nothing rather than failing).
+    flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
+    state: SESSION_STATES.filter((s) => states.includes(s)),
     token: token || undefined,
     sort,
     limit,
@@ -128,7 +129,7 @@ export function SessionsView() {
     set({ flag: next.join(',') || null, cursor: null });
   };
 
-  const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
+  const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, format });
   const data = q.data;
   const rows = data?.sessions ?? [];
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16));
