@@ -34,6 +34,7 @@ async function get(path: string, query: Record<string, string | string[]> = {}) 
   return { status: res.status, headers: res.headers, body, text };
 }
 
+const cursorWithKey = (k: number) => Buffer.from(JSON.stringify({ v: 1, o: '-lastEventAt', k, s: 'alpha', t: 'x' })).toString('base64url');
 const tokensOf = (body: any) => body.sessions.map((s: any) => s.token).sort();
 
 describe('GET /api/v1/stats', () => {
@@ -146,10 +147,32 @@ describe('GET /api/v1/sessions', () => {
       [{ sort: 'token' }, 'invalid_sort'],
       [{ from: 'later' }, 'invalid_time_range'],
       [{ format: 'xml' }, 'invalid_format'],
+      // Keys the database cannot compare and characters PostgreSQL refuses: 400s, never a 500.
+      [{ cursor: cursorWithKey(1.5) }, 'invalid_cursor'],
+      [{ cursor: cursorWithKey(1e300) }, 'invalid_cursor'],
+      [{ token: 'tok\u0000x' }, 'invalid_token'],
+      [{ server: 'alpha\u0000' }, 'invalid_server'],
+      [{ from: 'now\u0000' }, 'invalid_from'],
     ] as const) {
       const r = await get('/api/v1/sessions', q as any);
       assert.equal(r.status, 400, JSON.stringify(q));
       assert.equal(r.body.error.code, code, JSON.stringify(q));
+    }
+  });
+
+  test('a 400 lists every wrong parameter', async () => {
+    const r = await get('/api/v1/sessions', { flag: ['refused', 'bogus'], limit: 'ten' });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.code, 'invalid_flag');
+    assert.deepEqual(r.body.error.details.issues.map((i: any) => i.parameter), ['flag.1', 'limit']);
+  });
+
+  test('dead-letter cursors with keys the database cannot hold are 400s', async () => {
+    for (const r of [1.5, 1e300]) {
+      const cursor = Buffer.from(JSON.stringify({ v: 1, r, i: 'x' })).toString('base64url');
+      const res = await get('/api/v1/admin/dead-letters', { cursor });
+      assert.equal(res.status, 400, String(r));
+      assert.equal(res.body.error.code, 'invalid_cursor');
     }
   });
 });
