@@ -38,12 +38,12 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
   const cacheControl = contract.cacheControl ?? 'no-store';
   const run = async (request: Request, context: NextContext): Promise<Response> => {
     try {
-      const db = getDb();
-      const operator = contract.auth === 'viewer' || contract.auth === 'admin' ? await authorize(request, contract.auth, db) : null;
+      const operator = contract.auth === 'viewer' || contract.auth === 'admin' ? await authorize(request, contract.auth, getDb()) : null;
       const params = contract.params ? parseInput('params', contract.params, await context.params) : undefined;
       const query = contract.query ? parseQuery(contract.query, new URL(request.url).searchParams) : undefined;
       const body = contract.body && !contract.rawBody ? await readJsonBody(request, contract.body) : undefined;
-      const input = { request, db, params, query, body, operator } as RouteInput<C>;
+      // db is opened on first use: openapi.json is rendered at build time, where there is no database.
+      const input = { request, get db() { return getDb(); }, params, query, body, operator } as RouteInput<C>;
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', cacheControl);

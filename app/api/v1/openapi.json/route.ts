@@ -2,7 +2,10 @@ import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 import { openApiRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
 
-// API documentation, not data: served without auth, cached briefly (it changes with each release).
-export const dynamic = 'force-static';
+// API documentation, not data: served without auth and cached briefly (the contract's
+// cache-control), not prerendered (a static route would be cached for a year).
+export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(openApiRoute, () => buildOpenApiDocument());
+let document: ReturnType<typeof buildOpenApiDocument> | null = null;
+
+export const GET = defineRoute(openApiRoute, () => (document ??= buildOpenApiDocument()));
