@@ -95,7 +95,7 @@ test('every GET answer conforms to the document', async () => {
 });
 
 test('ingest answers (200, 207) and errors conform to the document', async () => {
-  const event = { id: 'evt_openapi_1', token: 'tok-openapi', at: new Date().toISOString(), type: 'session-opened', data: {} };
+  const event = { id: 'evt_openapi_1', token: 'tok-openapi', at: new Date().toISOString(), type: 'session.opened', data: {} };
   const ok = await postEvents(app.url, 'beta', SECRETS.beta, [event]);
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   conforms('/api/v1/ingest/{server}', 'post', 200, ok.body);

@@ -242,14 +242,29 @@ describe('GET /api/v1/servers', () => {
 });
 
 describe('GET /api/v1/openapi.json', () => {
-  test('an OpenAPI 3.1 document with every query path, no auth needed', async () => {
+  test('an OpenAPI 3.1 document with every query path, no auth needed, cached briefly', async () => {
     const res = await fetch(`${app.url}/api/v1/openapi.json`);
     assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=60');
     const doc = await res.json();
     assert.equal(doc.openapi, '3.1.0');
     for (const p of ['/api/v1/stats', '/api/v1/sessions', '/api/v1/sessions/export', '/api/v1/servers', '/api/v1/servers/{server}/sessions/{token}', '/api/v1/operators']) {
       assert.ok(doc.paths[p], p);
     }
-    assert.equal(doc.components.schemas.StatsResponse.type, 'object');
+    assert.equal(doc.paths['/api/v1/stats'].get.responses['200'].content['application/json'].schema.type, 'object');
+    assert.ok(doc.servers.length >= 1);
+    const sessions = doc.paths['/api/v1/sessions'].get;
+    assert.equal(sessions.operationId, 'listSessions');
+    for (const name of ['flag', 'state', 'server']) {
+      const p = sessions.parameters.find((x: any) => x.name === name);
+      assert.equal(p.schema.type, 'array', name);
+      assert.equal(p.style, 'form', name);
+      assert.equal(p.explode, true, name);
+    }
+    assert.deepEqual(doc.paths['/api/health'].get.security, []);
+    const ingest = doc.paths['/api/v1/ingest/{server}'].post;
+    assert.deepEqual(ingest.parameters.filter((x: any) => x.in === 'header').map((x: any) => x.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.deepEqual(Object.keys(ingest.responses).sort(), ['200', '207', '400', '401', '413', '415', '429', '503']);
+    assert.ok(ingest.requestBody.content['application/json'].schema.properties.events);
   });
 });
