@@ -167,6 +167,21 @@ describe('GET /api/v1/sessions', () => {
     assert.deepEqual(r.body.error.details.issues.map((i: any) => i.parameter), ['flag.1', 'limit']);
   });
 
+  test('paths: a malformed percent-escape or a NUL is a JSON 400, not a 500', async () => {
+    for (const [path, method, code] of [
+      ['/api/v1/ingest/%FF', 'POST', 'invalid_path'],
+      ['/api/v1/servers/%FF/sessions/x', 'GET', 'invalid_path'],
+      ['/api/v1/admin/dead-letters/%E0%A4%A', 'GET', 'invalid_path'],
+      ['/api/v1/servers/alpha/sessions/a%00b', 'GET', 'invalid_token'],
+    ] as const) {
+      const res = await fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      assert.equal(res.status, 400, path);
+      assert.equal((await res.json()).error.code, code, path);
+    }
+    // A well-formed escape still reaches the route.
+    assert.equal((await get('/api/v1/servers/alpha/sessions/%E2%9C%93-none')).status, 404);
+  });
+
   test('dead-letter cursors with keys the database cannot hold are 400s', async () => {
     for (const r of [1.5, 1e300]) {
       const cursor = Buffer.from(JSON.stringify({ v: 1, r, i: 'x' })).toString('base64url');
