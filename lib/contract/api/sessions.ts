@@ -52,7 +52,7 @@ export const ZSessionFilterQuery = z.object({
   flag: zRepeatable(z.enum(SESSION_FLAGS)).meta({ description: `Repeatable (AND): ${SESSION_FLAGS.join(', ')}` }),
   server: zRepeatable(zText(128)).meta({ description: 'Server name (repeatable: any of)' }),
   state: zRepeatable(z.enum(SESSION_STATES)).meta({ description: `Repeatable (any of): ${SESSION_STATES.join(', ')}` }),
-  from: zInstantParam(`Start: RFC 3339, epoch ms, or relative (now-15m, now-1h).${SESSIONS_ACTIVE}`),
+  from: zInstantParam(`Start: RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-1d/d).${SESSIONS_ACTIVE}`),
   to: zInstantParam(`End (exclusive), same forms.${SESSIONS_ACTIVE}`),
   token: zText(256).optional().meta({ description: 'Whole token or prefix' }),
   sort: z.enum(SESSION_SORTS).default('-lastEventAt').meta({ description: 'Order' }),

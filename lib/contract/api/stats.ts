@@ -99,7 +99,7 @@ export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
 /** GET /api/v1/stats parameters (from/to/bucket are resolved by lib/queries/time-range and buckets). */
 export const ZStatsQuery = z.object({
-  from: zInstantParam('Start (inclusive): RFC 3339, epoch ms, or relative (now-15m, now-1h, now-24h, now-7d). Default now-24h.'),
+  from: zInstantParam('Start (inclusive): RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-7d, units s m h d w M y; rounded in UTC: now/d, now-1d/d). 1970 … 9999. Default now-15m.'),
   to: zInstantParam('End (exclusive), same forms. Default now.'),
   server: z
     .array(zText(128))
