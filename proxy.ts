@@ -15,6 +15,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but the API (it answers 401 itself), the login page, Next's assets and icons.
-  matcher: ['/((?!api/|login|_next/|icon\\.svg|favicon\\.ico).*)'],
+  // Everything but the API (it answers 401 itself), the login page, Next's assets, app/icon.svg and the
+  // files in public/ (named one by one: a token in a page path may contain a dot, so no "has an extension" rule).
+  matcher: ['/((?!api/|login|_next/|icon\\.svg|favicon\\.ico|robots\\.txt).*)'],
 };

@@ -50,7 +50,7 @@ async function main() {
     process.once(sig, () => {
       clearInterval(timer);
       console.log('fleet: draining (deadlocked sessions run to their idle timeout) ...');
-      fleet.stop().then(() => process.exit(0));
+      void fleet.stop().then(() => process.exit(0));
     });
   }
 }

@@ -86,12 +86,12 @@ export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Pro
   // Server and time filters apply to both the page and the per-code counts; codes to the page only.
   const where: string[] = [];
   const params: unknown[] = [];
-  if (q.server !== null) where.push('"server" = ?'), params.push(q.server);
-  if (q.fromMs !== null) where.push('"receivedAt" >= ?'), params.push(q.fromMs);
-  if (q.toMs !== null) where.push('"receivedAt" < ?'), params.push(q.toMs);
+  if (q.server !== null) { where.push('"server" = ?'); params.push(q.server); }
+  if (q.fromMs !== null) { where.push('"receivedAt" >= ?'); params.push(q.fromMs); }
+  if (q.toMs !== null) { where.push('"receivedAt" < ?'); params.push(q.toMs); }
   const pageWhere = [...where];
   const pageParams = [...params];
-  if (q.codes.length) pageWhere.push(`"code" IN (${q.codes.map(() => '?').join(',')})`), pageParams.push(...q.codes);
+  if (q.codes.length) { pageWhere.push(`"code" IN (${q.codes.map(() => '?').join(',')})`); pageParams.push(...q.codes); }
   if (q.cursor) {
     pageWhere.push('("receivedAt" < ? OR ("receivedAt" = ? AND "id" < ?))');
     pageParams.push(q.cursor.receivedAt, q.cursor.receivedAt, q.cursor.id);
