@@ -7,7 +7,9 @@ const root = new URL('../../', import.meta.url);
 
 test('every lib/ folder is listed in the README layout table', () => {
   const readme = readFileSync(new URL('README.md', root), 'utf8');
-  const rows = new Set([...readme.matchAll(/^\| `([^`]+)\/` \| ./gm)].map((m) => m[1]));
+  const listed = [...readme.matchAll(/^\| `([^`]+)\/` \| ./gm)].map((m) => m[1]);
+  const rows = new Set(listed);
+  assert.deepEqual(listed.filter((p, i) => listed.indexOf(p) !== i), [], 'a folder has one row');
   assert.ok(rows.has('app') && rows.has('public'), 'the layout table is where this test expects it');
   const folders = readdirSync(new URL('lib/', root), { withFileTypes: true })
     .filter((e) => e.isDirectory())
