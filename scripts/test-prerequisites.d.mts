@@ -1,4 +1,7 @@
-export interface MissingPackage { what: string; packages: string[] }
+export interface MissingPackage {
+  what: string;
+  packages: string[];
+}
 export interface PrerequisiteSystem {
   chromiumPath: string;
   env: Record<string, string | undefined>;
@@ -14,5 +17,8 @@ export interface PrerequisiteSystem {
 export const CHROMIUM_PATH: string;
 export function nodeSupported(version: string): boolean;
 export function missingPackages(needs: Set<string>, sys: PrerequisiteSystem): MissingPackage[];
-export function installPlan(missing: MissingPackage[], how: { isRoot: boolean; hasApt: boolean }): { commands: [string, string[]][]; problems: string[] };
+export function installPlan(
+  missing: MissingPackage[],
+  how: { isRoot: boolean; hasApt: boolean },
+): { commands: [string, string[]][]; problems: string[] };
 export function checkPrerequisites(needs: Set<string>, sys?: PrerequisiteSystem): string[];

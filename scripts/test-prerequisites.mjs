@@ -31,7 +31,13 @@ export function installPlan(missing, { isRoot, hasApt }) {
   if (missing.length === 0) return { commands: [], problems: [] };
   const packages = missing.flatMap((m) => m.packages);
   if (isRoot && hasApt) {
-    return { commands: [['apt-get', ['update', '-qq']], ['apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]]], problems: [] };
+    return {
+      commands: [
+        ['apt-get', ['update', '-qq']],
+        ['apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]],
+      ],
+      problems: [],
+    };
   }
   const why = isRoot ? 'apt-get is not available' : 'not running as root';
   return {
@@ -67,7 +73,9 @@ export function checkPrerequisites(needs, sys = realSystem) {
   const plan = installPlan(missing, { isRoot: sys.isRoot(), hasApt: missing.length > 0 && sys.hasApt() });
   problems.push(...plan.problems);
   if (plan.commands.length) {
-    sys.log(`npm test: installing ${missing.flatMap((m) => m.packages).join(' ')} with apt-get (missing: ${missing.map((m) => m.what).join('; ')})`);
+    sys.log(
+      `npm test: installing ${missing.flatMap((m) => m.packages).join(' ')} with apt-get (missing: ${missing.map((m) => m.what).join('; ')})`,
+    );
     for (const [cmd, args] of plan.commands) {
       const failed = sys.run(cmd, args);
       if (failed) return [...problems, `${failed}; install by hand: apt-get install -y ${missing.flatMap((m) => m.packages).join(' ')}`];

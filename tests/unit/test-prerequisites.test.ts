@@ -68,7 +68,8 @@ test('a configured PostgreSQL URL or a unit-only run needs no packages', () => {
 });
 
 test('Node versions follow package.json engines', () => {
-  const engines = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
+  const engines = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } })
+    .engines.node;
   assert.equal(engines, '^20.19 || ^22.13 || >=24');
   for (const ok of ['20.19.0', '20.20.2', '22.13.0', '24.0.0', '25.1.0']) assert.equal(nodeSupported(ok), true, ok);
   for (const bad of ['20.18.9', '21.7.0', '22.12.0', '23.11.0', '18.20.0']) assert.equal(nodeSupported(bad), false, bad);
