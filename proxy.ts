@@ -34,8 +34,9 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages but the login page, Next's assets and icons. API paths only when they hold a percent-escape
-  // (for the check above): the proxy would otherwise buffer every ingest body before the route could
-  // refuse an oversized one.
-  matcher: ['/((?!api/|login|_next/|icon\\.svg|favicon\\.ico).*)', '/api/(.*%.*)'],
+  // Pages but the login page, Next's assets, app/icon.svg and the files in public/ (named one by one: a token in
+  // a page path may contain a dot, so no "has an extension" rule). API paths only when they hold a percent-escape
+  // (for the check above): the proxy would otherwise buffer every ingest body before the route could refuse an
+  // oversized one.
+  matcher: ['/((?!api/|login|_next/|icon\\.svg|favicon\\.ico|robots\\.txt).*)', '/api/(.*%.*)'],
 };

@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { fmtDateTime, tzLabel } from '@/lib/ui/format';
 import { describeRange } from '@/lib/time/describe';
 import { isRelative } from '@/lib/time/instant';
@@ -22,11 +22,16 @@ export function TimeRangePicker() {
 
   const shown = (v: string) => (isRelative(v) ? v : fmtDateTime(v, tz));
 
-  useEffect(() => {
-    if (!open) return;
+  // Opening shows the range as it is now; an effect event reads the latest range without re-running the effect.
+  const resetFields = useEffectEvent(() => {
     setFromText(shown(from));
     setToText(shown(to));
     setError(null);
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    resetFields();
     const onDown = (e: MouseEvent) => {
       if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
     };
@@ -40,7 +45,6 @@ export function TimeRangePicker() {
       document.removeEventListener('mousedown', onDown);
       document.removeEventListener('keydown', onKey);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   useEffect(() => {
