@@ -2,6 +2,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { fmtDateTime, tzLabel } from '@/lib/ui/format';
 import { describeRange } from '@/lib/time/describe';
+import { useNow } from '@/lib/ui/use-now';
 import { isRelative } from '@/lib/time/instant';
 import { freezeRange, shiftRange, zoomOutRange } from '@/lib/time/navigate';
 import { RANGE_PRESETS, presetFor } from '@/lib/time/presets';
@@ -11,6 +12,7 @@ import { parseUserTime } from '@/lib/time/user-input';
 import { useUrlState } from '@/lib/ui/url-state';
 
 export function TimeRangePicker() {
+  const now = useNow(30_000);
   const { global, set } = useUrlState();
   const { from, to, tz } = global;
   const [open, setOpen] = useState(false);
@@ -72,7 +74,7 @@ export function TimeRangePicker() {
   };
 
   const preset = presetFor(from, to);
-  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
+  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
 
   return (
     <div className="trp" ref={boxRef}>

@@ -79,7 +79,8 @@ const FORWARD = 0;
  */
 function startProxy(target: string, plan: number[]): Promise<{ server: Server; url: string; attempts: Attempt[] }> {
   const attempts: Attempt[] = [];
-  const server = createServer(async (req, res) => {
+  // The request handler is async; errors surface as a failed test through the missing answer.
+  const server = createServer((req, res) => void (async () => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const webhookId = String(req.headers['webhook-id']);
@@ -96,7 +97,7 @@ function startProxy(target: string, plan: number[]): Promise<{ server: Server; u
     attempts.push({ webhookId, status: answer.status, at: performance.now() });
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(await answer.text());
-  });
+  })());
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, attempts })),
   );
