@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
 import { readReportedSession, REFUSED_TIMELINE_TYPES } from '@/tests/support/reported-session';
 import { generateSecret } from '@/lib/store/servers/server-secret';
+import { testProvider } from '../support/test-database';
 
 const run = promisify(execFile);
 const MODULE_DIR = join(resolve(import.meta.dirname, '../..'), 'packages/reporter-python');
@@ -117,7 +118,7 @@ after(async () => {
   await app?.stop();
 });
 
-test('the Python reporter delivers through 503s, reports its losses, and its session gets the refusing verdict', async () => {
+test('the Python reporter delivers through 503s, reports its losses, and its session gets the refusing verdict', { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' }, async () => {
   const wrongSecret = generateSecret();
   const out = await run('python3', ['-c', SCRIPT, MODULE_DIR, proxy.url, app.url, SERVER.name, SERVER.secret, wrongSecret], {
     timeout: 120_000,
