@@ -39,6 +39,11 @@ export interface SessionRow {
   fDualNegotiation: number;
   fRenegotiated: number;
   fBurnedTokenReuse: number;
+  checkedResumes: number;
+  lossyResumes: number;
+  idleResumes: number;
+  rejectedResumes: number;
+  abandonedAt: number | null;
   updatedAt: number;
 }
 
@@ -48,6 +53,7 @@ const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
 const SESSION_BIGINT_COLUMNS = new Set<keyof SessionRow>([
   'openedAt', 'firstEventAt', 'lastEventAt', 'boundaryAt', 'answeredAt', 'refusedAt', 'naiveResumeAt', 'dualNegotiationAt',
   'burnedTokenReuseAt', 'deadlockStartedAt', 'deadlockEndedAt', 'deadlockDurationMs', 'successorOpenedAt', 'updatedAt',
+  'abandonedAt',
 ]);
 
 /** Column order used by the multi-row upsert. */
@@ -57,7 +63,7 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'dualNegotiationCount', 'burnedTokenReuseAt', 'dropCount', 'deadlockStartedAt', 'deadlockEndedAt',
   'deadlockDurationMs', 'previousToken', 'successorServer', 'successorToken', 'successorOpenedAt',
   'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
-  'fBurnedTokenReuse', 'updatedAt',
+  'fBurnedTokenReuse', 'checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes', 'abandonedAt', 'updatedAt',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -107,6 +113,11 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     fDualNegotiation: bit(has('dual_negotiation')),
     fRenegotiated: bit(has('renegotiated')),
     fBurnedTokenReuse: bit(has('burned_token_reuse')),
+    checkedResumes: s.checkedResumeCount,
+    lossyResumes: s.lossyResumeCount,
+    idleResumes: s.idleResumeCount,
+    rejectedResumes: s.rejectedResumeCount,
+    abandonedAt: ms(s.abandonedAt),
     updatedAt,
   };
 }

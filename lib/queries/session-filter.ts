@@ -29,15 +29,29 @@ export interface SessionQuery {
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
-/** Flag → stored 0/1 column. `deadlock` depends on the reader's clock and is handled apart. */
-const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string> = {
+/**
+ * Flag → stored 0/1 column, or null for the resumption-health flags, which are read from the
+ * space-separated "flags" text (rare, so no column or index of their own). `deadlock` depends on
+ * the reader's clock and is handled apart.
+ */
+const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string | null> = {
   boundary: 'fBoundary',
   refused: 'fRefused',
   naive_resume: 'fNaiveResume',
   dual_negotiation: 'fDualNegotiation',
   renegotiated: 'fRenegotiated',
   burned_token_reuse: 'fBurnedTokenReuse',
+  abandoned: null,
+  idle_resume: null,
+  lossy_resume: null,
+  resume_after_end: null,
+  resume_conflict: null,
+  unknown_cursor: null,
 };
+
+/** SQL condition "the stored flags text holds this flag" (flags are [a-z_] words, so no LIKE escaping). */
+export const flagTextSql = `(' ' || "flags" || ' ') LIKE ?`;
+export const flagTextParam = (flag: SessionFlag): string => `% ${flag} %`;
 
 export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
   const flags = manyParam(params, 'flag');
@@ -99,6 +113,9 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
       // Every deadlock (ended or not) has a start, so this can use the deadlockStartedAt index.
       where.push('("deadlockStartedAt" IS NOT NULL AND ("deadlockEndedAt" IS NOT NULL OR "deadlockStartedAt" <= ?))');
       params.push(f.nowMs - f.thresholdMs);
+    } else if (FLAG_COLUMN[flag] === null) {
+      where.push(flagTextSql);
+      params.push(flagTextParam(flag));
     } else {
       where.push(`"${FLAG_COLUMN[flag]}" = 1`);
     }

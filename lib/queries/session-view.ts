@@ -54,6 +54,11 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
     burnedTokenReuseAt: iso(row.burnedTokenReuseAt),
     dropCount: Number(row.dropCount ?? 0),
     deadlockCandidateSince: unended ? iso(row.deadlockStartedAt) : null,
+    checkedResumeCount: Number(row.checkedResumes ?? 0),
+    lossyResumeCount: Number(row.lossyResumes ?? 0),
+    idleResumeCount: Number(row.idleResumes ?? 0),
+    rejectedResumeCount: Number(row.rejectedResumes ?? 0),
+    abandonedAt: iso(row.abandonedAt),
     updatedAt: toIsoMs(Number(row.updatedAt)),
   };
 }
