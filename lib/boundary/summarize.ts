@@ -25,13 +25,6 @@ export interface SummarizeOptions {
   successor?: SuccessorSession | null;
 }
 
-/** `resume.rejected` statuses with a flag of their own (the ones the MCP SDK answers). */
-const REJECTION_FLAGS: readonly (readonly [number, SessionFlag])[] = [
-  [400, 'unknown_cursor'],
-  [404, 'resume_after_end'],
-  [409, 'resume_conflict'],
-];
-
 const iso = (ms: number | null): string | null => (ms === null ? null : toIsoMs(ms));
 
 
@@ -62,10 +55,6 @@ export function summarize(
   if (deadlock) flags.add('deadlock');
   if (successor) flags.add('renegotiated');
   if (f.burnedTokenReuseAt !== null) flags.add('burned_token_reuse');
-  if (f.lossyResumeCount > 0) flags.add('lossy_resume');
-  if (f.idleResumeCount > 0) flags.add('idle_resume');
-  for (const [status, flag] of REJECTION_FLAGS) if (f.rejectedStatuses.has(status)) flags.add(flag);
-  if (f.abandonedAt !== null) flags.add('abandoned');
 
   return {
     server: options.server ?? null,
@@ -98,11 +87,5 @@ export function summarize(
     burnedTokenReuseAt: iso(f.burnedTokenReuseAt),
     dropCount: f.dropCount,
     deadlockCandidateSince: f.deadlockEnd === null ? iso(f.deadlockStart) : null,
-
-    checkedResumeCount: f.checkedResumeCount,
-    lossyResumeCount: f.lossyResumeCount,
-    idleResumeCount: f.idleResumeCount,
-    rejectedResumeCount: f.rejectedResumeCount,
-    abandonedAt: iso(f.abandonedAt),
   };
 }

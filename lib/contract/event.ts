@@ -54,8 +54,8 @@ function requireOrdinalForString(field: 'eventId' | 'lastEventId', nullable: boo
     if (d.ordinal === undefined || (!nullable && d.ordinal === null)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['ordinal'],
-        message: `data.ordinal is required when data.${field} is a string (the store's position of that event${nullable ? ', or null if the store does not know it' : ''})`,
+        path: [field],
+        message: `a string ${field} needs data.ordinal, the store's position of that event${nullable ? ' (null if the store does not know it)' : ''}`,
       });
     }
   };

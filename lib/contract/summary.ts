@@ -9,19 +9,13 @@ export type SessionState = (typeof SESSION_STATES)[number];
 
 /** Alphabetical, which is also the order flags appear in a summary. */
 export const SESSION_FLAGS = [
-  'abandoned',
   'boundary',
   'burned_token_reuse',
   'deadlock',
   'dual_negotiation',
-  'idle_resume',
-  'lossy_resume',
   'naive_resume',
   'refused',
   'renegotiated',
-  'resume_after_end',
-  'resume_conflict',
-  'unknown_cursor',
 ] as const;
 export type SessionFlag = (typeof SESSION_FLAGS)[number];
 
@@ -71,17 +65,6 @@ export const ZSessionSummary = z.object({
   burnedTokenReuseAt: nullableIso,
   dropCount: count,
   deadlockCandidateSince: nullableIso,
-
-  // Resumption health, for servers with or without the upgrade (docs/contract.md §3).
-  /** `resume.accepted` events that said how many events the store held after the cursor. */
-  checkedResumeCount: count,
-  /** …of which replayed fewer than the store held. */
-  lossyResumeCount: count,
-  /** …of which replayed nothing although the store held events: an idle stream. */
-  idleResumeCount: count,
-  /** Non-terminal `resume.rejected` events (any status). */
-  rejectedResumeCount: count,
-  abandonedAt: nullableIso,
 });
 
 export type SessionSummary = z.infer<typeof ZSessionSummary>;

@@ -2,6 +2,7 @@
 // columns) and its conversions. The row keeps only clock-independent facts: an unended
 // deadlock is stored as its start, and readers decide "ongoing" with their own clock.
 import type { SessionSummary } from '@/lib/contract/summary';
+import type { ResumptionHealth } from '@/lib/contract/resumption';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { SessionAnchors } from '@/lib/metrics/rollup-contributions';
 import type { ColumnSpec } from '@/lib/db/sql';
@@ -75,7 +76,13 @@ export const SESSION_COLUMN_SPECS: readonly ColumnSpec[] = SESSION_ROW_COLUMNS.m
 const ms = (iso: string | null): number | null => (iso === null ? null : timestampMs(iso));
 const bit = (on: boolean): number => (on ? 1 : 0);
 
-export function toSessionRow(server: string, s: SessionSummary, firstEventAt: number, updatedAt: number): SessionRow {
+export function toSessionRow(
+  server: string,
+  s: SessionSummary,
+  health: ResumptionHealth,
+  firstEventAt: number,
+  updatedAt: number,
+): SessionRow {
   const has = (f: string) => (s.flags as string[]).includes(f);
   const ended = s.deadlock !== null && !s.deadlock.ongoing;
   const deadlockStartedAt = ended ? ms(s.deadlock!.startedAt) : ms(s.deadlockCandidateSince ?? s.deadlock?.startedAt ?? null);
@@ -83,8 +90,9 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     server,
     token: s.token,
     state: s.state,
-    // "deadlock" is stored only once ended: an unended one is a reader's-clock decision.
-    flags: (s.flags as string[]).filter((f) => f !== 'deadlock' || ended).join(' '),
+    // "deadlock" is stored only once ended: an unended one is a reader's-clock decision. The
+    // resumption flags share the text (readers pick each list out of it).
+    flags: [...(s.flags as string[]).filter((f) => f !== 'deadlock' || ended), ...health.flags].join(' '),
     boundaryOutcome: s.boundaryOutcome,
     openedAt: ms(s.openedAt),
     firstEventAt,
@@ -113,11 +121,11 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     fDualNegotiation: bit(has('dual_negotiation')),
     fRenegotiated: bit(has('renegotiated')),
     fBurnedTokenReuse: bit(has('burned_token_reuse')),
-    checkedResumes: s.checkedResumeCount,
-    lossyResumes: s.lossyResumeCount,
-    idleResumes: s.idleResumeCount,
-    rejectedResumes: s.rejectedResumeCount,
-    abandonedAt: ms(s.abandonedAt),
+    checkedResumes: health.checkedResumes,
+    lossyResumes: health.lossyResumes,
+    idleResumes: health.idleResumes,
+    rejectedResumes: health.rejectedResumes,
+    abandonedAt: ms(health.abandonedAt),
     updatedAt,
   };
 }

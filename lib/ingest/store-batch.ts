@@ -14,6 +14,7 @@ import {
   type RollupColumn,
   type RollupDelta,
 } from '@/lib/metrics/rollup-contributions';
+import { summarizeResumption } from '@/lib/boundary/resumption-health';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
 import { storeDeadLetters, type DeadLetter } from './dead-letters';
 import { storeReporterStatus } from './reporter-status';
@@ -250,7 +251,7 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
           ? summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
           : firstPass.get(key)!;
         const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
-        const row = toSessionRow(k.server, summary, firstEventAt, options.now);
+        const row = toSessionRow(k.server, summary, summarizeResumption(timeline), firstEventAt, options.now);
         if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
         addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
         newRows.push(row);

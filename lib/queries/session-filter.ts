@@ -2,6 +2,7 @@
 import { ApiError } from '@/lib/http/api-error';
 import type { Provider } from '@/lib/db/config';
 import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
+import { RESUMPTION_FLAGS, type ResumptionFlag } from '@/lib/contract/resumption';
 import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
 import { manyParam, parseLimit, parseOpenRange } from './query-params';
 
@@ -9,7 +10,7 @@ export interface SessionFilter {
   servers: string[];
   states: SessionState[];
   /** All must hold (AND). */
-  flags: SessionFlag[];
+  flags: (SessionFlag | ResumptionFlag)[];
   /** Whole token or prefix. */
   token: string | null;
   /** Sessions active in [fromMs, toMs): lastEventAt ≥ from and firstEventAt < to. Null = any time. */
@@ -29,35 +30,22 @@ export interface SessionQuery {
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
-/**
- * Flag → stored 0/1 column, or null for the resumption-health flags, which are read from the
- * space-separated "flags" text (rare, so no column or index of their own). `deadlock` depends on
- * the reader's clock and is handled apart.
- */
-const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string | null> = {
+/** Flag → stored 0/1 column. `deadlock` depends on the reader's clock and is handled apart. */
+const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string> = {
   boundary: 'fBoundary',
   refused: 'fRefused',
   naive_resume: 'fNaiveResume',
   dual_negotiation: 'fDualNegotiation',
   renegotiated: 'fRenegotiated',
   burned_token_reuse: 'fBurnedTokenReuse',
-  abandoned: null,
-  idle_resume: null,
-  lossy_resume: null,
-  resume_after_end: null,
-  resume_conflict: null,
-  unknown_cursor: null,
 };
-
-/** SQL condition "the stored flags text holds this flag" (flags are [a-z_] words, so no LIKE escaping). */
-export const flagTextSql = `(' ' || "flags" || ' ') LIKE ?`;
-export const flagTextParam = (flag: SessionFlag): string => `% ${flag} %`;
 
 export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
   const flags = manyParam(params, 'flag');
+  const known: readonly string[] = [...SESSION_FLAGS, ...RESUMPTION_FLAGS];
   for (const f of flags) {
-    if (!(SESSION_FLAGS as readonly string[]).includes(f)) {
-      throw new ApiError(400, 'invalid_flag', `flag=${JSON.stringify(f)} is not one of ${SESSION_FLAGS.join(', ')}`);
+    if (!known.includes(f)) {
+      throw new ApiError(400, 'invalid_flag', `flag=${JSON.stringify(f)} is not one of ${known.join(', ')}`);
     }
   }
   const states = manyParam(params, 'state');
@@ -79,7 +67,7 @@ export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresh
   }
   const limit = parseLimit(params, DEFAULT_LIMIT, MAX_LIMIT);
   return {
-    filter: { servers, states: states as SessionState[], flags: flags as SessionFlag[], token, fromMs, toMs, nowMs, thresholdMs },
+    filter: { servers, states: states as SessionState[], flags: flags as SessionFilter['flags'], token, fromMs, toMs, nowMs, thresholdMs },
     sort: sortParam as TSessionSort,
     limit,
     cursor: params.get('cursor') || null,
@@ -113,11 +101,12 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
       // Every deadlock (ended or not) has a start, so this can use the deadlockStartedAt index.
       where.push('("deadlockStartedAt" IS NOT NULL AND ("deadlockEndedAt" IS NOT NULL OR "deadlockStartedAt" <= ?))');
       params.push(f.nowMs - f.thresholdMs);
-    } else if (FLAG_COLUMN[flag] === null) {
-      where.push(flagTextSql);
-      params.push(flagTextParam(flag));
+    } else if (flag in FLAG_COLUMN) {
+      where.push(`"${FLAG_COLUMN[flag as keyof typeof FLAG_COLUMN]}" = 1`);
     } else {
-      where.push(`"${FLAG_COLUMN[flag]}" = 1`);
+      // Resumption flags are rare: read from the stored flags text (words of [a-z_], no LIKE escaping).
+      where.push(`(' ' || "flags" || ' ') LIKE ?`);
+      params.push(`% ${flag} %`);
     }
   }
   if (f.token !== null) {

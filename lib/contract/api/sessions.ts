@@ -1,6 +1,7 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
 import { ZSessionSummary } from '@/lib/contract/summary';
+import { ZResumptionHealth } from '@/lib/contract/resumption';
 import { ZIsoMs } from './common';
 
 /**
@@ -11,6 +12,8 @@ export const ZSessionView = ZSessionSummary.extend({
   server: z.string(),
   firstEventAt: ZIsoMs,
   updatedAt: ZIsoMs.meta({ description: 'when Doorwatch last recomputed this summary (ingest clock)' }),
+  /** How the server answered SSE resumes (lossy, idle, rejected, abandoned); see docs/contract.md. */
+  resumption: ZResumptionHealth,
 });
 export type TSessionView = z.infer<typeof ZSessionView>;
 
