@@ -121,7 +121,7 @@ function build(steps: readonly Record<string, unknown>[], gaps: readonly number[
   const out: DoorwatchEvent[] = [ZEvent.parse({ id: 'e0', token: 'tok', type: 'session.opened', at: isoAt(0) })];
   steps.forEach((s, i) => {
     t += gaps[i % Math.max(gaps.length, 1)] ?? 1;
-    const { type, ...rest } = s as { type: string };
+    const { type, ...rest } = s as { type: string } & Record<string, unknown>;
     const data =
       type === 'resume.requested' ? { lastEventId: `s_${rest.ordinal}`, ordinal: rest.ordinal }
       : type === 'resume.accepted' ? (rest.available === undefined ? { replayed: rest.replayed } : rest)
