@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ZCount, ZIsoMs } from './common';
 
-export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown'] as const;
+export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
 
 export const ZServerView = z.object({
@@ -16,7 +16,11 @@ export const ZServerView = z.object({
   /**
    * refuses: boundary resumes were seen and every answered one was refused;
    * naive: any naive resume, dual negotiation or burned-token reuse;
-   * unknown: no answered boundary resume yet.
+   * For a server never seen at the boundary (e.g. no upgrade extension), what its SSE resumes showed:
+   * idle_resumes: a resume answered 200 with nothing although the store held events;
+   * lossy_resumes: a resume replayed fewer events than the store held after the cursor;
+   * resumes_correctly: resumes were checked (their reports said what the store held) and all were complete;
+   * unknown: nothing answered at the boundary and no checked resume either.
    */
   verdict: z.enum(SERVER_VERDICTS),
   /**
@@ -38,6 +42,21 @@ export const ZServerView = z.object({
     naiveResumes: ZCount,
     dualNegotiations: ZCount,
     burnedTokenReuses: ZCount,
+  }),
+  /** Resumption health summed over the server's sessions (docs/contract.md, resumption health). */
+  resumption: z.object({
+    /** Resumes whose report said how many events the store held after the cursor. */
+    checkedResumes: ZCount,
+    lossyResumes: ZCount,
+    idleResumes: ZCount,
+    /** Non-terminal rejections of any status. */
+    rejectedResumes: ZCount,
+    /** Sessions with a 409 (second resumer of a connected stream), a 404 (resume of an ended session), a 400 (unknown cursor). */
+    conflictSessions: ZCount,
+    endedSessionResumes: ZCount,
+    unknownCursorSessions: ZCount,
+    /** Sessions ended by the server's idle timeout after the client left without DELETE. */
+    abandonedSessions: ZCount,
   }),
 });
 export type TServerView = z.infer<typeof ZServerView>;
