@@ -2,6 +2,8 @@
 import type { Db } from '@/lib/db/client';
 import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
 import { toIsoMs } from '@/lib/contract/timestamp';
+import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
+import { NO_RESUMPTION, resumptionCounts } from './resumption-counts';
 
 export interface VerdictCounts {
   boundary: number;
@@ -11,14 +13,12 @@ export interface VerdictCounts {
   burnedTokenReuses: number;
 }
 
-export type ResumptionCounts = TServerView['resumption'];
-
 /**
  * naive: any naive resume, dual negotiation or burned-token reuse (one is enough);
  * refuses: at least one boundary resume answered, and every answered one was refused;
  * unknown: no boundary resume answered yet (a pending one proves nothing either way).
  */
-export function verdictOf(c: VerdictCounts, r?: ResumptionCounts): TServerVerdict {
+export function verdictOf(c: VerdictCounts, r?: TResumptionCounts): TServerVerdict {
   if (c.naiveResumes > 0 || c.dualNegotiations > 0 || c.burnedTokenReuses > 0) return 'naive';
   if (c.boundary > 0 && c.refused > 0) return 'refuses';
   // Never answered at the boundary: say what its ordinary resumes showed instead.
@@ -27,40 +27,6 @@ export function verdictOf(c: VerdictCounts, r?: ResumptionCounts): TServerVerdic
   if (r && r.checkedResumes > 0) return 'resumes_correctly';
   return 'unknown';
 }
-
-/** Resumption flags counted per server from the shared "flags" text (see session-row.ts). */
-const FLAG_SESSIONS = [
-  ['conflictSessions', 'resume_conflict'],
-  ['endedSessionResumes', 'resume_after_end'],
-  ['unknownCursorSessions', 'unknown_cursor'],
-  ['abandonedSessions', 'abandoned'],
-] as const;
-const RESUMPTION_SUMS = ['checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes'] as const;
-
-async function resumptionByServer(db: Db): Promise<Map<string, ResumptionCounts>> {
-  const rows = await db.sql.query<Record<string, number | string>>(
-    `SELECT "server", ${RESUMPTION_SUMS.map(sumOf).join(', ')},
-            ${FLAG_SESSIONS.map(([k]) => `COALESCE(CAST(SUM(CASE WHEN (' ' || "flags" || ' ') LIKE ? THEN 1 ELSE 0 END) AS BIGINT), 0) AS "${k}"`).join(', ')}
-       FROM "Session" GROUP BY "server"`,
-    FLAG_SESSIONS.map(([, flag]) => `% ${flag} %`),
-  );
-  const out = new Map<string, ResumptionCounts>();
-  for (const row of rows) {
-    const n = (k: string) => Number(row[k] ?? 0);
-    out.set(String(row.server), {
-      checkedResumes: n('checkedResumes'), lossyResumes: n('lossyResumes'), idleResumes: n('idleResumes'),
-      rejectedResumes: n('rejectedResumes'), conflictSessions: n('conflictSessions'),
-      endedSessionResumes: n('endedSessionResumes'), unknownCursorSessions: n('unknownCursorSessions'),
-      abandonedSessions: n('abandonedSessions'),
-    });
-  }
-  return out;
-}
-
-const NO_RESUMPTION: ResumptionCounts = {
-  checkedResumes: 0, lossyResumes: 0, idleResumes: 0, rejectedResumes: 0,
-  conflictSessions: 0, endedSessionResumes: 0, unknownCursorSessions: 0, abandonedSessions: 0,
-};
 
 const sumOf = (col: string) => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
 
@@ -77,7 +43,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
     `SELECT "server", COUNT(*) AS "instances", ${['dropped', 'failed'].map(sumOf).join(', ')}, MAX("lastSeenAt") AS "last"
        FROM "ReporterStatus" GROUP BY "server"`,
   );
-  const resumption = await resumptionByServer(db);
+  const resumption = await resumptionCounts(db);
   const lossMap = new Map(loss.map((l) => [l.server, l]));
   const names = new Set<string>([...registered.map((r) => r.name), ...totals.map((t) => String(t.server)), ...lastSeen.map((l) => l.server), ...loss.map((l) => l.server)]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));

@@ -18,6 +18,7 @@ import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/perc
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import type { TimeRange } from './time-range';
+import { resumptionCounts, sumResumption } from './resumption-counts';
 
 export interface StatsQuery {
   range: TimeRange;
@@ -128,6 +129,8 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     [fromMs, toMs, ...serverParam],
   );
 
+  const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
+
   const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
     dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
@@ -185,6 +188,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
     deadLetters: Number(letters?.n ?? 0),
+    resumption,
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

@@ -1,6 +1,7 @@
 // GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
 import { z } from 'zod';
 import { ZCount, ZIsoMs } from './common';
+import { ZResumptionCounts } from './resumption-counts';
 
 export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
@@ -44,20 +45,7 @@ export const ZServerView = z.object({
     burnedTokenReuses: ZCount,
   }),
   /** Resumption health summed over the server's sessions (docs/contract.md, resumption health). */
-  resumption: z.object({
-    /** Resumes whose report said how many events the store held after the cursor. */
-    checkedResumes: ZCount,
-    lossyResumes: ZCount,
-    idleResumes: ZCount,
-    /** Non-terminal rejections of any status. */
-    rejectedResumes: ZCount,
-    /** Sessions with a 409 (second resumer of a connected stream), a 404 (resume of an ended session), a 400 (unknown cursor). */
-    conflictSessions: ZCount,
-    endedSessionResumes: ZCount,
-    unknownCursorSessions: ZCount,
-    /** Sessions ended by the server's idle timeout after the client left without DELETE. */
-    abandonedSessions: ZCount,
-  }),
+  resumption: ZResumptionCounts,
 });
 export type TServerView = z.infer<typeof ZServerView>;
 

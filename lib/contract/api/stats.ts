@@ -1,6 +1,7 @@
 // GET /api/v1/stats — totals and a time series over a range.
 import { z } from 'zod';
 import { ZCount, ZIsoMs, ZResolvedRange } from './common';
+import { ZResumptionCounts } from './resumption-counts';
 
 export const ZLatencySummary = z.object({
   count: ZCount,
@@ -92,6 +93,8 @@ export const ZStatsResponse = z.object({
   refusalLatencyHistogram: z.array(ZHistogramBucket),
   /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
   deadLetters: ZCount,
+  /** SSE resumption health over the sessions whose last event falls in range (lib/queries/resumption-counts.ts). */
+  resumption: ZResumptionCounts,
   series: z.array(ZStatsBucket),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
