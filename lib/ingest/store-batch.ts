@@ -3,7 +3,7 @@
 // SQL (multi-row INSERT ... ON CONFLICT) keeps it to a handful of statements per batch.
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
-import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
+import { summarizeFacts, type SuccessorSession } from '@/lib/boundary/summarize';
 import type { ColumnSpec, SqlExecutor, Sql } from '@/lib/db/sql';
 import {
   addContributions,
@@ -14,7 +14,8 @@ import {
   type RollupColumn,
   type RollupDelta,
 } from '@/lib/metrics/rollup-contributions';
-import { summarizeResumption } from '@/lib/boundary/resumption-health';
+import { resumptionOf } from '@/lib/boundary/resumption-health';
+import { deriveSessionFacts, type SessionFacts } from '@/lib/boundary/session-state';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from './session-row';
 import { storeDeadLetters, type DeadLetter } from './dead-letters';
 import { storeReporterStatus } from './reporter-status';
@@ -223,11 +224,14 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
         }
       }
       // Summaries of the touched sessions themselves (first pass without successors, to learn previousToken/openedAt).
-      const firstPass = new Map<Key, ReturnType<typeof summarize>>();
+      const firstPass = new Map<Key, ReturnType<typeof summarizeFacts>>();
+      const factsOf = new Map<Key, SessionFacts>();
       for (const k of keys) {
         const timeline = timelines.get(keyOf(k.server, k.token));
         if (!timeline || timeline.length === 0) continue;
-        const s = summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
+        const facts = deriveSessionFacts(timeline);
+        factsOf.set(keyOf(k.server, k.token), facts);
+        const s = summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
         firstPass.set(keyOf(k.server, k.token), s);
         if (s.previousToken !== null && s.openedAt !== null) {
           candidates.push({ server: k.server, token: k.token, previousToken: s.previousToken, openedAt: timestampMs(s.openedAt) });
@@ -247,11 +251,12 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
         // truth; recomputing from what is left would overwrite it and skew the rollups.
         if (old && timeline.length - (freshPerKey.get(key) ?? 0) < old.eventCount) continue;
         const successor = successors.get(k.token) ?? null;
+        const facts = factsOf.get(key)!;
         const summary = successor
-          ? summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
+          ? summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
           : firstPass.get(key)!;
         const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
-        const row = toSessionRow(k.server, summary, summarizeResumption(timeline), firstEventAt, options.now);
+        const row = toSessionRow(k.server, summary, resumptionOf(facts), firstEventAt, options.now);
         if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
         addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
         newRows.push(row);
