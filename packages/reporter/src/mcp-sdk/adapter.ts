@@ -73,7 +73,7 @@ export function createMcpSdkAdapter(options: McpSdkAdapterOptions): McpSdkAdapte
       res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
         if (status === null) {
           status = args[0];
-          if (lastEventId !== null) s.resumeAnswered(status);
+          if (lastEventId !== null) s.resumeAnswered(lastEventId, status);
         }
         return writeHead.apply(this, args);
       } as ServerResponse['writeHead'];

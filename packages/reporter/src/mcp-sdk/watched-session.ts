@@ -23,7 +23,8 @@ export class WatchedSession<M> {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private transport: TransportLike | null = null;
   private lastError: string | null = null;
-  private lastReplay: ReplayOutcome | null = null;
+  /** Replays by cursor, until their HTTP answer is reported (requests of one session may overlap). */
+  private readonly replays = new Map<string, ReplayOutcome>();
 
   constructor(
     readonly sessionId: string,
@@ -32,7 +33,7 @@ export class WatchedSession<M> {
     private readonly options: Required<Pick<McpSdkAdapterOptions, 'idleTimeoutMs'>>,
     private readonly onEnded: (s: WatchedSession<M>) => void,
   ) {
-    this.eventStore = new OrdinalEventStore(store, (outcome) => (this.lastReplay = outcome));
+    this.eventStore = new OrdinalEventStore(store, (outcome) => this.replays.set(outcome.lastEventId, outcome));
   }
 
   /** Pass as the transport's `onsessioninitialized`. */
@@ -92,7 +93,6 @@ export class WatchedSession<M> {
     this.open += 1;
     this.clearIdle();
     this.lastError = null;
-    this.lastReplay = null;
   }
 
   requestEnded(): void {
@@ -109,9 +109,10 @@ export class WatchedSession<M> {
   }
 
   /** The resume's HTTP answer: 200 (replayed what the store gave) or a non-terminal rejection. */
-  resumeAnswered(status: number): void {
+  resumeAnswered(lastEventId: string, status: number): void {
+    const r = this.replays.get(lastEventId);
+    this.replays.delete(lastEventId);
     if (status >= 200 && status < 300) {
-      const r = this.lastReplay;
       this.emit('resume.accepted', r ? { replayed: r.replayed, ...(r.available === undefined ? {} : { available: r.available }) } : { replayed: 0 });
     } else if (status >= 400) {
       this.emit('resume.rejected', { status, reason: this.lastError ?? DEFAULT_REASONS[status] ?? `HTTP ${status}` });
