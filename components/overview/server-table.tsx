@@ -10,7 +10,10 @@ import { useUrlState } from '@/lib/ui/url-state';
 const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: string }> = {
   refuses: { label: 'refuses ✓', tone: 'good', title: 'Every answered boundary resume was refused with session-superseded' },
   naive: { label: 'naive ✗', tone: 'bad', title: 'Seen: a naive resume, a dual negotiation or a burned-token reuse' },
-  unknown: { label: 'unknown', tone: '', title: 'No answered boundary resume yet' },
+  unknown: { label: 'unknown', tone: '', title: 'No answered boundary resume and no checked SSE resume yet' },
+  resumes_correctly: { label: 'resumes correctly ✓', tone: 'good', title: 'No upgrade boundary seen; every checked SSE resume replayed all the events its store held' },
+  lossy_resumes: { label: 'lossy resumes ✗', tone: 'bad', title: 'A resume replayed fewer events than its store held after the cursor' },
+  idle_resumes: { label: 'idle resumes ✗', tone: 'bad', title: 'A resume answered 200 with an idle stream while its store held events for it' },
 };
 
 export function VerdictChip({ verdict }: { verdict: TServerVerdict }) {
@@ -37,6 +40,31 @@ function ReporterLossChip({ loss }: { loss: TServerView['reporterLoss'] }) {
   );
 }
 
+/** What the server's ordinary SSE resumes showed (non-zero parts only, each linking to its sessions). */
+function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLink: (flag?: string) => string }) {
+  const parts: [number, string, string | undefined, boolean][] = [
+    [r.checkedResumes, 'checked', undefined, false],
+    [r.lossyResumes, 'lossy', 'lossy_resume', true],
+    [r.idleResumes, 'idle', 'idle_resume', true],
+    [r.conflictSessions, '409 second resumer', 'resume_conflict', false],
+    [r.endedSessionResumes, '404 ended session', 'resume_after_end', false],
+    [r.unknownCursorSessions, '400 unknown cursor', 'unknown_cursor', false],
+    [r.abandonedSessions, 'abandoned', 'abandoned', false],
+  ];
+  const shown = parts.filter(([n]) => n > 0);
+  if (shown.length === 0) return <span className="muted">—</span>;
+  return (
+    <span className="small" data-testid="server-resumption">
+      {shown.map(([n, label, flag, bad], i) => (
+        <span key={label}>
+          {i > 0 && ' · '}
+          <Link href={flagLink(flag)} className={bad ? 'bad-text' : ''}>{fmtInt(n)} {label}</Link>
+        </span>
+      ))}
+    </span>
+  );
+}
+
 export function ServerTable({ query, compact = false }: { query: UseQueryResult<TServerListResponse>; compact?: boolean }) {
   const { link, global } = useUrlState();
   if (query.isPending) return <Loading />;
@@ -49,7 +77,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
       </Empty>
     );
   const sorted = [...servers].sort((a, b) => {
-    const rank = (v: TServerVerdict) => (v === 'naive' ? 0 : v === 'unknown' ? 1 : 2);
+    const rank = (v: TServerVerdict) => (VERDICT[v].tone === 'bad' ? 0 : v === 'unknown' ? 1 : 2);
     return rank(a.verdict) - rank(b.verdict) || a.name.localeCompare(b.name);
   });
   const sl = (server: string, flag?: string) => link('/sessions', { server, flag });
@@ -68,6 +96,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           <th className="num">Naive</th>
           <th className="num">Dual</th>
           <th className="num">Burned reuse</th>
+          {!compact && <th>SSE resumes</th>}
           {!compact && <th>Registered</th>}
         </>
       }
@@ -96,6 +125,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           <td className="num">
             <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
           </td>
+          {!compact && <td><ResumptionCell r={s.resumption} flagLink={(flag) => sl(s.name, flag)} /></td>}
           {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
         </tr>
       ))}

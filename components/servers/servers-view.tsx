@@ -10,6 +10,7 @@ export function ServersView() {
   const servers = q.data?.servers ?? [];
   const naive = servers.filter((s) => s.verdict === 'naive').length;
   const refuses = servers.filter((s) => s.verdict === 'refuses').length;
+  const sseOnly = servers.filter((s) => ['resumes_correctly', 'lossy_resumes', 'idle_resumes'].includes(s.verdict)).length;
   return (
     <div className="stack" data-testid="servers">
       <div className="page-head">
@@ -17,7 +18,7 @@ export function ServersView() {
         {q.data && (
           <span className="sub small">
             {fmtInt(servers.length)} servers · <span className="good-text">{refuses} refuse correctly</span> · <span className={naive ? 'bad-text' : ''}>{naive} resume naively</span> ·{' '}
-            {servers.length - naive - refuses} not yet tested at the boundary
+            {sseOnly} judged by their SSE resumes · {servers.length - naive - refuses - sseOnly} not yet tested
           </span>
         )}
       </div>
@@ -27,7 +28,10 @@ export function ServersView() {
       <p className="small muted">
         Verdicts cover all stored data, not only the selected time range. <strong>refuses</strong>: every answered boundary resume got{' '}
         <code>session-superseded</code>. <strong>naive</strong>: at least one naive resume, dual negotiation or reuse of a burned token.{' '}
-        <strong>unknown</strong>: no boundary resume has been answered yet. <strong>⚠ N lost</strong>: the server’s reporters
+        Servers never seen at the boundary (e.g. the official MCP SDK) are judged by their ordinary resumes:{' '}
+        <strong>resumes correctly</strong>, <strong>lossy resumes</strong> (fewer events replayed than the store held after the
+        cursor) or <strong>idle resumes</strong> (200 and nothing, while events were pending).{' '}
+        <strong>unknown</strong>: nothing of either kind has been answered yet. <strong>⚠ N lost</strong>: the server’s reporters
         dropped or gave up on N events before sending them, so its numbers may be incomplete.
       </p>
     </div>

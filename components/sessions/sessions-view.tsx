@@ -5,6 +5,7 @@ import { ListPage, listPaging, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
+import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
@@ -45,7 +46,7 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
         </Link>
       </td>
       <td><StateChip state={s.state} /></td>
-      <td><Flags flags={s.flags} /></td>
+      <td><Flags flags={[...s.flags, ...s.resumption.flags]} /></td>
       <td><Outcome s={s} /></td>
       <td className="ts">{fmtDateTime(s.firstEventAt, tz)}</td>
       <td className="ts">{fmtDateTime(s.lastEventAt, tz)}</td>
@@ -174,7 +175,7 @@ export function SessionsView() {
           </div>
           <div className="field" role="group" aria-label="Flags (all must match)">
             <span className="small muted">Flags</span>
-            {SESSION_FLAGS.map((f) => (
+            {[...SESSION_FLAGS, ...RESUMPTION_FLAGS].map((f) => (
               <label key={f} className="flag-toggle" title={`Only sessions flagged ${FLAG_LABELS[f]}`}>
                 <input type="checkbox" checked={flags.includes(f)} onChange={() => toggleFlag(f)} data-testid={`flag-${f}`} />
                 {flags.includes(f) ? <FlagChip flag={f} /> : <span className="chip">{FLAG_LABELS[f]}</span>}

@@ -5,24 +5,29 @@
  * decline once the session is WebSocket-bound or over.
  */
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import { deriveSessionFacts, isBoundaryResume } from './session-state';
+import { cursorPosition, deriveSessionFacts, isBoundaryResume } from './session-state';
 
-export type ResumeDecision =
+export type ResumeDecision<Id extends number | string = number> =
   | { action: 'refuse'; reason: 'upgrade_boundary'; upgradeEventId: number }
-  | { action: 'resume'; fromEventId: number | null }
+  | { action: 'resume'; fromEventId: Id | null }
   | { action: 'not_applicable'; reason: 'websocket_bound' | 'terminated' };
 
-export interface ResumeRequest {
+export interface ResumeRequest<Id extends number | string = number> {
   /** The client's Last-Event-ID, or null when it sent none. */
-  lastEventId: number | null;
+  lastEventId: Id | null;
+  /** With string ids: the store's position of that event (null: unknown to the store). See docs/contract.md. */
+  ordinal?: number | null;
 }
 
 /** @param timeline the token's events so far (any order, repeats allowed; may be empty). */
-export function decideResume(timeline: readonly DoorwatchEvent[], request: ResumeRequest): ResumeDecision {
+export function decideResume<Id extends number | string = number>(
+  timeline: readonly DoorwatchEvent[],
+  request: ResumeRequest<Id>,
+): ResumeDecision<Id> {
   const facts = deriveSessionFacts(timeline);
   if (facts.state === 'terminated') return { action: 'not_applicable', reason: 'terminated' };
   if (facts.state === 'websocket_bound') return { action: 'not_applicable', reason: 'websocket_bound' };
-  if (isBoundaryResume(facts, request.lastEventId)) {
+  if (isBoundaryResume(facts, cursorPosition(request))) {
     return { action: 'refuse', reason: 'upgrade_boundary', upgradeEventId: facts.pendingUpgrade!.eventId };
   }
   return { action: 'resume', fromEventId: request.lastEventId };

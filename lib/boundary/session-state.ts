@@ -11,7 +11,10 @@ import { timestampMs } from '@/lib/contract/timestamp';
 import { orderTimeline } from './timeline-order';
 
 export interface PendingUpgrade {
-  /** SSE event id of the `upgrade-accepted` event the handshake is pending for. */
+  /**
+   * Position of the `upgrade-accepted` event the handshake is pending for: its integer SSE id, or
+   * the store's `ordinal` when the server sent one (string ids).
+   */
   eventId: number;
   at: number;
 }
@@ -47,6 +50,15 @@ export interface SessionFacts {
    */
   deadlockStart: number | null;
   deadlockEnd: number | null;
+
+  /** Resumption health (servers without the upgrade too); see docs/contract.md. */
+  checkedResumeCount: number;
+  lossyResumeCount: number;
+  idleResumeCount: number;
+  rejectedResumeCount: number;
+  /** Statuses of `resume.rejected` seen (400 unknown cursor, 404 ended session, 409 already connected…). */
+  rejectedStatuses: Set<number>;
+  abandonedAt: number | null;
 }
 
 export function initialFacts(): SessionFacts {
@@ -68,7 +80,29 @@ export function initialFacts(): SessionFacts {
     dropCount: 0,
     deadlockStart: null,
     deadlockEnd: null,
+    checkedResumeCount: 0,
+    lossyResumeCount: 0,
+    idleResumeCount: 0,
+    rejectedResumeCount: 0,
+    rejectedStatuses: new Set(),
+    abandonedAt: null,
   };
+}
+
+/**
+ * Where a resume's cursor sits in the store, comparable with PendingUpgrade.eventId: the `ordinal`
+ * when given (null = the store does not know the cursor, treated like no cursor: nothing the
+ * client holds is known to be at or past the upgrade), else the integer SSE id.
+ */
+export function cursorPosition(data: { lastEventId: number | string | null; ordinal?: number | null }): number | null {
+  if (data.ordinal !== undefined) return data.ordinal;
+  return typeof data.lastEventId === 'number' ? data.lastEventId : null;
+}
+
+/** The upgrade event's position: its `ordinal` when given, else its integer SSE id. */
+export function upgradePosition(data: { eventId: number | string; ordinal?: number }): number {
+  // The contract requires an ordinal with a string id, so the fallback is an integer.
+  return data.ordinal ?? (data.eventId as number);
 }
 
 /**
@@ -121,7 +155,7 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
       } else {
         // Includes a fresh negotiation after a completed one — not dual.
         f.state = 'upgrade_pending';
-        f.pendingUpgrade = { eventId: e.data.eventId, at };
+        f.pendingUpgrade = { eventId: upgradePosition(e.data), at };
       }
       break;
 
@@ -142,7 +176,7 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
       break;
 
     case 'resume.requested': {
-      const boundary = isBoundaryResume(f, e.data.lastEventId);
+      const boundary = isBoundaryResume(f, cursorPosition(e.data));
       f.lastRequest = { at, boundary };
       if (boundary && f.boundary === null) {
         f.boundary = { at, upgradeEventId: f.pendingUpgrade!.eventId };
@@ -159,6 +193,23 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
     case 'resume.accepted':
       if (f.refusedAt !== null) f.burnedTokenReuseAt ??= at;
       recordAnswer(f, 'naive_resume', at);
+      if (e.data.available !== undefined) {
+        f.checkedResumeCount += 1;
+        if (e.data.replayed < e.data.available) f.lossyResumeCount += 1;
+        // 200 and nothing sent while the store held events: the client sits on an idle stream.
+        if (e.data.replayed === 0 && e.data.available > 0) f.idleResumeCount += 1;
+      }
+      break;
+
+    case 'resume.rejected':
+      // Not an answer in the boundary sense and not terminal: the session (if any) carries on.
+      f.rejectedResumeCount += 1;
+      f.rejectedStatuses.add(e.data.status);
+      break;
+
+    case 'session.abandoned':
+      f.abandonedAt ??= at;
+      terminate(f, at);
       break;
 
     case 'session.timeout':

@@ -21,7 +21,7 @@
  * (`orderTimeline`), so any delivery order of the same events gives the same sides.
  */
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import { initialFacts, isBoundaryResume, stepFacts, type SessionFacts } from './session-state';
+import { cursorPosition, initialFacts, isBoundaryResume, stepFacts, type SessionFacts } from './session-state';
 import { orderTimeline } from './timeline-order';
 
 export type Side = 'sse' | 'ws' | 'burned' | 'closed';
@@ -75,13 +75,12 @@ export function nextSides(prev: Sides, before: Before, after: SessionFacts, e: D
       server = 'ws';
       break;
     case 'resume.requested': {
-      const last = e.data.lastEventId;
       if (before.state === 'terminated') {
         // A request on a refused/closed token moves nobody; the server's answer (if any) does.
-      } else if (last !== null) {
+      } else if (e.data.lastEventId !== null) {
         // A cursor at/after the pending upgrade (the fold's boundary rule): the client treats the
         // upgrade as a checkpoint, so it is past the door. Any other cursor: back on SSE.
-        client = isBoundaryResume(before, last) ? 'ws' : 'sse';
+        client = isBoundaryResume(before, cursorPosition(e.data)) ? 'ws' : 'sse';
       } else if (before.pendingUpgrade !== null || before.state === 'websocket_bound') {
         // No Last-Event-ID after a negotiation: the client starts a fresh SSE stream.
         client = 'sse';

@@ -6,7 +6,7 @@
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import type { BoundaryOutcome, SessionFlag, SessionSummary } from '@/lib/contract/summary';
 import { timestampMs, toIsoMs } from '@/lib/contract/timestamp';
-import { deriveSessionFacts } from './session-state';
+import { deriveSessionFacts, type SessionFacts } from './session-state';
 import { deadlockAsOf } from './deadlock-as-of';
 
 export const DEFAULT_DEADLOCK_THRESHOLD_MS = 10_000;
@@ -38,7 +38,12 @@ export function summarize(
   options: SummarizeOptions = {},
 ): SessionSummary {
   if (timeline.length === 0) throw new RangeError('summarize needs at least one event');
-  const f = deriveSessionFacts(timeline);
+  return summarizeFacts(deriveSessionFacts(timeline), now, options);
+}
+
+/** summarize() from an already folded timeline (ingest folds once for this and resumption health). */
+export function summarizeFacts(f: SessionFacts, now: Date | number, options: SummarizeOptions = {}): SessionSummary {
+  if (f.token === null) throw new RangeError('summarize needs at least one event');
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const thresholdMs = options.deadlockThresholdMs ?? DEFAULT_DEADLOCK_THRESHOLD_MS;
   const successor = options.successor ?? null;

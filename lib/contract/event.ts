@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'resume.accepted',
   'session.timeout',
   'session.closed',
+  'resume.rejected',
+  'session.abandoned',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -37,6 +39,27 @@ export const ZTimestamp = z
   });
 
 const nonNegativeInt = z.int().min(0);
+
+/** An SSE event id as the server wrote it: an integer (v1) or the string itself. */
+const ZSseId = z.union([nonNegativeInt, z.string().min(1).max(256)]);
+
+/**
+ * A string SSE id says nothing about order, so the boundary rule needs the store's own position of
+ * that event (`ordinal`, per token, increasing) instead of guessing from the string. Required with
+ * a string id; for `resume.requested` it may be null: the store does not know that cursor.
+ */
+function requireOrdinalForString(field: 'eventId' | 'lastEventId', nullable: boolean) {
+  return (d: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    if (typeof d[field] !== 'string') return;
+    if (d.ordinal === undefined || (!nullable && d.ordinal === null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `a string ${field} needs data.ordinal, the store's position of that event${nullable ? ' (null if the store does not know it)' : ''}`,
+      });
+    }
+  };
+}
 
 /** Fields shared by every event type. Unknown top-level fields are stripped (not rejected). */
 export const ZEnvelope = z.object({
@@ -60,7 +83,9 @@ export const ZSessionOpened = z.object({
 export const ZUpgradeAccepted = z.object({
   ...envelope,
   type: z.literal('upgrade.accepted'),
-  data: z.looseObject({ eventId: nonNegativeInt }),
+  data: z
+    .looseObject({ eventId: ZSseId, ordinal: nonNegativeInt.optional() })
+    .superRefine(requireOrdinalForString('eventId', false)),
 });
 
 export const ZUpgradeCompleted = z.object({
@@ -85,7 +110,9 @@ export const ZResumeRequested = z.object({
   ...envelope,
   type: z.literal('resume.requested'),
   // Required but nullable: a reconnect without Last-Event-ID must say so explicitly.
-  data: z.looseObject({ lastEventId: z.int().nullable() }),
+  data: z
+    .looseObject({ lastEventId: z.union([z.int(), z.string().min(1).max(256)]).nullable(), ordinal: nonNegativeInt.nullable().optional() })
+    .superRefine(requireOrdinalForString('lastEventId', true)),
 });
 
 export const ZResumeRefused = z.object({
@@ -97,7 +124,22 @@ export const ZResumeRefused = z.object({
 export const ZResumeAccepted = z.object({
   ...envelope,
   type: z.literal('resume.accepted'),
-  data: z.looseObject({ replayed: nonNegativeInt }),
+  // `available`: how many events the store held after the cursor, so a lossy resume is visible.
+  data: z.looseObject({ replayed: nonNegativeInt, available: nonNegativeInt.optional() }),
+});
+
+/** A resume the server turned down WITHOUT ending the session (not the terminal boundary refusal). */
+export const ZResumeRejected = z.object({
+  ...envelope,
+  type: z.literal('resume.rejected'),
+  data: z.looseObject({ status: z.int().min(400).max(599), reason: z.string().optional() }),
+});
+
+/** The server ended a session the client left without DELETE, after its idle time. */
+export const ZSessionAbandoned = z.object({
+  ...envelope,
+  type: z.literal('session.abandoned'),
+  data: z.looseObject({ idleMs: nonNegativeInt.optional() }).default({}),
 });
 
 export const ZSessionTimeout = z.object({
@@ -123,6 +165,8 @@ export const EVENT_SCHEMAS = {
   'resume.accepted': ZResumeAccepted,
   'session.timeout': ZSessionTimeout,
   'session.closed': ZSessionClosed,
+  'resume.rejected': ZResumeRejected,
+  'session.abandoned': ZSessionAbandoned,
 } as const satisfies Record<EventType, z.ZodType>;
 
 export const ZEvent = z.discriminatedUnion('type', [
@@ -136,6 +180,8 @@ export const ZEvent = z.discriminatedUnion('type', [
   ZResumeAccepted,
   ZSessionTimeout,
   ZSessionClosed,
+  ZResumeRejected,
+  ZSessionAbandoned,
 ]);
 
 /** A validated event (after defaults: `data` is always present). */

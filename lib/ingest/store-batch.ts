@@ -5,7 +5,9 @@
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
-import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
+import { summarizeFacts, type SuccessorSession } from '@/lib/boundary/summarize';
+import { resumptionOf } from '@/lib/boundary/resumption-health';
+import { deriveSessionFacts, type SessionFacts } from '@/lib/boundary/session-state';
 import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { addContributions, minuteOf, pruneZeroCells, sessionContributions, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { storeDeadLetters, type DeadLetter } from '@/lib/store/dead-letters';
@@ -130,7 +132,7 @@ function pickSuccessors(candidates: readonly SuccessorCandidate[]): Map<string, 
 }
 
 /**
- * Folds each touched timeline with `summarize` into its new row and adds the old-row/new-row
+ * Folds each touched timeline (once, into its facts) with `summarizeFacts` into its new row, with its resumption health, and adds the old-row/new-row
  * difference to the rollup delta. A first pass without successors learns each session's
  * previousToken/openedAt (successor candidates inside this batch); sessions with a successor are
  * folded again with it.
@@ -145,11 +147,14 @@ function summarise(
   options: StoreOptions,
 ): SessionRow[] {
   const candidates = [...storedCandidates];
-  const firstPass = new Map<SessionKey, ReturnType<typeof summarize>>();
+  const firstPass = new Map<SessionKey, ReturnType<typeof summarizeFacts>>();
+  const factsOf = new Map<SessionKey, SessionFacts>();
   for (const k of keys) {
     const timeline = timelines.get(sessionKey(k.server, k.token));
     if (!timeline || timeline.length === 0) continue;
-    const s = summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
+    const facts = deriveSessionFacts(timeline);
+    factsOf.set(sessionKey(k.server, k.token), facts);
+    const s = summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
     firstPass.set(sessionKey(k.server, k.token), s);
     if (s.previousToken !== null && s.openedAt !== null) {
       candidates.push({ server: k.server, token: k.token, previousToken: s.previousToken, openedAt: timestampMs(s.openedAt) });
@@ -167,11 +172,12 @@ function summarise(
     // truth; recomputing from what is left would overwrite it and skew the rollups.
     if (old && timeline.length - (freshPerKey.get(key) ?? 0) < old.eventCount) continue;
     const successor = successors.get(k.token) ?? null;
+    const facts = factsOf.get(key)!;
     const summary = successor
-      ? summarize(timeline, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
+      ? summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
       : firstPass.get(key)!;
     const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
-    const row = toSessionRow(k.server, summary, firstEventAt, options.now);
+    const row = toSessionRow(k.server, summary, resumptionOf(facts), firstEventAt, options.now);
     if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
     addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
     newRows.push(row);

@@ -6,6 +6,8 @@ import { reporterLossByServer } from '@/lib/store/reporter-status';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { lastEventAtByServer } from '@/lib/store/sessions';
+import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
+import { NO_RESUMPTION, resumptionCounts } from '@/lib/store/resumption-counts';
 
 export interface VerdictCounts {
   boundary: number;
@@ -20,9 +22,13 @@ export interface VerdictCounts {
  * refuses: at least one boundary resume answered, and every answered one was refused;
  * unknown: no boundary resume answered yet (a pending one proves nothing either way).
  */
-export function verdictOf(c: VerdictCounts): TServerVerdict {
+export function verdictOf(c: VerdictCounts, r?: TResumptionCounts): TServerVerdict {
   if (c.naiveResumes > 0 || c.dualNegotiations > 0 || c.burnedTokenReuses > 0) return 'naive';
   if (c.boundary > 0 && c.refused > 0) return 'refuses';
+  // Never answered at the boundary: say what its ordinary resumes showed instead.
+  if (r && r.idleResumes > 0) return 'idle_resumes';
+  if (r && r.lossyResumes > 0) return 'lossy_resumes';
+  if (r && r.checkedResumes > 0) return 'resumes_correctly';
   return 'unknown';
 }
 
@@ -33,6 +39,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
   const totMap = await rollupTotalsByServer(db.sql, TOTALS);
   const lastMap = await lastEventAtByServer(db.sql);
   const lossMap = await reporterLossByServer(db.sql);
+  const resumption = await resumptionCounts(db);
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -46,6 +53,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       dualNegotiations: n('dualNegotiations'),
       burnedTokenReuses: n('burnedReuses'),
     };
+    const health = resumption.get(name) ?? NO_RESUMPTION;
     const last = lastMap.get(name) ?? null;
     const l = lossMap.get(name);
     return {
@@ -54,9 +62,10 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       lastSeenAt: last === null ? null : toIsoMs(last),
       events: n('events'),
       sessions: n('sessions'),
-      verdict: verdictOf(counts),
+      verdict: verdictOf(counts, health),
       reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,
       counts,
+      resumption: health,
     };
   });
   return { servers };

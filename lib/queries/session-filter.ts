@@ -1,6 +1,7 @@
 // Session list filters: from the checked query parameters, and the portable SQL they turn into.
 import type { Provider } from '@/lib/db/config';
 import type { SessionFlag, SessionState } from '@/lib/contract/summary';
+import type { ResumptionFlag } from '@/lib/contract/resumption';
 import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort } from '@/lib/contract/api/sessions';
 import { SESSION_FLAG_COLUMN } from '@/lib/store/session-row';
 import { parseOpenRange } from './query-params';
@@ -9,7 +10,7 @@ export interface SessionFilter {
   servers: string[];
   states: SessionState[];
   /** All must hold (AND). */
-  flags: SessionFlag[];
+  flags: (SessionFlag | ResumptionFlag)[];
   /** Whole token or prefix. */
   token: string | null;
   /** Sessions active in [fromMs, toMs): lastEventAt ≥ from and firstEventAt < to. Null = any time. */
@@ -68,8 +69,12 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
       // Every deadlock (ended or not) has a start, so this can use the deadlockStartedAt index.
       where.push('("deadlockStartedAt" IS NOT NULL AND ("deadlockEndedAt" IS NOT NULL OR "deadlockStartedAt" <= ?))');
       params.push(f.nowMs - f.thresholdMs);
+    } else if (flag in SESSION_FLAG_COLUMN) {
+      where.push(`"${SESSION_FLAG_COLUMN[flag as keyof typeof SESSION_FLAG_COLUMN]}" = 1`);
     } else {
-      where.push(`"${SESSION_FLAG_COLUMN[flag]}" = 1`);
+      // Resumption flags are rare: read from the stored flags text (words of [a-z_], no LIKE escaping).
+      where.push(`(' ' || "flags" || ' ') LIKE ?`);
+      params.push(`% ${flag} %`);
     }
   }
   if (f.token !== null) {

@@ -1,6 +1,7 @@
 // A stored Session row → the API's session view, deciding `deadlock`/`ongoing` with the reader's clock.
 import { SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES, type SessionFlag } from '@/lib/contract/summary';
 import type { TSessionView } from '@/lib/contract/api/sessions';
+import { RESUMPTION_FLAGS, type ResumptionHealth } from '@/lib/contract/resumption';
 import type { TChainLink } from '@/lib/contract/api/session-detail';
 import type { SessionRow } from '@/lib/store/session-row';
 import { toIsoMs } from '@/lib/contract/timestamp';
@@ -24,6 +25,21 @@ export function flagsOf(row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'd
   set.delete('deadlock');
   if (deadlockOf(row, nowMs, thresholdMs)) set.add('deadlock');
   return [...set].sort();
+}
+
+/** The stored resumption health (flags picked out of the shared "flags" text). */
+export function resumptionOfRow(
+  row: Pick<SessionRow, 'flags' | 'checkedResumes' | 'lossyResumes' | 'idleResumes' | 'rejectedResumes' | 'abandonedAt'>,
+): ResumptionHealth {
+  const words = new Set(String(row.flags ?? '').split(' '));
+  return {
+    flags: RESUMPTION_FLAGS.filter((f) => words.has(f)),
+    checkedResumes: Number(row.checkedResumes ?? 0),
+    lossyResumes: Number(row.lossyResumes ?? 0),
+    idleResumes: Number(row.idleResumes ?? 0),
+    rejectedResumes: Number(row.rejectedResumes ?? 0),
+    abandonedAt: iso(row.abandonedAt),
+  };
 }
 
 export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: number): TSessionView {
@@ -54,6 +70,7 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
     burnedTokenReuseAt: iso(row.burnedTokenReuseAt),
     dropCount: Number(row.dropCount ?? 0),
     deadlockCandidateSince: unended ? iso(row.deadlockStartedAt) : null,
+    resumption: resumptionOfRow(row),
     updatedAt: toIsoMs(Number(row.updatedAt)),
   };
 }

@@ -20,6 +20,7 @@ import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
 import { TABLE_SQL, sumColumn } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
+import { resumptionCounts, sumResumption } from '@/lib/store/resumption-counts';
 
 export interface StatsQuery {
   range: TimeRange;
@@ -125,6 +126,8 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
 
+  const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
+
   const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
     dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
@@ -182,6 +185,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
     deadLetters,
+    resumption,
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

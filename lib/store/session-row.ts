@@ -2,6 +2,7 @@
 // columns) and its conversions. The row keeps only clock-independent facts: an unended
 // deadlock is stored as its start, and readers decide "ongoing" with their own clock.
 import type { SessionFlag, SessionSummary } from '@/lib/contract/summary';
+import type { ResumptionHealth } from '@/lib/contract/resumption';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { SessionAnchors } from '@/lib/metrics/rollup-contributions';
 import type { ColumnSpec } from '@/lib/db/sql';
@@ -39,6 +40,11 @@ export interface SessionRow {
   fDualNegotiation: number;
   fRenegotiated: number;
   fBurnedTokenReuse: number;
+  checkedResumes: number;
+  lossyResumes: number;
+  idleResumes: number;
+  rejectedResumes: number;
+  abandonedAt: number | null;
   updatedAt: number;
 }
 
@@ -48,6 +54,7 @@ const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
 const SESSION_BIGINT_COLUMNS = new Set<keyof SessionRow>([
   'openedAt', 'firstEventAt', 'lastEventAt', 'boundaryAt', 'answeredAt', 'refusedAt', 'naiveResumeAt', 'dualNegotiationAt',
   'burnedTokenReuseAt', 'deadlockStartedAt', 'deadlockEndedAt', 'deadlockDurationMs', 'successorOpenedAt', 'updatedAt',
+  'abandonedAt',
 ]);
 
 /** Column order used by the multi-row upsert. */
@@ -57,7 +64,7 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'dualNegotiationCount', 'burnedTokenReuseAt', 'dropCount', 'deadlockStartedAt', 'deadlockEndedAt',
   'deadlockDurationMs', 'previousToken', 'successorServer', 'successorToken', 'successorOpenedAt',
   'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
-  'fBurnedTokenReuse', 'updatedAt',
+  'fBurnedTokenReuse', 'checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes', 'abandonedAt', 'updatedAt',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -79,7 +86,13 @@ export const SESSION_FLAG_COLUMN = {
 const ms = (iso: string | null): number | null => (iso === null ? null : timestampMs(iso));
 const bit = (on: boolean): number => (on ? 1 : 0);
 
-export function toSessionRow(server: string, s: SessionSummary, firstEventAt: number, updatedAt: number): SessionRow {
+export function toSessionRow(
+  server: string,
+  s: SessionSummary,
+  health: ResumptionHealth,
+  firstEventAt: number,
+  updatedAt: number,
+): SessionRow {
   const bitOf = (f: keyof typeof SESSION_FLAG_COLUMN) => bit((s.flags as string[]).includes(f));
   const ended = s.deadlock !== null && !s.deadlock.ongoing;
   const deadlockStartedAt = ended ? ms(s.deadlock!.startedAt) : ms(s.deadlockCandidateSince ?? s.deadlock?.startedAt ?? null);
@@ -87,8 +100,9 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     server,
     token: s.token,
     state: s.state,
-    // "deadlock" is stored only once ended: an unended one is a reader's-clock decision.
-    flags: (s.flags as string[]).filter((f) => f !== 'deadlock' || ended).join(' '),
+    // "deadlock" is stored only once ended: an unended one is a reader's-clock decision. The
+    // resumption flags share the text (readers pick each list out of it).
+    flags: [...(s.flags as string[]).filter((f) => f !== 'deadlock' || ended), ...health.flags].join(' '),
     boundaryOutcome: s.boundaryOutcome,
     openedAt: ms(s.openedAt),
     firstEventAt,
@@ -117,6 +131,11 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     [SESSION_FLAG_COLUMN.dual_negotiation]: bitOf('dual_negotiation'),
     [SESSION_FLAG_COLUMN.renegotiated]: bitOf('renegotiated'),
     [SESSION_FLAG_COLUMN.burned_token_reuse]: bitOf('burned_token_reuse'),
+    checkedResumes: health.checkedResumes,
+    lossyResumes: health.lossyResumes,
+    idleResumes: health.idleResumes,
+    rejectedResumes: health.rejectedResumes,
+    abandonedAt: ms(health.abandonedAt),
     updatedAt,
   };
 }

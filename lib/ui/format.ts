@@ -87,6 +87,13 @@ export const FLAG_LABELS: Record<string, string> = {
   deadlock: 'deadlock',
   renegotiated: 'renegotiated',
   burned_token_reuse: 'burned token reuse',
+  // Resumption health (servers with or without the upgrade).
+  lossy_resume: 'lossy resume',
+  idle_resume: 'idle resume',
+  resume_conflict: '409 second resumer',
+  resume_after_end: '404 resume after end',
+  unknown_cursor: '400 unknown cursor',
+  abandoned: 'abandoned',
 };
 
 export const STATE_LABELS: Record<string, string> = {
@@ -103,8 +110,14 @@ export function flagTone(flag: string): 'bad' | 'warn' | 'good' | 'neutral' {
     case 'naive_resume':
     case 'dual_negotiation':
     case 'burned_token_reuse':
+    case 'lossy_resume':
+    case 'idle_resume':
       return 'bad';
     case 'boundary':
+    case 'abandoned':
+    case 'resume_conflict':
+    case 'resume_after_end':
+    case 'unknown_cursor':
       return 'warn';
     case 'refused':
     case 'renegotiated':

@@ -8,6 +8,7 @@ import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
+import { summarizeResumption } from '@/lib/boundary/resumption-health';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import { EVENT_COLUMNS } from '@/lib/store/events';
 import { insertManyAsUnnest } from '@/lib/db/sql';
@@ -152,7 +153,7 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
       addContributions(delta, s.server, [{ minute: minuteOf(at), column: 'events', value: 1 }], 1);
       if (e.type === 'stream.dropped') addContributions(delta, s.server, [{ minute: minuteOf(at), column: 'drops', value: 1 }], 1);
     }
-    const row = toSessionRow(s.server, summary, first, now);
+    const row = toSessionRow(s.server, summary, summarizeResumption(timeline), first, now);
     addContributions(delta, s.server, sessionContributions(sessionAnchors(row)), 1);
     seBuf.push(row);
     events += s.events.length;

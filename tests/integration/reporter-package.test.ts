@@ -21,6 +21,7 @@ const SERVER = { name: 'pkg-consumer', secret: generateSecret() };
 const STEP_TIMEOUT_MS = 120_000;
 
 const CONSUMER = `import { createReporter, newEventId, type DoorwatchEvent, type ReporterError } from '@doorwatch/reporter';
+import { createMcpSdkAdapter, type McpSdkAdapter } from '@doorwatch/reporter/mcp-sdk';
 
 const [url, server, secret, token] = process.argv.slice(2) as [string, string, string, string];
 const errors: string[] = [];
@@ -35,6 +36,9 @@ const timeline: DoorwatchEvent[] = [
   { id: newEventId(), token, at: at(250), type: 'resume.refused', data: { reason: 'superseded' } },
 ];
 for (const event of timeline) reporter.report(event);
+// The SDK adapter's subpath resolves (and type-checks) without the SDK installed.
+const adapter: McpSdkAdapter = createMcpSdkAdapter({ reporter, idleTimeoutMs: 0 });
+adapter.dispose();
 await reporter.close();
 console.log(JSON.stringify({ ids: timeline.map((e) => e.id), stats: reporter.stats(), errors }));
 `;

@@ -18,13 +18,15 @@ function accept(raw: unknown) {
 }
 
 describe('event contract: accepted shapes', () => {
-  test('EVENT_TYPES lists the ten v1 types', () => {
+  test('EVENT_TYPES lists the ten v1 types and the two resumption types', () => {
     assert.deepEqual(
       [...EVENT_TYPES].sort(),
       [
         'resume.accepted',
         'resume.refused',
+        'resume.rejected',
         'resume.requested',
+        'session.abandoned',
         'session.closed',
         'session.opened',
         'session.timeout',
@@ -47,6 +49,8 @@ describe('event contract: accepted shapes', () => {
     'resume.accepted': { replayed: 0 },
     'session.timeout': undefined,
     'session.closed': undefined,
+    'resume.rejected': { status: 409 },
+    'session.abandoned': undefined,
   };
   for (const type of EVENT_TYPES) {
     test(`${type} accepts its minimal form`, () => {

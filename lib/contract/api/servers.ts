@@ -1,8 +1,9 @@
 // GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
 import { z } from 'zod';
 import { ZCount, ZIsoMs } from './common';
+import { ZResumptionCounts } from './resumption-counts';
 
-export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown'] as const;
+export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
 
 export const ZServerView = z.object({
@@ -16,7 +17,11 @@ export const ZServerView = z.object({
   /**
    * refuses: boundary resumes were seen and every answered one was refused;
    * naive: any naive resume, dual negotiation or burned-token reuse;
-   * unknown: no answered boundary resume yet.
+   * For a server never seen at the boundary (e.g. no upgrade extension), what its SSE resumes showed:
+   * idle_resumes: a resume answered 200 with nothing although the store held events;
+   * lossy_resumes: a resume replayed fewer events than the store held after the cursor;
+   * resumes_correctly: resumes were checked (their reports said what the store held) and all were complete;
+   * unknown: nothing answered at the boundary and no checked resume either.
    */
   verdict: z.enum(SERVER_VERDICTS),
   /**
@@ -39,6 +44,8 @@ export const ZServerView = z.object({
     dualNegotiations: ZCount,
     burnedTokenReuses: ZCount,
   }),
+  /** Resumption health summed over the server's sessions (docs/contract.md, resumption health). */
+  resumption: ZResumptionCounts,
 });
 export type TServerView = z.infer<typeof ZServerView>;
 

@@ -1,6 +1,7 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
 import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
+import { RESUMPTION_FLAGS, ZResumptionHealth } from '@/lib/contract/resumption';
 import { ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
 import { zRepeatable, zText } from './route-contract';
 
@@ -12,6 +13,8 @@ export const ZSessionView = ZSessionSummary.extend({
   server: z.string(),
   firstEventAt: ZIsoMs,
   updatedAt: ZIsoMs.meta({ description: 'when Doorwatch last recomputed this summary (ingest clock)' }),
+  /** How the server answered SSE resumes (lossy, idle, rejected, abandoned); see docs/contract.md. */
+  resumption: ZResumptionHealth,
 });
 export type TSessionView = z.infer<typeof ZSessionView>;
 
@@ -49,7 +52,7 @@ const SESSIONS_ACTIVE = ' Sessions active in the range; no default (all time).';
 
 /** The filters the session list and the export share. */
 export const ZSessionFilterQuery = z.object({
-  flag: zRepeatable(z.enum(SESSION_FLAGS)).meta({ description: `Repeatable (AND): ${SESSION_FLAGS.join(', ')}` }),
+  flag: zRepeatable(z.enum([...SESSION_FLAGS, ...RESUMPTION_FLAGS])).meta({ description: `Repeatable (AND): ${[...SESSION_FLAGS, ...RESUMPTION_FLAGS].join(', ')}` }),
   server: zRepeatable(zText(128)).meta({ description: 'Server name (repeatable: any of)' }),
   state: zRepeatable(z.enum(SESSION_STATES)).meta({ description: `Repeatable (any of): ${SESSION_STATES.join(', ')}` }),
   from: zInstantParam(`Start: RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-1d/d).${SESSIONS_ACTIVE}`),

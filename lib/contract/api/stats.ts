@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
 import { zText } from './route-contract';
+import { ZResumptionCounts } from './resumption-counts';
 
 export const ZLatencySummary = z.object({
   count: ZCount,
@@ -93,6 +94,8 @@ export const ZStatsResponse = z.object({
   refusalLatencyHistogram: z.array(ZHistogramBucket),
   /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
   deadLetters: ZCount,
+  /** SSE resumption health over the sessions whose last event falls in range (lib/store/resumption-counts.ts). */
+  resumption: ZResumptionCounts,
   series: z.array(ZStatsBucket),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;

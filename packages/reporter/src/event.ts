@@ -14,7 +14,9 @@ export type EventType =
   | 'resume.refused'
   | 'resume.accepted'
   | 'session.timeout'
-  | 'session.closed';
+  | 'session.closed'
+  | 'resume.rejected'
+  | 'session.abandoned';
 
 /** Fields every event carries. */
 export interface EventEnvelope {
@@ -36,15 +38,26 @@ type Event<Type extends EventType, Fields> = EventEnvelope & { type: Type; data:
 type EventWithOptionalData<Type extends EventType, Fields> = EventEnvelope & { type: Type; data?: Data<Fields> };
 
 export type SessionOpenedEvent = EventWithOptionalData<'session.opened', { previousToken?: string }>;
-/** `eventId`: the SSE id of the `upgrade-accepted` event. */
-export type UpgradeAcceptedEvent = Event<'upgrade.accepted', { eventId: number }>;
+/**
+ * `eventId`: the SSE id of the `upgrade-accepted` event as written. A string id needs `ordinal`: the
+ * store's position of that event in the session (integers that grow with every stored event).
+ */
+export type UpgradeAcceptedEvent = Event<'upgrade.accepted', { eventId: number | string; ordinal?: number }>;
 export type UpgradeCompletedEvent = EventWithOptionalData<'upgrade.completed', Record<never, never>>;
 export type UpgradeRejectedEvent = Event<'upgrade.rejected', { status: number }>;
 export type StreamDroppedEvent = EventWithOptionalData<'stream.dropped', { reason?: string }>;
-/** `lastEventId` is required but nullable: a reconnect without Last-Event-ID says so explicitly. */
-export type ResumeRequestedEvent = Event<'resume.requested', { lastEventId: number | null }>;
+/**
+ * `lastEventId` is required but nullable: a reconnect without Last-Event-ID says so explicitly. A
+ * string cursor needs `ordinal`: the store's position of that event, or null if the store does not know it.
+ */
+export type ResumeRequestedEvent = Event<'resume.requested', { lastEventId: number | string | null; ordinal?: number | null }>;
 export type ResumeRefusedEvent = EventWithOptionalData<'resume.refused', { reason?: string }>;
-export type ResumeAcceptedEvent = Event<'resume.accepted', { replayed: number }>;
+/** `available`: how many events the store held after the cursor (a resume replaying fewer is lossy). */
+export type ResumeAcceptedEvent = Event<'resume.accepted', { replayed: number; available?: number }>;
+/** A resume turned down without ending the session (400 unknown cursor, 404 ended session, 409 already connected). */
+export type ResumeRejectedEvent = Event<'resume.rejected', { status: number; reason?: string }>;
+/** The server ended a session its client left without DELETE. */
+export type SessionAbandonedEvent = EventWithOptionalData<'session.abandoned', { idleMs?: number }>;
 export type SessionTimeoutEvent = EventWithOptionalData<'session.timeout', { idleMs?: number }>;
 export type SessionClosedEvent = EventWithOptionalData<'session.closed', { reason?: string }>;
 
@@ -59,7 +72,9 @@ export type DoorwatchEvent =
   | ResumeRefusedEvent
   | ResumeAcceptedEvent
   | SessionTimeoutEvent
-  | SessionClosedEvent;
+  | SessionClosedEvent
+  | ResumeRejectedEvent
+  | SessionAbandonedEvent;
 
 /** What one reporter instance lost on its side, sent with every batch. Counts only grow. */
 export interface ReporterStatus {
