@@ -61,3 +61,27 @@ export function latencyFigures(ms: readonly number[]) {
   const r = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
   return { count: ms.length, p50: r(s.p50), p95: r(s.p95), p99: r(s.p99), max: r(s.max) };
 }
+
+/** A load balancer's health check every 100 ms; a check without an answer counts as its whole timeout (status 0). */
+export function watchHealth(url: () => string, timeoutMs: number) {
+  const checks: { status: number; at: number; ms: number }[] = [];
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const t = performance.now();
+      const status = await fetch(`${url()}/api/health`, { signal: AbortSignal.timeout(timeoutMs) })
+        .then(async (r) => (await r.arrayBuffer(), r.status))
+        .catch(() => 0);
+      checks.push({ status, at: Date.now(), ms: performance.now() - t });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    checks,
+    async stop() {
+      stopped = true;
+      await running;
+      return checks;
+    },
+  };
+}

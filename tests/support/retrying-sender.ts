@@ -34,8 +34,8 @@ export interface DeliveryLog {
 }
 
 export interface DeliveryOptions {
-  /** Base URL now (it changes when a test restarts the server on another port). */
-  url: () => string;
+  /** Base URL for a batch now (it changes when a test restarts the server; several instances may share the load). */
+  url: (batchIndex: number) => string;
   secrets: Readonly<Record<string, string>>;
   concurrency: number;
   /** Events per second over all senders (paced from the start), or unlimited. */
@@ -125,7 +125,7 @@ export async function deliverBatches(batches: readonly Batch[], o: DeliveryOptio
       const msgId = `msg_${randomUUID()}`;
       const payload = JSON.stringify({ events: batch.events });
       for (let attempt = 0; ; attempt++) {
-        const { answer, body, text } = await sendOnce(o.url(), batch, o.secrets[batch.server], msgId, payload, timeout);
+        const { answer, body, text } = await sendOnce(o.url(index), batch, o.secrets[batch.server], msgId, payload, timeout);
         log.answers.push(answer);
         if (answer.status === 200) {
           log.accepted += body.accepted;
