@@ -33,11 +33,13 @@ export function randomTimelines(o: TimelineOptions): SentEvent[][] {
   return specs.map((spec, i) => {
     const token = `${o.prefix}-${i}`;
     const previousToken = spec.previousToken !== null && i > 0 ? `${o.prefix}-${Math.floor(rand() * i)}` : null;
-    const history = buildHistory({ ...spec, token, previousToken, steps: spec.steps.slice(0, Math.floor(rand() * (o.maxSteps + 1))) });
+    const steps = spec.steps.slice(0, Math.floor(rand() * (o.maxSteps + 1)));
+    // A timeline has at least one event: without steps, the session is at least opened.
+    const history = buildHistory({ ...spec, token, previousToken, steps, opened: spec.opened || steps.length === 0 });
     const shift = Math.floor(rand() * o.spreadMs);
     const server = o.servers[i % o.servers.length];
     return history.events.map((e) => ({ server, event: { ...e, at: new Date(Date.parse(e.at) + shift).toISOString() } }));
-  }).filter((t) => t.length > 0);
+  });
 }
 
 /** Deterministic Fisher–Yates shuffle (a copy). */
