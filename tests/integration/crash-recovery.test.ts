@@ -40,13 +40,13 @@ after(async () => {
 });
 
 test(`${testProvider()}: two SIGKILLs mid-stream with dashboards open lose nothing and store nothing twice`, async () => {
-  const timelines = randomTimelines({ count: 600, seed: 1001, prefix: 'crash', servers: ['alpha', 'beta', 'gamma'], maxSteps: 8, spreadMs: 20 * 60_000 });
+  const timelines = randomTimelines({ count: 400, seed: 1001, prefix: 'crash', servers: ['alpha', 'beta', 'gamma'], maxSteps: 8, spreadMs: 20 * 60_000 });
   const stream = shuffled(timelines.flat(), 1002);
   const batches = splitIntoBatches(stream, 20, createRng(1003));
   const killAt = [Math.floor(batches.length * 0.3), Math.floor(batches.length * 0.65)];
   const kills: { at: number; down: number; restartMs: number }[] = [];
   let crashes = Promise.resolve();
-  const dashboards = openDashboards({ url: () => app!.url, tokens: [TEST_ADMIN_TOKEN, TEST_ADMIN_TOKEN] });
+  const dashboards = openDashboards({ url: () => app!.url, tokens: [TEST_ADMIN_TOKEN, TEST_ADMIN_TOKEN], intervalMs: 250 });
 
   const log = await deliverBatches(batches, {
     url: () => app!.url,
@@ -105,7 +105,7 @@ test(`${testProvider()}: after a restart, cold operator tokens used together wit
   await start();
 
   // Senders retrying their backlog, dashboards opened with the cold tokens, a health check: all at once.
-  const timelines = randomTimelines({ count: 300, seed: 2001, prefix: 'crash-cold', servers: ['alpha', 'beta'], maxSteps: 6, spreadMs: 20 * 60_000 });
+  const timelines = randomTimelines({ count: 200, seed: 2001, prefix: 'crash-cold', servers: ['alpha', 'beta'], maxSteps: 6, spreadMs: 20 * 60_000 });
   const batches = splitIntoBatches(shuffled(timelines.flat(), 2002), 10, createRng(2003));
   const dashboards = openDashboards({ url: () => app!.url, tokens, intervalMs: 20 });
   const health = watchHealth(() => app!.url, BUSY_TIMEOUT_MS);
