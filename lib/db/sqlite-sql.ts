@@ -2,7 +2,7 @@
 // and one reader connection, which in WAL mode reads the last committed snapshot and never
 // waits for the writer. Prepared statements are cached per connection.
 import Database from 'better-sqlite3';
-import { AsyncQueue, insertManyAsValues, type Row, type Sql, type SqlExecutor } from './sql';
+import { AsyncQueue, insertManyAsValues, type Sql, type SqlExecutor } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
 
