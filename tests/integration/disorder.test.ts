@@ -25,8 +25,12 @@ let b: AppServer;
 before(async () => {
   db = await createTestDatabase();
   // Together on PostgreSQL (start-up steps take turns under advisory locks); one after the other on SQLite.
-  if (db.provider === 'postgresql') [a, b] = await Promise.all([0, 1].map(() => startAppServer({ databaseUrl: db.url, env })));
-  else for (const i of [0, 1]) (i === 0 ? (a = await startAppServer({ databaseUrl: db.url, env })) : (b = await startAppServer({ databaseUrl: db.url, env })));
+  if (db.provider === 'postgresql') {
+    [a, b] = await Promise.all([0, 1].map(() => startAppServer({ databaseUrl: db.url, env })));
+  } else {
+    a = await startAppServer({ databaseUrl: db.url, env });
+    b = await startAppServer({ databaseUrl: db.url, env });
+  }
 });
 after(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
