@@ -123,7 +123,7 @@ export async function statsCounts(baseUrl: string, token: string, fromMs: number
 /**
  * Asserts the database holds exactly the expected state (every event once, every session row
  * equal to its `summarize` of the record, every rollup cell the sum of contributions) and that
- * the stats endpoint answers the sums. `only` limits the comparison to tokens with that prefix
+ * the stats endpoint answers the sums. `tokenPrefix` limits the events and sessions compared
  * and assumes the test owns the database (rollups are compared whole).
  */
 export async function assertStoredMatches(query: Query, record: readonly SentEvent[], tokenPrefix: string, stats?: { url: string; token: string; fromMs: number; toMs: number }) {
