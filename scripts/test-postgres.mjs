@@ -2,7 +2,7 @@
 // when set, else a throwaway cluster started here (initdb + pg_ctl in a temp folder, on a free
 // loopback port, as a non-root user) and removed afterwards. Missing binaries are an error
 // that says what to install, never a silent skip.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,35 +43,60 @@ function freePort() {
 /** { url, stop() }: the configured cluster, or a throwaway one. */
 export async function startTestCluster() {
   if (process.env.DOORWATCH_TEST_PG_URL) return { url: process.env.DOORWATCH_TEST_PG_URL, started: false, stop() {} };
+  return startThrowawayCluster();
+}
+
+/**
+ * A throwaway cluster (initdb + pg_ctl in a temp folder, free loopback port, non-root user):
+ * { url, started, stop(), pause(), resume() }. pause()/resume() stop and start the server on the same
+ * data and port (the fault suite takes the database away mid-load); stop() removes everything.
+ */
+export async function startThrowawayCluster() {
   const bin = findPostgresBin();
   if (!bin) throw new Error(INSTALL_HINT);
   const dir = mkdtempSync(join(tmpdir(), 'doorwatch-pg-'));
   const data = join(dir, 'data');
   // PostgreSQL refuses to run as root: run it as `nobody` with a folder that user owns.
   const asRoot = process.getuid?.() === 0;
+  const command = (cmd, args) => (asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args]);
+  const failed = (cmd, status, out) => new Error(`${cmd} failed (${status}): ${(out || '').trim().slice(-800)}`);
   const run = (cmd, args) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
+    const [file, argv] = command(cmd, args);
     const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
-    if (r.status !== 0) throw new Error(`${cmd} failed (${r.status ?? r.error?.message}): ${(r.stderr || r.stdout || '').trim().slice(-800)}`);
+    if (r.status !== 0) throw failed(cmd, r.status ?? r.error?.message, r.stderr || r.stdout);
   };
+  // The same, without blocking the caller's event loop (tests keep sending while the server stops).
+  const runAsync = (cmd, args) =>
+    new Promise((resolve, reject) => {
+      const [file, argv] = command(cmd, args);
+      execFile(file, argv, { encoding: 'utf8', cwd: dir }, (err, stdout, stderr) => (err ? reject(failed(cmd, err.code, stderr || stdout)) : resolve()));
+    });
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim());
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
+  // Test-only settings: no fsync (a crashed test cluster is thrown away anyway), sockets in our folder.
+  const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const startArgs = ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', opts];
   const stop = () => {
     try { run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-s']); } catch { /* not running */ }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
-    // Test-only settings: no fsync (a crashed test cluster is thrown away anyway), sockets in our folder.
-    const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-    run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', opts]);
+    run('pg_ctl', startArgs);
   } catch (err) {
     stop();
     throw err;
   }
-  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, started: true, stop };
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    started: true,
+    stop,
+    // fast: open transactions are rolled back and connections closed, as in a failover or a restart.
+    pause: () => runAsync('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-s']),
+    resume: () => runAsync('pg_ctl', startArgs),
+  };
 }

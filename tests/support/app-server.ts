@@ -5,8 +5,13 @@ import { readDatabaseConfig, type Provider } from '@/lib/db/config';
 import { startDoorwatchProcess, type DoorwatchProcess } from '@/lib/launch/doorwatch-process';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
+/** The bootstrap admin token every test server starts with. */
+export const TEST_ADMIN_TOKEN = 'dw_test_admin_token_0123456789abcdef';
+
 export interface AppServer {
   url: string;
+  /** The process group's leader (the start script); `next start` runs in the same group. */
+  pid: number;
   databaseUrl: string;
   provider: Provider;
   env: NodeJS.ProcessEnv;
@@ -48,7 +53,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     app = await startDoorwatchProcess({
       env: {
         DATABASE_URL: databaseUrl,
-        DOORWATCH_ADMIN_TOKEN: 'dw_test_admin_token_0123456789abcdef',
+        DOORWATCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         // Tests post events at fixed historical times: no pruning unless a test asks for it.
         DOORWATCH_RETENTION_DAYS: '0',
         ...options.env,
@@ -60,6 +65,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   }
   return {
     url: app.url,
+    pid: app.pid,
     databaseUrl,
     provider: config.provider,
     env: app.env,

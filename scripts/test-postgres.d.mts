@@ -1,0 +1,15 @@
+export interface TestCluster {
+  url: string;
+  started: boolean;
+  stop(): void;
+}
+export interface ThrowawayCluster extends TestCluster {
+  /** Stops the server (fast shutdown) and keeps its data. */
+  pause(): Promise<void>;
+  /** Starts it again on the same data and port. */
+  resume(): Promise<void>;
+}
+export function findPostgresBin(): string | null;
+export function postgresProblems(): string[];
+export function startTestCluster(): Promise<TestCluster>;
+export function startThrowawayCluster(): Promise<ThrowawayCluster>;
