@@ -9,6 +9,7 @@ import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
 import { ROLLUP_COLUMNS, addContributions, minuteOf, pruneZeroCells, sessionContributions, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import type { SentEvent } from './random-timelines';
+import { summarizeResumption } from '@/lib/boundary/resumption-health';
 
 type Query = <T = any>(text: string, params?: readonly unknown[]) => Promise<T[]>;
 
@@ -58,7 +59,7 @@ export function expectedState(record: readonly SentEvent[]): ExpectedState {
       server: t.server,
       successor: succ ? { server: succ.server, token: succ.token, openedAt: succ.openedAt } : null,
     });
-    const { updatedAt, ...row } = toSessionRow(t.server, summary, Math.min(...t.events.map((e) => timestampMs(e.at))), 0);
+    const { updatedAt, ...row } = toSessionRow(t.server, summary, summarizeResumption(t.events), Math.min(...t.events.map((e) => timestampMs(e.at))), 0);
     sessions.push(row);
     addContributions(delta, t.server, sessionContributions(sessionAnchors({ ...row, updatedAt })), 1);
   }
