@@ -3,7 +3,7 @@ import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ApiError } from '@/lib/http/api-error';
-import { addServer, DEFAULT_ROTATION_GRACE_SECONDS, listServers, removeServer, rotateSecret } from '@/lib/ingest/servers/server-registry';
+import { addServer, DEFAULT_ROTATION_GRACE_SECONDS, listServers, removeServer, rotateSecret } from '@/lib/store/servers/server-registry';
 
 const USAGE = `usage: npm run server -- <command>
   add NAME                          register a server; prints its new secret once

@@ -4,10 +4,12 @@
 // starts leave the stored one alone (create more admins with `npm run operator -- create`).
 import type { Db } from '@/lib/db/client';
 import { MIN_ADMIN_TOKEN_LENGTH, settings } from '@/lib/config/settings';
+import { findOperatorById, insertOperator, putAdminOperator } from '@/lib/store/operators';
 import { BOOTSTRAP_OPERATOR_ID } from './operator-store';
 import { generateOperatorToken, hashToken } from './tokens';
 
 export { MIN_ADMIN_TOKEN_LENGTH };
+const BOOTSTRAP_NAME = 'bootstrap admin';
 
 export interface BootstrapResult {
   /** `env`: installed from DOORWATCH_ADMIN_TOKEN; `generated`: new token (returned once); `kept`: existing one left alone. */
@@ -25,21 +27,13 @@ export async function ensureBootstrapAdmin(
       throw new Error(`DOORWATCH_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
     }
     const tokenHash = hashToken(fromEnv);
-    // Another operator row must not already hold this hash (unique column).
-    await db.prisma.operatorToken.deleteMany({ where: { tokenHash, NOT: { id: BOOTSTRAP_OPERATOR_ID } } });
-    await db.prisma.operatorToken.upsert({
-      where: { id: BOOTSTRAP_OPERATOR_ID },
-      create: { id: BOOTSTRAP_OPERATOR_ID, name: 'bootstrap admin', role: 'admin', tokenHash },
-      update: { tokenHash, role: 'admin', revokedAt: null },
-    });
+    await putAdminOperator(db, BOOTSTRAP_OPERATOR_ID, BOOTSTRAP_NAME, tokenHash);
     return { action: 'env' };
   }
-  const existing = await db.prisma.operatorToken.findUnique({ where: { id: BOOTSTRAP_OPERATOR_ID } });
+  const existing = await findOperatorById(db, BOOTSTRAP_OPERATOR_ID);
   if (existing) return { action: 'kept' };
   const token = generateOperatorToken();
-  await db.prisma.operatorToken.create({
-    data: { id: BOOTSTRAP_OPERATOR_ID, name: 'bootstrap admin', role: 'admin', tokenHash: hashToken(token) },
-  });
+  await insertOperator(db, { id: BOOTSTRAP_OPERATOR_ID, name: BOOTSTRAP_NAME, role: 'admin', tokenHash: hashToken(token) });
   return { action: 'generated', token };
 }
 

@@ -1,21 +1,21 @@
-// Operator tokens in the OperatorToken table: create, list, revoke, look up by token.
+// Operators: create, list, revoke, look up by token (rows in lib/store/operators.ts).
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { OPERATOR_ROLES, type TOperatorRole, type TOperatorView } from '@/lib/contract/api/operators';
+import {
+  findOperatorById,
+  findOperatorByTokenHash,
+  insertOperator,
+  listOperatorRecords,
+  updateOperator,
+  type OperatorRecord,
+} from '@/lib/store/operators';
 import { generateOperatorToken, hashToken } from './tokens';
 
-export const BOOTSTRAP_OPERATOR_ID = 'bootstrap-admin';
+export type { OperatorRecord };
 
-export interface OperatorRecord {
-  id: string;
-  name: string;
-  role: string;
-  tokenHash: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-}
+export const BOOTSTRAP_OPERATOR_ID = 'bootstrap-admin';
 
 export function isOperatorRole(value: unknown): value is TOperatorRole {
   return typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
@@ -38,34 +38,32 @@ export async function createOperator(db: Db, name: string, role: TOperatorRole):
   if (trimmed.length === 0 || trimmed.length > 100) throw new ApiError(400, 'invalid_name', 'name must be 1–100 characters');
   if (!isOperatorRole(role)) throw new ApiError(400, 'invalid_role', `role must be one of ${OPERATOR_ROLES.join(', ')}`);
   const token = generateOperatorToken();
-  const row = await db.prisma.operatorToken.create({
-    data: { id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name: trimmed, role, tokenHash: hashToken(token) },
-  });
+  const row = await insertOperator(db, { id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name: trimmed, role, tokenHash: hashToken(token) });
   return { operator: toOperatorView(row), token };
 }
 
 export async function listOperators(db: Db): Promise<TOperatorView[]> {
-  const rows = await db.prisma.operatorToken.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await listOperatorRecords(db);
   return rows.map(toOperatorView);
 }
 
 /** Revokes (idempotently: a second revoke keeps the first time). 404 `operator_not_found` if unknown. */
 export async function revokeOperator(db: Db, id: string): Promise<TOperatorView> {
-  const row = await db.prisma.operatorToken.findUnique({ where: { id } });
+  const row = await findOperatorById(db, id);
   if (!row) throw new ApiError(404, 'operator_not_found', `no operator token with id ${JSON.stringify(id)}`);
   if (row.revokedAt) return toOperatorView(row);
-  const updated = await db.prisma.operatorToken.update({ where: { id }, data: { revokedAt: new Date() } });
+  const updated = await updateOperator(db, id, { revokedAt: new Date() });
   return toOperatorView(updated);
 }
 
 /** The active (unrevoked) operator holding this token, or null. */
 export async function findActiveOperatorByToken(db: Db, token: string): Promise<OperatorRecord | null> {
-  const row = await db.prisma.operatorToken.findUnique({ where: { tokenHash: hashToken(token) } });
+  const row = await findOperatorByTokenHash(db, hashToken(token));
   return row && !row.revokedAt ? row : null;
 }
 
 export async function findActiveOperatorById(db: Db, id: string): Promise<OperatorRecord | null> {
-  const row = await db.prisma.operatorToken.findUnique({ where: { id } });
+  const row = await findOperatorById(db, id);
   return row && !row.revokedAt ? row : null;
 }
 
@@ -75,7 +73,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function touchOperator(db: Db, r: OperatorRecord, now = new Date()): Promise<void> {
   if (r.lastUsedAt && now.getTime() - r.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
   try {
-    await db.prisma.operatorToken.update({ where: { id: r.id }, data: { lastUsedAt: now } });
+    await updateOperator(db, r.id, { lastUsedAt: now });
   } catch {
     /* best effort: a busy database must not fail a read */
   }

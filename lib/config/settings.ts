@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
 import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/db/config';
-import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/ingest/servers/secret-sealing';
-import { SERVER_NAME, isWellFormedSecret } from '@/lib/ingest/servers/server-secret';
+import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/store/servers/secret-sealing';
+import { SERVER_NAME, isWellFormedSecret } from '@/lib/store/servers/server-secret';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;

@@ -4,7 +4,7 @@ import { validateEvent, type DoorwatchEvent } from '@/lib/contract/event';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
-import type { DeadLetter } from './dead-letters';
+import type { DeadLetter } from '@/lib/store/dead-letters';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { storeBatch } from './store-batch';
 import { databaseUnavailable } from './database-unavailable';

@@ -3,11 +3,11 @@
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { readLimitedBody } from '@/lib/http/read-limited-body';
-import { SERVER_NAME } from './servers/server-secret';
-import { activeSecrets } from './servers/server-registry';
+import { SERVER_NAME } from '@/lib/store/servers/server-secret';
+import { activeSecrets } from '@/lib/store/servers/server-registry';
 import { readWebhookHeaders, verifyWebhook } from './verify-signature';
 import type { EventRateLimiter } from './rate-limiter';
-import { storeDeadLetters } from './dead-letters';
+import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { databaseUnavailable } from './database-unavailable';
 import { ingestEvents, type IngestResult } from './ingest-events';
 import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';

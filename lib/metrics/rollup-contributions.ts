@@ -21,15 +21,6 @@ export const ROLLUP_COLUMNS = [
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 
-/** The key and the given counters of "Rollup", typed for bulk writes (lib/db/sql.ts insertMany). */
-export function rollupColumnSpecs(columns: readonly RollupColumn[]): { name: string; type: 'text' | 'bigint' | 'int' }[] {
-  return [
-    { name: 'server', type: 'text' },
-    { name: 'minute', type: 'bigint' },
-    ...columns.map((name) => ({ name, type: name === 'deadlockIdleMs' ? ('bigint' as const) : ('int' as const) })),
-  ];
-}
-
 export const MINUTE_MS = 60_000;
 export const RENEGOTIATION_FAST_MS = 200;
 

@@ -11,6 +11,7 @@ import {
   type TDeadLetterListResponse,
 } from '@/lib/contract/api/dead-letters';
 import { toIsoMs } from '@/lib/contract/timestamp';
+import { countDeadLettersByCode, readDeadLetter, readDeadLetterPage, type StoredDeadLetter } from '@/lib/store/dead-letters';
 import { manyParam, parseLimit, parseOpenRange } from './query-params';
 
 export interface DeadLetterQuery {
@@ -50,68 +51,32 @@ function decodeDeadLetterCursor(value: string): { receivedAt: number; id: string
   throw new ApiError(400, 'invalid_cursor', 'cursor is not one this API issued; start again without cursor=');
 }
 
-interface DeadLetterRow {
-  id: string;
-  server: string | null;
-  receivedAt: number | bigint | string;
-  code: string;
-  message: string;
-  eventIndex: number | null;
-  eventId: string | null;
-  payload: string;
-  payloadChars: number | bigint | string;
-}
-
-const COLUMNS = (previewChars: number | null) =>
-  `"id", "server", "receivedAt", "code", "message", "eventIndex", "eventId",
-   ${previewChars === null ? '"payload"' : `substr("payload", 1, ${previewChars}) AS "payload"`}, length("payload") AS "payloadChars"`;
-
-function toView(r: DeadLetterRow): TDeadLetter {
-  const chars = Number(r.payloadChars);
+function toView(r: StoredDeadLetter): TDeadLetter {
   return {
     id: r.id,
     server: r.server,
-    receivedAt: toIsoMs(Number(r.receivedAt)),
+    receivedAt: toIsoMs(r.receivedAt),
     code: r.code,
     message: r.message,
-    eventIndex: r.eventIndex === null ? null : Number(r.eventIndex),
+    eventIndex: r.eventIndex,
     eventId: r.eventId,
     payload: r.payload,
-    payloadChars: chars,
-    payloadTruncated: r.payload.length < chars,
+    payloadChars: r.payloadChars,
+    payloadTruncated: r.payload.length < r.payloadChars,
   };
 }
 
 export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Promise<TDeadLetterListResponse> {
   // Server and time filters apply to both the page and the per-code counts; codes to the page only.
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (q.server !== null) where.push('"server" = ?'), params.push(q.server);
-  if (q.fromMs !== null) where.push('"receivedAt" >= ?'), params.push(q.fromMs);
-  if (q.toMs !== null) where.push('"receivedAt" < ?'), params.push(q.toMs);
-  const pageWhere = [...where];
-  const pageParams = [...params];
-  if (q.codes.length) pageWhere.push(`"code" IN (${q.codes.map(() => '?').join(',')})`), pageParams.push(...q.codes);
-  if (q.cursor) {
-    pageWhere.push('("receivedAt" < ? OR ("receivedAt" = ? AND "id" < ?))');
-    pageParams.push(q.cursor.receivedAt, q.cursor.receivedAt, q.cursor.id);
-  }
-  const clause = (parts: string[]) => (parts.length ? `WHERE ${parts.join(' AND ')}` : '');
-  const rows = await sql.query<DeadLetterRow>(
-    `SELECT ${COLUMNS(DEAD_LETTER_PREVIEW_CHARS)} FROM "DeadLetter" ${clause(pageWhere)}
-      ORDER BY "receivedAt" DESC, "id" DESC LIMIT ?`,
-    [...pageParams, q.limit + 1],
-  );
-  const counts = await sql.query<{ code: string; n: number | bigint | string }>(
-    `SELECT "code", COUNT(*) AS "n" FROM "DeadLetter" ${clause(where)} GROUP BY "code"`,
-    params,
-  );
+  const scope = { server: q.server, fromMs: q.fromMs, toMs: q.toMs };
+  const rows = await readDeadLetterPage(sql, { ...scope, codes: q.codes, after: q.cursor }, q.limit + 1, DEAD_LETTER_PREVIEW_CHARS);
+  const counts = await countDeadLettersByCode(sql, scope);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
-  const byCode = counts.map((c) => ({ code: c.code, count: Number(c.n) })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+  const byCode = counts.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
   return {
     deadLetters: page.map(toView),
-    nextCursor: rows.length > q.limit && last ? encodeDeadLetterCursor({ receivedAt: Number(last.receivedAt), id: last.id }) : null,
+    nextCursor: rows.length > q.limit && last ? encodeDeadLetterCursor({ receivedAt: last.receivedAt, id: last.id }) : null,
     byCode,
     total: byCode.reduce((sum, c) => sum + c.count, 0),
   };
@@ -119,7 +84,7 @@ export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Pro
 
 /** One dead letter with its whole payload; 404 `dead_letter_not_found` if there is none by that id. */
 export async function getDeadLetter(sql: SqlExecutor, id: string): Promise<TDeadLetter> {
-  const [row] = id.length <= 64 ? await sql.query<DeadLetterRow>(`SELECT ${COLUMNS(null)} FROM "DeadLetter" WHERE "id" = ?`, [id]) : [];
+  const row = id.length <= 64 ? await readDeadLetter(sql, id) : null;
   if (!row) throw new ApiError(404, 'dead_letter_not_found', `no dead letter with id ${JSON.stringify(id)} (it may have been pruned by retention)`);
   return toView(row);
 }

@@ -2,6 +2,10 @@
 import type { Db } from '@/lib/db/client';
 import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
 import { toIsoMs } from '@/lib/contract/timestamp';
+import { reporterLossByServer } from '@/lib/store/reporter-status';
+import { rollupTotalsByServer } from '@/lib/store/rollups';
+import { registeredServers } from '@/lib/store/servers/server-registry';
+import { lastEventAtByServer } from '@/lib/store/sessions';
 
 export interface VerdictCounts {
   boundary: number;
@@ -22,30 +26,19 @@ export function verdictOf(c: VerdictCounts): TServerVerdict {
   return 'unknown';
 }
 
-const sumOf = (col: string) => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
+const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
 
 export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
-  const registered = await db.prisma.server.findMany({ select: { name: true, createdAt: true } });
-  const totals = await db.sql.query<Record<string, number | string>>(
-    `SELECT "server", ${['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'].map(sumOf).join(', ')}
-       FROM "Rollup" GROUP BY "server"`,
-  );
-  const lastSeen = await db.sql.query<{ server: string; last: number }>(
-    'SELECT "server", MAX("lastEventAt") AS "last" FROM "Session" GROUP BY "server"',
-  );
-  const loss = await db.sql.query<{ server: string; instances: number; dropped: number; failed: number; last: number }>(
-    `SELECT "server", COUNT(*) AS "instances", ${['dropped', 'failed'].map(sumOf).join(', ')}, MAX("lastSeenAt") AS "last"
-       FROM "ReporterStatus" GROUP BY "server"`,
-  );
-  const lossMap = new Map(loss.map((l) => [l.server, l]));
-  const names = new Set<string>([...registered.map((r) => r.name), ...totals.map((t) => String(t.server)), ...lastSeen.map((l) => l.server), ...loss.map((l) => l.server)]);
+  const registered = await registeredServers(db);
+  const totMap = await rollupTotalsByServer(db.sql, TOTALS);
+  const lastMap = await lastEventAtByServer(db.sql);
+  const lossMap = await reporterLossByServer(db.sql);
+  const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
-  const totMap = new Map(totals.map((t) => [String(t.server), t]));
-  const lastMap = new Map(lastSeen.map((l) => [l.server, l.last === null ? null : Number(l.last)]));
 
   const servers: TServerView[] = [...names].sort().map((name) => {
     const t = totMap.get(name);
-    const n = (col: string) => (t ? Number(t[col] ?? 0) : 0);
+    const n = (col: (typeof TOTALS)[number]) => t?.[col] ?? 0;
     const counts: VerdictCounts = {
       boundary: n('boundary'),
       refused: n('refused'),
@@ -62,9 +55,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       events: n('events'),
       sessions: n('sessions'),
       verdict: verdictOf(counts),
-      reporterLoss: l
-        ? { instances: Number(l.instances), dropped: Number(l.dropped), failed: Number(l.failed), lastReportAt: toIsoMs(Number(l.last)) }
-        : null,
+      reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,
       counts,
     };
   });

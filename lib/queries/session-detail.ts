@@ -1,24 +1,17 @@
 // One session: its summary, full ordered timeline (from Event) and renegotiation chain.
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
+import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
+import { findSession, sessionsWithTokens } from '@/lib/store/sessions';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';
 
 export const MAX_CHAIN_HOPS = 50;
 
-interface EventRow {
-  eventId: string;
-  type: string;
-  at: number;
-  seq: number | null;
-  data: string;
-  receivedAt: number;
-}
-
 /** The timeline order of lib/boundary/timeline-order.ts: at, then seq (absent first), then id (code units). */
-export function compareTimeline(a: EventRow, b: EventRow): number {
+export function compareTimeline(a: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>, b: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>): number {
   if (a.at !== b.at) return a.at - b.at;
   const sa = a.seq ?? -1;
   const sb = b.seq ?? -1;
@@ -35,15 +28,10 @@ function parseData(text: string): Record<string, unknown> {
   }
 }
 
-async function sessionRow(db: Db, server: string, token: string): Promise<SessionRow | null> {
-  const rows = await db.sql.query<SessionRow>('SELECT * FROM "Session" WHERE "server" = ? AND "token" = ?', [server, token]);
-  return rows[0] ?? null;
-}
-
 /** The predecessor of `row`: a session with token = previousToken, preferring the one that names `row` as its successor. */
 async function predecessorOf(db: Db, row: SessionRow): Promise<SessionRow | null> {
   if (!row.previousToken) return null;
-  const rows = await db.sql.query<SessionRow>('SELECT * FROM "Session" WHERE "token" = ?', [row.previousToken]);
+  const rows = await sessionsWithTokens(db.sql, [row.previousToken]);
   if (rows.length === 0) return null;
   const named = rows.find((r) => r.successorToken === row.token && r.successorServer === row.server);
   if (named) return named;
@@ -52,25 +40,17 @@ async function predecessorOf(db: Db, row: SessionRow): Promise<SessionRow | null
 }
 
 export async function getSessionDetail(db: Db, server: string, token: string, nowMs: number, thresholdMs: number): Promise<TSessionDetailResponse> {
-  const row = await sessionRow(db, server, token);
+  const row = await findSession(db.sql, server, token);
   if (!row) throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
 
-  const events = await db.sql.query<EventRow>(
-    'SELECT "eventId", "type", "at", "seq", "data", "receivedAt" FROM "Event" WHERE "server" = ? AND "token" = ?',
-    [server, token],
-  );
-  events.forEach((e) => {
-    e.at = Number(e.at);
-    e.seq = e.seq === null ? null : Number(e.seq);
-  });
-  events.sort(compareTimeline);
+  const events = (await readSessionEvents(db.sql, server, token)).sort(compareTimeline);
   const timeline: TTimelineEvent[] = events.map((e) => ({
     id: e.eventId,
     type: e.type,
     at: toIsoMs(e.at),
     seq: e.seq,
     data: parseData(e.data),
-    receivedAt: toIsoMs(Number(e.receivedAt)),
+    receivedAt: toIsoMs(e.receivedAt),
   }));
 
   const seen = new Set<string>([`${row.server}\u0000${row.token}`]);
@@ -102,7 +82,7 @@ export async function getSessionDetail(db: Db, server: string, token: string, no
       truncated = true;
       break;
     }
-    const next = await sessionRow(db, cur.successorServer, cur.successorToken);
+    const next = await findSession(db.sql, cur.successorServer, cur.successorToken);
     if (!next || !visit(next)) break;
     successors.push(toChainLink(next, nowMs, thresholdMs));
     cur = next;

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/http/api-error';
 import type { Provider } from '@/lib/db/config';
 import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
 import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
+import { SESSION_FLAG_COLUMN } from '@/lib/store/session-row';
 import { manyParam, parseLimit, parseOpenRange } from './query-params';
 
 export interface SessionFilter {
@@ -28,16 +29,6 @@ export interface SessionQuery {
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
-
-/** Flag → stored 0/1 column. `deadlock` depends on the reader's clock and is handled apart. */
-const FLAG_COLUMN: Record<Exclude<SessionFlag, 'deadlock'>, string> = {
-  boundary: 'fBoundary',
-  refused: 'fRefused',
-  naive_resume: 'fNaiveResume',
-  dual_negotiation: 'fDualNegotiation',
-  renegotiated: 'fRenegotiated',
-  burned_token_reuse: 'fBurnedTokenReuse',
-};
 
 export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
   const flags = manyParam(params, 'flag');
@@ -100,7 +91,7 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
       where.push('("deadlockStartedAt" IS NOT NULL AND ("deadlockEndedAt" IS NOT NULL OR "deadlockStartedAt" <= ?))');
       params.push(f.nowMs - f.thresholdMs);
     } else {
-      where.push(`"${FLAG_COLUMN[flag]}" = 1`);
+      where.push(`"${SESSION_FLAG_COLUMN[flag]}" = 1`);
     }
   }
   if (f.token !== null) {

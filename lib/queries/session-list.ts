@@ -1,6 +1,7 @@
 // The session list: one keyset page, or every matching row in pages (for export).
 import type { Db } from '@/lib/db/client';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
+import { TABLE_SQL } from '@/lib/store/tables';
 import type { TSessionListResponse, TSessionSort, TSessionView } from '@/lib/contract/api/sessions';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';
@@ -21,7 +22,7 @@ async function fetchPage(db: Db, filter: SessionFilter, sort: TSessionSort, limi
   }
   const dir = desc ? 'DESC' : 'ASC';
   const text =
-    `SELECT * FROM "Session"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
+    `SELECT * FROM ${TABLE_SQL.session}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
     ` ORDER BY "${column}" ${dir}, "server" ${dir}, "token" ${dir} LIMIT ?`;
   return db.sql.query<SessionRow>(text, [...params, limit]);
 }

@@ -2,7 +2,7 @@
 import { SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES, type SessionFlag } from '@/lib/contract/summary';
 import type { TSessionView } from '@/lib/contract/api/sessions';
 import type { TChainLink } from '@/lib/contract/api/session-detail';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { deadlockAsOf } from '@/lib/boundary/deadlock-as-of';
 

@@ -17,6 +17,8 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
+import { countDeadLetters } from '@/lib/store/dead-letters';
+import { TABLE_SQL, sumColumn } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
 
 export interface StatsQuery {
@@ -75,8 +77,6 @@ export function bucketLatency(counted: readonly CountedValue[] | undefined): TBu
   return { count, p50, p95, max };
 }
 
-const sumOf = (col: string) => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
-
 export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsResponse> {
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
@@ -86,8 +86,8 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
   // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
   const bucketRows = await db.sql.query<Record<string, number>>(
-    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${rollupCols.map(sumOf).join(', ')}
-       FROM "Rollup" WHERE "minute" >= ? AND "minute" < ?${serverSql}
+    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${rollupCols.map(sumColumn).join(', ')}
+       FROM ${TABLE_SQL.rollup} WHERE "minute" >= ? AND "minute" < ?${serverSql}
       GROUP BY 1`,
     [q.bucketMs, fromMs, toMs, ...serverParam],
   );
@@ -96,7 +96,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const ongoingRows = await db.sql.query<{ b: number; n: number; startSum: number }>(
     `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", COUNT(*) AS "n",
             COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
-       FROM "Session"
+       FROM ${TABLE_SQL.session}
       WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
         AND "deadlockEndedAt" IS NULL${serverSql}
       GROUP BY 1`,
@@ -108,7 +108,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   // range totals are the same rows merged per value (bucket starts partition the range).
   const refusalRows = await db.sql.query<LatencyRow>(
     `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
-       FROM "Session"
+       FROM ${TABLE_SQL.session}
       WHERE "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
         AND "refusalLatencyMs" IS NOT NULL${serverSql}
       GROUP BY 1, 2`,
@@ -116,17 +116,14 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   );
   const renegRows = await db.sql.query<LatencyRow>(
     `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
-       FROM "Session"
+       FROM ${TABLE_SQL.session}
       WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
       GROUP BY 1, 2`,
     [q.bucketMs, fromMs, toMs, ...serverParam],
   );
 
-  // What senders got wrong in range (DeadLetter_receivedAt_idx / DeadLetter_server_receivedAt_idx).
-  const [letters] = await db.sql.query<{ n: number | bigint | string }>(
-    `SELECT COUNT(*) AS "n" FROM "DeadLetter" WHERE "receivedAt" >= ? AND "receivedAt" < ?${serverSql}`,
-    [fromMs, toMs, ...serverParam],
-  );
+  // What senders got wrong in range.
+  const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
 
   const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
@@ -184,7 +181,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
       under200ms: under200,
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
-    deadLetters: Number(letters?.n ?? 0),
+    deadLetters,
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

@@ -4,8 +4,10 @@
 // its session's last event is too, so a session still receiving events keeps every event its
 // summary is recomputed from (store-batch.ts leaves a pruned session's summary alone).
 // Dead letters past the same cutoff go too.
-import type { Sql } from '@/lib/db/sql';
+import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { DEFAULT_PRUNE_BATCH, DEFAULT_PRUNE_PAUSE_MS, settings, type Settings } from '@/lib/config/settings';
+import { deleteDeadLettersBefore } from '@/lib/store/dead-letters';
+import { deleteEventsOfEndedTimelines } from '@/lib/store/events';
 
 const DAY_MS = 86_400_000;
 
@@ -49,39 +51,27 @@ export interface PruneOptions {
 }
 
 export async function pruneEvents(sql: Sql, options: PruneOptions): Promise<PruneResult> {
-  // The subquery walks Event_at_idx and probes Session by primary key.
-  return deleteInBatches(sql, options, (cutoff, limit) => ({
-    text: `DELETE FROM "Event" WHERE ("server", "eventId") IN (
-             SELECT e."server", e."eventId" FROM "Event" e
-               JOIN "Session" s ON s."server" = e."server" AND s."token" = e."token"
-              WHERE e."at" < ? AND s."lastEventAt" < ?
-              LIMIT ?)`,
-    params: [cutoff, cutoff, limit],
-  }));
+  return deleteInBatches(sql, options, deleteEventsOfEndedTimelines);
 }
 
 /** Dead letters (refused payloads, up to 1 MiB each) age out with the raw events. */
 export async function pruneDeadLetters(sql: Sql, options: PruneOptions): Promise<PruneResult> {
-  return deleteInBatches(sql, options, (cutoff, limit) => ({
-    text: `DELETE FROM "DeadLetter" WHERE "id" IN (SELECT "id" FROM "DeadLetter" WHERE "receivedAt" < ? LIMIT ?)`,
-    params: [cutoff, limit],
-  }));
+  return deleteInBatches(sql, options, deleteDeadLettersBefore);
 }
 
 async function deleteInBatches(
   sql: Sql,
   options: PruneOptions,
-  statement: (cutoff: number, limit: number) => { text: string; params: unknown[] },
+  deleteBatch: (tx: SqlExecutor, cutoff: number, limit: number) => Promise<number>,
 ): Promise<PruneResult> {
   const batchSize = options.batchSize ?? DEFAULT_PRUNE_BATCH;
   const pauseMs = options.pauseMs ?? DEFAULT_PRUNE_PAUSE_MS;
   const cutoff = (options.now ?? Date.now()) - options.days * DAY_MS;
   const result: PruneResult = { cutoff, deleted: 0, batches: 0 };
   if (options.days <= 0) return result;
-  const { text, params } = statement(cutoff, batchSize);
   for (;;) {
     // One bounded statement per transaction (on SQLite it queues behind ingest like any write).
-    const deleted = await sql.transaction((tx) => tx.execute(text, params));
+    const deleted = await sql.transaction((tx) => deleteBatch(tx, cutoff, batchSize));
     result.batches += 1;
     result.deleted += deleted;
     options.onBatch?.(deleted);

@@ -1,6 +1,6 @@
 // Work done once before serving: things that need the database migrated first.
 import { getDb } from '@/lib/db/client';
-import { provisionServersFromEnv, sealStoredSecrets } from '@/lib/ingest/servers/server-registry';
+import { provisionServersFromEnv, sealStoredSecrets } from '@/lib/store/servers/server-registry';
 
 export async function prepareInstance(): Promise<void> {
   const db = getDb();

@@ -9,7 +9,7 @@ import { Client } from 'pg';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { openDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { provisionServersFromEnv } from '@/lib/ingest/servers/server-registry';
+import { provisionServersFromEnv } from '@/lib/store/servers/server-registry';
 import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
 
 export const ROOT = join(__dirname, '..', '..');

@@ -32,6 +32,10 @@ function timedDb(db: Db, stats: Map<string, { n: number; ms: number }>): Db {
       const t = performance.now();
       try { return await ex.execute(text, params); } finally { add(kind(text), performance.now() - t); }
     },
+    async insertMany(table, columns, rows, tail) {
+      const t = performance.now();
+      try { return await ex.insertMany(table, columns, rows, tail); } finally { add(`INSERT ${table}`, performance.now() - t); }
+    },
   } as SqlExecutor);
   const add = (k: string, ms: number) => {
     const s = stats.get(k) ?? { n: 0, ms: 0 };

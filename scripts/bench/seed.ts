@@ -8,11 +8,13 @@ import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
-import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/ingest/session-row';
-import { EVENT_COLUMNS } from '@/lib/ingest/store-batch';
+import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
+import { EVENT_COLUMNS } from '@/lib/store/events';
 import { insertManyAsUnnest } from '@/lib/db/sql';
-import { addContributions, minuteOf, pruneZeroCells, rollupColumnSpecs, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
-import { generateSecret } from '@/lib/ingest/servers/server-secret';
+import { addContributions, minuteOf, pruneZeroCells, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
+import { rollupAddTail, rollupColumnSpecs } from '@/lib/store/rollups';
+import { TABLE, TABLE_SQL } from '@/lib/store/tables';
+import { generateSecret } from '@/lib/store/servers/server-secret';
 import { generateFleet, serverName, type BenchSession } from './fleet';
 import { log, machine, num, prepareDatabase, round, type Args } from './common';
 
@@ -59,12 +61,12 @@ function sqliteWriter(file: string): Writer {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -200000');
-  const ev = db.prepare(`INSERT INTO "Event" (${EVENT_COLS.map((c) => `"${c}"`).join(',')}) VALUES (${EVENT_COLS.map(() => '?').join(',')}) ON CONFLICT DO NOTHING`);
-  const se = db.prepare(`INSERT INTO "Session" (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`);
+  const ev = db.prepare(`INSERT INTO ${TABLE_SQL.event} (${EVENT_COLS.map((c) => `"${c}"`).join(',')}) VALUES (${EVENT_COLS.map(() => '?').join(',')}) ON CONFLICT DO NOTHING`);
+  const se = db.prepare(`INSERT INTO ${TABLE_SQL.session} (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`);
   const cols = ROLLUP_COLUMNS;
   const ro = db.prepare(
-    `INSERT INTO "Rollup" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
-     ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((c) => `"${c}" = "Rollup"."${c}" + excluded."${c}"`).join(',')}`,
+    `INSERT INTO ${TABLE_SQL.rollup} ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
+     ${rollupAddTail(cols)}`,
   );
   const evTx = db.transaction((rows: EventTuple[]) => { for (const r of rows) ev.run(...r); });
   const seTx = db.transaction((rows: SessionRow[]) => { for (const r of rows) se.run(...SESSION_ROW_COLUMNS.map((c) => r[c])); });
@@ -91,20 +93,20 @@ async function pgWriter(url: string): Promise<Writer> {
   const cols = ROLLUP_COLUMNS;
   return {
     async events(rows) {
-      await insert('Event', EVENT_COLUMNS, rows, 'ON CONFLICT DO NOTHING');
+      await insert(TABLE.event, EVENT_COLUMNS, rows, 'ON CONFLICT DO NOTHING');
     },
     async sessions(rows) {
-      await insert('Session', SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((col) => r[col])), '');
+      await insert(TABLE.session, SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((col) => r[col])), '');
     },
     async rollups(delta) {
       const cells = [...delta.values()];
       for (let i = 0; i < cells.length; i += 20_000) {
         const part = cells.slice(i, i + 20_000);
         await insert(
-          'Rollup',
+          TABLE.rollup,
           rollupColumnSpecs(cols),
           part.map((x) => [x.server, x.minute, ...cols.map((col) => x.values[col] ?? 0)]),
-          `ON CONFLICT ("server","minute") DO UPDATE SET ${cols.map((x) => `"${x}" = "Rollup"."${x}" + excluded."${x}"`).join(',')}`,
+          rollupAddTail(cols),
         );
       }
     },

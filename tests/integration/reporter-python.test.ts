@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
 import { readReportedSession, REFUSED_TIMELINE_TYPES } from '@/tests/support/reported-session';
-import { generateSecret } from '@/lib/ingest/servers/server-secret';
+import { generateSecret } from '@/lib/store/servers/server-secret';
 
 const run = promisify(execFile);
 const MODULE_DIR = join(resolve(import.meta.dirname, '../..'), 'packages/reporter-python');

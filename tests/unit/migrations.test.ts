@@ -10,7 +10,11 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
 import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';
-import { SESSION_COLUMN_SPECS } from '@/lib/ingest/session-row';
+import { SESSION_COLUMN_SPECS } from '@/lib/store/session-row';
+import { EVENT_COLUMNS } from '@/lib/store/events';
+import { rollupColumnSpecs } from '@/lib/store/rollups';
+import { TABLE } from '@/lib/store/tables';
+import { ROLLUP_COLUMNS } from '@/lib/metrics/rollup-contributions';
 
 function project(migrations: Record<string, string>, provider = 'sqlite') {
   const root = mkdtempSync(join(tmpdir(), 'dw-mig-'));
@@ -139,10 +143,17 @@ test('the migrations create every column of every model (the schema and the SQL 
     const columns = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name));
     for (const field of Object.values(fields as Record<string, string>)) assert.ok(columns.has(field), `${table}.${field} has no column`);
   }
-  // The types the bulk writer binds (lib/db/sql.ts insertMany) match the table's.
-  const declared = new Map((db.prepare('PRAGMA table_info("Session")').all() as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+  // The types the bulk writers bind (lib/db/sql.ts insertMany) match the tables' (lib/store column specs).
   const expected = { text: 'TEXT', bigint: 'BIGINT', int: 'INTEGER' } as const;
-  for (const c of SESSION_COLUMN_SPECS) assert.equal(declared.get(c.name), expected[c.type], `Session.${c.name}`);
+  const specs = [
+    [TABLE.session, SESSION_COLUMN_SPECS],
+    [TABLE.event, EVENT_COLUMNS],
+    [TABLE.rollup, rollupColumnSpecs(ROLLUP_COLUMNS)],
+  ] as const;
+  for (const [table, columns] of specs) {
+    const declared = new Map((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+    for (const c of columns) assert.equal(declared.get(c.name), expected[c.type], `${table}.${c.name}`);
+  }
   db.close();
 });
 

@@ -9,7 +9,7 @@ import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
 import { compareTimeline } from '@/lib/queries/session-detail';
 import { ZSessionView } from '@/lib/contract/api/sessions';
-import type { SessionRow } from '@/lib/ingest/session-row';
+import type { SessionRow } from '@/lib/store/session-row';
 
 const zero = { boundary: 0, refused: 0, naiveResumes: 0, dualNegotiations: 0, burnedTokenReuses: 0 };
 

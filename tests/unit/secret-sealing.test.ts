@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret } from '@/lib/ingest/servers/secret-sealing';
-import { generateSecret } from '@/lib/ingest/servers/server-secret';
+import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret } from '@/lib/store/servers/secret-sealing';
+import { generateSecret } from '@/lib/store/servers/server-secret';
 import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { reloadSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import * as registry from '@/lib/ingest/servers/server-registry';
+import * as registry from '@/lib/store/servers/server-registry';
 
 const KEY = randomBytes(32).toString('base64');
 const OTHER = randomBytes(32).toString('base64');

@@ -3,7 +3,7 @@ import { requireOperator } from '@/lib/auth/require-operator';
 import { ZAddServerRequest } from '@/lib/contract/api/admin-servers';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';
-import { addServer, listServers } from '@/lib/ingest/servers/server-registry';
+import { addServer, listServers } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 const noStore = { 'cache-control': 'no-store' };

@@ -1,7 +1,7 @@
 import { requireOperator } from '@/lib/auth/require-operator';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';
-import { removeServer } from '@/lib/ingest/servers/server-registry';
+import { removeServer } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { requireOperator } from '@/lib/auth/require-operator';
 import { ZRotateSecretRequest } from '@/lib/contract/api/admin-servers';
 import { getDb } from '@/lib/db/client';
 import { handleRoute } from '@/lib/http/handle-route';
-import { rotateSecret } from '@/lib/ingest/servers/server-registry';
+import { rotateSecret } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // The stored form of a session summary (one row of "Session", epoch-ms times, 0/1 flag
 // columns) and its conversions. The row keeps only clock-independent facts: an unended
 // deadlock is stored as its start, and readers decide "ongoing" with their own clock.
-import type { SessionSummary } from '@/lib/contract/summary';
+import type { SessionFlag, SessionSummary } from '@/lib/contract/summary';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { SessionAnchors } from '@/lib/metrics/rollup-contributions';
 import type { ColumnSpec } from '@/lib/db/sql';
@@ -66,11 +66,21 @@ export const SESSION_COLUMN_SPECS: readonly ColumnSpec[] = SESSION_ROW_COLUMNS.m
   type: SESSION_TEXT_COLUMNS.has(name) ? 'text' : SESSION_BIGINT_COLUMNS.has(name) ? 'bigint' : 'int',
 }));
 
+/** Flag → its stored 0/1 column (indexed filters). `deadlock` depends on the reader's clock: no column. */
+export const SESSION_FLAG_COLUMN = {
+  boundary: 'fBoundary',
+  refused: 'fRefused',
+  naive_resume: 'fNaiveResume',
+  dual_negotiation: 'fDualNegotiation',
+  renegotiated: 'fRenegotiated',
+  burned_token_reuse: 'fBurnedTokenReuse',
+} as const satisfies Record<Exclude<SessionFlag, 'deadlock'>, keyof SessionRow>;
+
 const ms = (iso: string | null): number | null => (iso === null ? null : timestampMs(iso));
 const bit = (on: boolean): number => (on ? 1 : 0);
 
 export function toSessionRow(server: string, s: SessionSummary, firstEventAt: number, updatedAt: number): SessionRow {
-  const has = (f: string) => (s.flags as string[]).includes(f);
+  const bitOf = (f: keyof typeof SESSION_FLAG_COLUMN) => bit((s.flags as string[]).includes(f));
   const ended = s.deadlock !== null && !s.deadlock.ongoing;
   const deadlockStartedAt = ended ? ms(s.deadlock!.startedAt) : ms(s.deadlockCandidateSince ?? s.deadlock?.startedAt ?? null);
   return {
@@ -101,12 +111,12 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     successorToken: s.successorToken,
     successorOpenedAt: ms(s.successorOpenedAt),
     renegotiationLatencyMs: s.renegotiationLatencyMs,
-    fBoundary: bit(has('boundary')),
-    fRefused: bit(has('refused')),
-    fNaiveResume: bit(has('naive_resume')),
-    fDualNegotiation: bit(has('dual_negotiation')),
-    fRenegotiated: bit(has('renegotiated')),
-    fBurnedTokenReuse: bit(has('burned_token_reuse')),
+    [SESSION_FLAG_COLUMN.boundary]: bitOf('boundary'),
+    [SESSION_FLAG_COLUMN.refused]: bitOf('refused'),
+    [SESSION_FLAG_COLUMN.naive_resume]: bitOf('naive_resume'),
+    [SESSION_FLAG_COLUMN.dual_negotiation]: bitOf('dual_negotiation'),
+    [SESSION_FLAG_COLUMN.renegotiated]: bitOf('renegotiated'),
+    [SESSION_FLAG_COLUMN.burned_token_reuse]: bitOf('burned_token_reuse'),
     updatedAt,
   };
 }

@@ -71,6 +71,11 @@ export async function listServers(db: Db): Promise<ServerInfo[]> {
   }));
 }
 
+/** Name and registration time of every registered server. */
+export async function registeredServers(db: Db): Promise<{ name: string; createdAt: Date }[]> {
+  return db.prisma.server.findMany({ select: { name: true, createdAt: true } });
+}
+
 /**
  * DOORWATCH_SERVERS="name=whsec_...,other=whsec_..." (config as code). A listed server is
  * created, or gets the listed secret added if it does not have it; nothing is deleted.

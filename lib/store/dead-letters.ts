@@ -1,0 +1,130 @@
+// The "DeadLetter" table: whatever a sender posted that Doorwatch could not accept is kept for
+// operators, so nothing a server sent is silently dropped. Written in the same transaction as
+// the request's valid events; read as keyset pages (newest first) and per-code counts.
+import { randomUUID } from 'node:crypto';
+import type { SqlExecutor } from '@/lib/db/sql';
+import { TABLE_SQL, placeholders } from './tables';
+
+export interface DeadLetter {
+  server: string | null;
+  code: string;
+  message: string;
+  eventIndex: number | null;
+  eventId: string | null;
+  payload: string;
+}
+
+export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadLetter[], receivedAt: number): Promise<void> {
+  for (let i = 0; i < letters.length; i += 200) {
+    const part = letters.slice(i, i + 200);
+    const params: unknown[] = [];
+    for (const l of part) params.push(randomUUID(), l.server, receivedAt, l.code, l.message, l.eventIndex, l.eventId, l.payload);
+    await sql.execute(
+      `INSERT INTO ${TABLE_SQL.deadLetter} ("id","server","receivedAt","code","message","eventIndex","eventId","payload") VALUES ${part.map(() => '(?,?,?,?,?,?,?,?)').join(',')}`,
+      params,
+    );
+  }
+}
+
+/** A stored dead letter; `payload` may be a prefix of the whole (see payloadChars). Numbers normalised. */
+export interface StoredDeadLetter extends DeadLetter {
+  id: string;
+  receivedAt: number;
+  /** Length of the whole stored payload. */
+  payloadChars: number;
+}
+
+interface DeadLetterRow {
+  id: string;
+  server: string | null;
+  receivedAt: number | bigint | string;
+  code: string;
+  message: string;
+  eventIndex: number | bigint | null;
+  eventId: string | null;
+  payload: string;
+  payloadChars: number | bigint | string;
+}
+
+const columns = (previewChars: number | null) =>
+  `"id", "server", "receivedAt", "code", "message", "eventIndex", "eventId",
+   ${previewChars === null ? '"payload"' : `substr("payload", 1, ${Math.floor(previewChars)}) AS "payload"`}, length("payload") AS "payloadChars"`;
+
+const fromRow = (r: DeadLetterRow): StoredDeadLetter => ({
+  id: r.id,
+  server: r.server,
+  receivedAt: Number(r.receivedAt),
+  code: r.code,
+  message: r.message,
+  eventIndex: r.eventIndex === null ? null : Number(r.eventIndex),
+  eventId: r.eventId,
+  payload: r.payload,
+  payloadChars: Number(r.payloadChars),
+});
+
+export interface DeadLetterScope {
+  server: string | null;
+  /** [fromMs, toMs) on receivedAt; null = open. */
+  fromMs: number | null;
+  toMs: number | null;
+}
+
+function scopeWhere(s: DeadLetterScope): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (s.server !== null) where.push('"server" = ?'), params.push(s.server);
+  if (s.fromMs !== null) where.push('"receivedAt" >= ?'), params.push(s.fromMs);
+  if (s.toMs !== null) where.push('"receivedAt" < ?'), params.push(s.toMs);
+  return { where, params };
+}
+
+const clause = (parts: string[]) => (parts.length ? `WHERE ${parts.join(' AND ')}` : '');
+
+/** Newest first on (receivedAt, id), strictly after `after`; payloads cut to previewChars. */
+export async function readDeadLetterPage(
+  sql: SqlExecutor,
+  scope: DeadLetterScope & { codes: readonly string[]; after: { receivedAt: number; id: string } | null },
+  limit: number,
+  previewChars: number,
+): Promise<StoredDeadLetter[]> {
+  const { where, params } = scopeWhere(scope);
+  if (scope.codes.length) where.push(`"code" IN (${placeholders(scope.codes.length)})`), params.push(...scope.codes);
+  if (scope.after) {
+    where.push('("receivedAt" < ? OR ("receivedAt" = ? AND "id" < ?))');
+    params.push(scope.after.receivedAt, scope.after.receivedAt, scope.after.id);
+  }
+  const rows = await sql.query<DeadLetterRow>(
+    `SELECT ${columns(previewChars)} FROM ${TABLE_SQL.deadLetter} ${clause(where)}
+      ORDER BY "receivedAt" DESC, "id" DESC LIMIT ?`,
+    [...params, limit],
+  );
+  return rows.map(fromRow);
+}
+
+/** How many dead letters in scope carry each code. */
+export async function countDeadLettersByCode(sql: SqlExecutor, scope: DeadLetterScope): Promise<{ code: string; count: number }[]> {
+  const { where, params } = scopeWhere(scope);
+  const rows = await sql.query<{ code: string; n: number | bigint | string }>(
+    `SELECT "code", COUNT(*) AS "n" FROM ${TABLE_SQL.deadLetter} ${clause(where)} GROUP BY "code"`,
+    params,
+  );
+  return rows.map((r) => ({ code: r.code, count: Number(r.n) }));
+}
+
+/** How many dead letters are in scope (DeadLetter_receivedAt_idx / DeadLetter_server_receivedAt_idx). */
+export async function countDeadLetters(sql: SqlExecutor, scope: DeadLetterScope): Promise<number> {
+  const { where, params } = scopeWhere(scope);
+  const [row] = await sql.query<{ n: number | bigint | string }>(`SELECT COUNT(*) AS "n" FROM ${TABLE_SQL.deadLetter} ${clause(where)}`, params);
+  return Number(row?.n ?? 0);
+}
+
+/** One dead letter with its whole payload, or null. */
+export async function readDeadLetter(sql: SqlExecutor, id: string): Promise<StoredDeadLetter | null> {
+  const [row] = await sql.query<DeadLetterRow>(`SELECT ${columns(null)} FROM ${TABLE_SQL.deadLetter} WHERE "id" = ?`, [id]);
+  return row ? fromRow(row) : null;
+}
+
+/** Deletes up to `limit` dead letters received before `cutoff`. */
+export function deleteDeadLettersBefore(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
+  return tx.execute(`DELETE FROM ${TABLE_SQL.deadLetter} WHERE "id" IN (SELECT "id" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?)`, [cutoff, limit]);
+}

@@ -1,0 +1,39 @@
+// The "Session" table: one summary row per (server, token), read and written as SessionRow.
+import type { SqlExecutor } from '@/lib/db/sql';
+import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, type SessionRow } from './session-row';
+import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
+
+async function selectIn(tx: SqlExecutor, where: string, values: readonly string[], extra: readonly unknown[] = []): Promise<SessionRow[]> {
+  const out: SessionRow[] = [];
+  for (const part of chunks(values)) {
+    out.push(...(await tx.query<SessionRow>(`SELECT * FROM ${TABLE_SQL.session} WHERE ${where} IN (${placeholders(part.length)})`, [...extra, ...part])));
+  }
+  return out;
+}
+
+/** Sessions with any of these tokens, on any server. */
+export const sessionsWithTokens = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> => selectIn(tx, '"token"', tokens);
+
+/** Sessions of one server with any of these tokens. */
+export const sessionsOfServer = (tx: SqlExecutor, server: string, tokens: readonly string[]): Promise<SessionRow[]> =>
+  selectIn(tx, '"server" = ? AND "token"', tokens, [server]);
+
+/** Sessions (on any server) whose previousToken is one of these tokens: their successors. */
+export const sessionsNamingPredecessors = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> => selectIn(tx, '"previousToken"', tokens);
+
+export async function findSession(sql: SqlExecutor, server: string, token: string): Promise<SessionRow | null> {
+  const rows = await sql.query<SessionRow>(`SELECT * FROM ${TABLE_SQL.session} WHERE "server" = ? AND "token" = ?`, [server, token]);
+  return rows[0] ?? null;
+}
+
+/** Inserts or replaces whole rows in one multi-row statement per chunk. */
+export async function upsertSessionRows(tx: SqlExecutor, rows: readonly SessionRow[]): Promise<void> {
+  const updates = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token').map((c) => `"${c}" = excluded."${c}"`).join(',');
+  await tx.insertMany(TABLE.session, SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])), `ON CONFLICT ("server","token") DO UPDATE SET ${updates}`);
+}
+
+/** The latest lastEventAt per server (servers seen in data). */
+export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string, number | null>> {
+  const rows = await sql.query<{ server: string; last: number | null }>(`SELECT "server", MAX("lastEventAt") AS "last" FROM ${TABLE_SQL.session} GROUP BY "server"`);
+  return new Map(rows.map((r) => [r.server, r.last === null ? null : Number(r.last)]));
+}

@@ -1,0 +1,33 @@
+// The names of the stored model's hot tables: raw for Sql.insertMany, quoted for SQL text. Readers
+// outside lib/store that keep their own query logic (stats, session lists) name tables through these.
+export const TABLE = {
+  event: 'Event',
+  session: 'Session',
+  rollup: 'Rollup',
+  deadLetter: 'DeadLetter',
+  reporterStatus: 'ReporterStatus',
+} as const;
+
+/** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
+export const TABLE_SQL = {
+  event: `"${TABLE.event}"`,
+  session: `"${TABLE.session}"`,
+  rollup: `"${TABLE.rollup}"`,
+  deadLetter: `"${TABLE.deadLetter}"`,
+  reporterStatus: `"${TABLE.reporterStatus}"`,
+} as const;
+
+/** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */
+export const CHUNK = 400;
+
+export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** `?,?,…` for an IN list of n values. */
+export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(',');
+
+/** `COALESCE(SUM(col), 0) AS col`, as BIGINT on both databases. */
+export const sumColumn = (col: string): string => `COALESCE(CAST(SUM("${col}") AS BIGINT), 0) AS "${col}"`;
