@@ -74,7 +74,7 @@ export function DeadLettersView() {
     from,
     to,
     server: server || undefined,
-    code: codes.join(',') || undefined,
+    code: codes,
     limit,
     cursor: cursor || undefined,
   };

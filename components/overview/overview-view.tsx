@@ -224,7 +224,7 @@ export function OverviewView() {
     const r = resolveTimeRangeOrDefault(from, to, Date.now());
     return chooseBucket(r.toMs - r.fromMs).expr;
   }, [from, to]);
-  const stats = useStats({ from, to, server: server || undefined, bucket }, refresh);
+  const stats = useStats({ from, to, server: server ? [server] : [], bucket }, refresh);
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);

@@ -6,7 +6,7 @@ import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { sessionsUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
+import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
@@ -90,15 +90,16 @@ export function SessionsView() {
   const server = global.server;
   const token = get('token') ?? '';
   const sortParam = get('sort') ?? '-lastEventAt';
-  const sort = (SESSION_SORTS as readonly string[]).includes(sortParam) ? sortParam : '-lastEventAt';
+  const sort = SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt';
   const { limit, cursor } = listPaging(get);
 
   const params: SessionListParams = {
     from,
     to,
-    server: server || undefined,
-    flag: flags.join(',') || undefined,
-    state: states.join(',') || undefined,
+    server: server ? [server] : [],
+    // Only values the API knows (a hand-edited link with a typo filters nothing rather than failing).
+    flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
+    state: SESSION_STATES.filter((s) => states.includes(s)),
     token: token || undefined,
     sort,
     limit,
@@ -119,7 +120,7 @@ export function SessionsView() {
   const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
-  const exportQuery = (format: 'csv' | 'json') => sessionsUrl({ ...params, cursor: undefined, limit: undefined }, '/api/v1/sessions/export') + `&format=${format}`;
+  const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, format });
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
   const anyFilter = Boolean(flags.length || states.length || server || token);
 

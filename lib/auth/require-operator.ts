@@ -58,9 +58,15 @@ export async function authenticate(request: Request, db: Db = getDb()): Promise<
 
 /** Throws ApiError 401 `unauthorized` / 403 `forbidden` (or `csrf_rejected`); admin satisfies viewer. */
 export async function requireOperator(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<Operator> {
+  const op = await authorize(request, role, db);
+  return { id: op.id, name: op.name, role: op.role };
+}
+
+/** requireOperator, keeping how the caller authenticated (the route wrapper hands this to handlers). */
+export async function authorize(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<AuthenticatedOperator> {
   const op = await authenticate(request, db);
   if (RANK[op.role] < RANK[role]) {
     throw new ApiError(403, 'forbidden', `this needs the ${role} role; your token has ${op.role}`);
   }
-  return { id: op.id, name: op.name, role: op.role };
+  return op;
 }

@@ -1,7 +1,8 @@
 // The HTTP answer of a session export (shared by /sessions?format= and /sessions/export).
 import type { Db } from '@/lib/db/client';
 import { iterateSessions } from './session-list';
-import { exportStream, type ExportFormat } from './session-export';
+import type { ExportFormat } from '@/lib/contract/api/sessions';
+import { exportStream } from './session-export';
 import type { SessionQuery } from './session-filter';
 
 export function sessionExportResponse(db: Db, q: SessionQuery, format: ExportFormat): Response {

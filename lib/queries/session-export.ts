@@ -1,15 +1,5 @@
 // Streaming export of the whole filtered session set as CSV or a JSON array.
-import { ApiError } from '@/lib/http/api-error';
-import { SESSION_CSV_COLUMNS, type TSessionView } from '@/lib/contract/api/sessions';
-
-export const EXPORT_FORMATS = ['csv', 'json'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export function parseExportFormat(value: string | null): ExportFormat {
-  const v = (value ?? 'csv').trim().toLowerCase();
-  if (!(EXPORT_FORMATS as readonly string[]).includes(v)) throw new ApiError(400, 'invalid_format', 'format must be csv or json');
-  return v as ExportFormat;
-}
+import { SESSION_CSV_COLUMNS, type ExportFormat, type TSessionView } from '@/lib/contract/api/sessions';
 
 /** RFC 4180 quoting; cells starting with = + - @ are prefixed with ' so spreadsheets don't run them as formulas. */
 export function csvCell(value: unknown): string {

@@ -1,10 +1,9 @@
-// Session list filters: parsing from query parameters and the portable SQL they turn into.
-import { ApiError } from '@/lib/http/api-error';
+// Session list filters: from the checked query parameters, and the portable SQL they turn into.
 import type { Provider } from '@/lib/db/config';
-import { SESSION_FLAGS, SESSION_STATES, type SessionFlag, type SessionState } from '@/lib/contract/summary';
-import { SESSION_SORTS, type TSessionSort } from '@/lib/contract/api/sessions';
+import type { SessionFlag, SessionState } from '@/lib/contract/summary';
+import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort } from '@/lib/contract/api/sessions';
 import { SESSION_FLAG_COLUMN } from '@/lib/store/session-row';
-import { manyParam, parseLimit, parseOpenRange } from './query-params';
+import { parseOpenRange } from './query-params';
 
 export interface SessionFilter {
   servers: string[];
@@ -27,39 +26,18 @@ export interface SessionQuery {
   cursor: string | null;
 }
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 500;
-
-export function parseSessionQuery(params: URLSearchParams, nowMs: number, thresholdMs: number): SessionQuery {
-  const flags = manyParam(params, 'flag');
-  for (const f of flags) {
-    if (!(SESSION_FLAGS as readonly string[]).includes(f)) {
-      throw new ApiError(400, 'invalid_flag', `flag=${JSON.stringify(f)} is not one of ${SESSION_FLAGS.join(', ')}`);
-    }
-  }
-  const states = manyParam(params, 'state');
-  for (const s of states) {
-    if (!(SESSION_STATES as readonly string[]).includes(s)) {
-      throw new ApiError(400, 'invalid_state', `state=${JSON.stringify(s)} is not one of ${SESSION_STATES.join(', ')}`);
-    }
-  }
-  const servers = manyParam(params, 'server');
-  for (const s of servers) if (s.length > 128) throw new ApiError(400, 'invalid_server', 'server must be at most 128 characters');
-  const token = params.get('token')?.trim() || null;
-  if (token !== null && token.length > 256) throw new ApiError(400, 'invalid_token', 'token must be at most 256 characters');
-
-  const { fromMs, toMs } = parseOpenRange(params, nowMs);
-
-  const sortParam = params.get('sort')?.trim() || '-lastEventAt';
-  if (!(SESSION_SORTS as readonly string[]).includes(sortParam)) {
-    throw new ApiError(400, 'invalid_sort', `sort=${JSON.stringify(sortParam)} is not one of ${SESSION_SORTS.join(', ')}`);
-  }
-  const limit = parseLimit(params, DEFAULT_LIMIT, MAX_LIMIT);
+/** The checked query parameters (ZSessionListQuery / ZSessionExportQuery) → a SessionQuery. */
+export function parseSessionQuery(
+  q: TSessionFilterQuery & { limit?: number; cursor?: string },
+  nowMs: number,
+  thresholdMs: number,
+): SessionQuery {
+  const { fromMs, toMs } = parseOpenRange(q, nowMs);
   return {
-    filter: { servers, states: states as SessionState[], flags: flags as SessionFlag[], token, fromMs, toMs, nowMs, thresholdMs },
-    sort: sortParam as TSessionSort,
-    limit,
-    cursor: params.get('cursor') || null,
+    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs },
+    sort: q.sort,
+    limit: q.limit ?? SESSION_DEFAULT_LIMIT,
+    cursor: q.cursor || null,
   };
 }
 

@@ -86,15 +86,3 @@ export async function apiFetch<T = unknown>(url: string, schema?: z.ZodType<T>, 
   }
   return parsed.data;
 }
-
-export function qs(params: Record<string, string | number | null | undefined | readonly string[]>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === null || v === undefined || v === '') continue;
-    if (Array.isArray(v)) {
-      for (const item of v) if (item) sp.append(k, item);
-    } else sp.set(k, String(v));
-  }
-  const s = sp.toString();
-  return s ? `?${s}` : '';
-}

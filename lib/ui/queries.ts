@@ -5,42 +5,22 @@
  * "now-1h" on the server and a shared link fetches exactly the same thing.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ZDeadLetterListResponse, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
+import type { z } from 'zod';
+import { ZDeadLetterListResponse, ZDeadLetterQuery, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
 import { ZOperatorListResponse, ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
-import { ZSessionListResponse } from '@/lib/contract/api/sessions';
-import { ZStatsResponse } from '@/lib/contract/api/stats';
-import { apiFetch, qs } from './fetcher';
+import { queryString } from '@/lib/contract/api/route-contract';
+import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
+import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
+import { apiFetch } from './fetcher';
 import { REFRESH_MS, type RefreshMode } from './url-state';
 
-export interface StatsParams {
-  from: string;
-  to: string;
-  server?: string;
-  bucket?: string;
-}
-
-export interface SessionListParams {
-  from?: string;
-  to?: string;
-  server?: string;
-  flag?: string;
-  state?: string;
-  token?: string;
-  sort?: string;
-  limit?: number;
-  cursor?: string;
-}
-
-export interface DeadLetterParams {
-  from?: string;
-  to?: string;
-  server?: string;
-  code?: string;
-  limit?: number;
-  cursor?: string;
-}
+/** Parameters as the API's query schemas take them (one schema per request: a parameter cannot exist here only). */
+export type StatsParams = z.input<typeof ZStatsQuery>;
+export type SessionListParams = z.input<typeof ZSessionListQuery>;
+export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
+export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -56,23 +36,11 @@ export const queryKeys = {
   deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
 };
 
-export function statsUrl(p: StatsParams): string {
-  return `/api/v1/stats${qs({ from: p.from, to: p.to, server: p.server, bucket: p.bucket })}`;
-}
-
-export function sessionsUrl(p: SessionListParams, path = '/api/v1/sessions'): string {
-  return `${path}${qs({
-    from: p.from,
-    to: p.to,
-    server: p.server,
-    flag: p.flag,
-    state: p.state,
-    token: p.token,
-    sort: p.sort,
-    limit: p.limit,
-    cursor: p.cursor,
-  })}`;
-}
+// URLs are built from the query schemas' shapes, in the same order the server reads them.
+export const statsUrl = (p: StatsParams) => `/api/v1/stats${queryString(ZStatsQuery, p)}`;
+export const sessionsUrl = (p: SessionListParams) => `/api/v1/sessions${queryString(ZSessionListQuery, p)}`;
+export const sessionExportUrl = (p: SessionExportParams) => `/api/v1/sessions/export${queryString(ZSessionExportQuery, p)}`;
+export const deadLettersUrl = (p: DeadLetterParams) => `/api/v1/admin/dead-letters${queryString(ZDeadLetterQuery, p)}`;
 
 export function sessionDetailUrl(server: string, token: string): string {
   return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
@@ -123,10 +91,6 @@ export function useServers(refresh: RefreshMode) {
     queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
     refetchInterval: interval(refresh),
   });
-}
-
-export function deadLettersUrl(p: DeadLetterParams): string {
-  return `/api/v1/admin/dead-letters${qs({ from: p.from, to: p.to, server: p.server, code: p.code, limit: p.limit, cursor: p.cursor })}`;
 }
 
 export function useDeadLetters(p: DeadLetterParams, refresh: RefreshMode) {

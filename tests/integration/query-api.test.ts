@@ -34,6 +34,7 @@ async function get(path: string, query: Record<string, string | string[]> = {}) 
   return { status: res.status, headers: res.headers, body, text };
 }
 
+const cursorWithKey = (k: number) => Buffer.from(JSON.stringify({ v: 1, o: '-lastEventAt', k, s: 'alpha', t: 'x' })).toString('base64url');
 const tokensOf = (body: any) => body.sessions.map((s: any) => s.token).sort();
 
 describe('GET /api/v1/stats', () => {
@@ -169,10 +170,47 @@ describe('GET /api/v1/sessions', () => {
       [{ sort: 'token' }, 'invalid_sort'],
       [{ from: 'later' }, 'invalid_time_range'],
       [{ format: 'xml' }, 'invalid_format'],
+      // Keys the database cannot compare and characters PostgreSQL refuses: 400s, never a 500.
+      [{ cursor: cursorWithKey(1.5) }, 'invalid_cursor'],
+      [{ cursor: cursorWithKey(1e300) }, 'invalid_cursor'],
+      [{ token: 'tok\u0000x' }, 'invalid_token'],
+      [{ server: 'alpha\u0000' }, 'invalid_server'],
+      [{ from: 'now\u0000' }, 'invalid_from'],
     ] as const) {
       const r = await get('/api/v1/sessions', q as any);
       assert.equal(r.status, 400, JSON.stringify(q));
       assert.equal(r.body.error.code, code, JSON.stringify(q));
+    }
+  });
+
+  test('a 400 lists every wrong parameter', async () => {
+    const r = await get('/api/v1/sessions', { flag: ['refused', 'bogus'], limit: 'ten' });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.code, 'invalid_flag');
+    assert.deepEqual(r.body.error.details.issues.map((i: any) => i.parameter), ['flag.1', 'limit']);
+  });
+
+  test('paths: a malformed percent-escape or a NUL is a JSON 400, not a 500', async () => {
+    for (const [path, method, code] of [
+      ['/api/v1/ingest/%FF', 'POST', 'invalid_path'],
+      ['/api/v1/servers/%FF/sessions/x', 'GET', 'invalid_path'],
+      ['/api/v1/admin/dead-letters/%E0%A4%A', 'GET', 'invalid_path'],
+      ['/api/v1/servers/alpha/sessions/a%00b', 'GET', 'invalid_token'],
+    ] as const) {
+      const res = await fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      assert.equal(res.status, 400, path);
+      assert.equal((await res.json()).error.code, code, path);
+    }
+    // A well-formed escape still reaches the route.
+    assert.equal((await get('/api/v1/servers/alpha/sessions/%E2%9C%93-none')).status, 404);
+  });
+
+  test('dead-letter cursors with keys the database cannot hold are 400s', async () => {
+    for (const r of [1.5, 1e300]) {
+      const cursor = Buffer.from(JSON.stringify({ v: 1, r, i: 'x' })).toString('base64url');
+      const res = await get('/api/v1/admin/dead-letters', { cursor });
+      assert.equal(res.status, 400, String(r));
+      assert.equal(res.body.error.code, 'invalid_cursor');
     }
   });
 });
@@ -242,14 +280,29 @@ describe('GET /api/v1/servers', () => {
 });
 
 describe('GET /api/v1/openapi.json', () => {
-  test('an OpenAPI 3.1 document with every query path, no auth needed', async () => {
+  test('an OpenAPI 3.1 document with every query path, no auth needed, cached briefly', async () => {
     const res = await fetch(`${app.url}/api/v1/openapi.json`);
     assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=60');
     const doc = await res.json();
     assert.equal(doc.openapi, '3.1.0');
     for (const p of ['/api/v1/stats', '/api/v1/sessions', '/api/v1/sessions/export', '/api/v1/servers', '/api/v1/servers/{server}/sessions/{token}', '/api/v1/operators']) {
       assert.ok(doc.paths[p], p);
     }
-    assert.equal(doc.components.schemas.StatsResponse.type, 'object');
+    assert.equal(doc.paths['/api/v1/stats'].get.responses['200'].content['application/json'].schema.type, 'object');
+    assert.ok(doc.servers.length >= 1);
+    const sessions = doc.paths['/api/v1/sessions'].get;
+    assert.equal(sessions.operationId, 'listSessions');
+    for (const name of ['flag', 'state', 'server']) {
+      const p = sessions.parameters.find((x: any) => x.name === name);
+      assert.equal(p.schema.type, 'array', name);
+      assert.equal(p.style, 'form', name);
+      assert.equal(p.explode, true, name);
+    }
+    assert.deepEqual(doc.paths['/api/health'].get.security, []);
+    const ingest = doc.paths['/api/v1/ingest/{server}'].post;
+    assert.deepEqual(ingest.parameters.filter((x: any) => x.in === 'header').map((x: any) => x.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.deepEqual(Object.keys(ingest.responses).sort(), ['200', '207', '400', '401', '413', '415', '429', '503']);
+    assert.ok(ingest.requestBody.content['application/json'].schema.properties.events);
   });
 });

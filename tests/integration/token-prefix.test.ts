@@ -7,6 +7,8 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
+import { parseQuery } from '@/lib/http/parse-input';
+import { ZSessionListQuery } from '@/lib/contract/api/sessions';
 import { listSessions } from '@/lib/queries/session-list';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -29,7 +31,7 @@ after(async () => {
 });
 
 const search = async (token: string) => {
-  const page = await listSessions(db, parseSessionQuery(new URLSearchParams({ token, limit: '100' }), NOW, 10_000));
+  const page = await listSessions(db, parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000));
   return page.sessions.map((s) => s.token).sort();
 };
 

@@ -1,31 +1,51 @@
-// Every route handler under app/api is described in the OpenAPI document, method by method, so
-// scripts and other tools can trust it as the whole API (ingest excepted: docs/contract.md).
+// The OpenAPI document is generated from API_ROUTES; this checks that list against the app tree:
+// every route.ts under app/api exports only defineRoute handlers, each serving the declaration for
+// its own path and method, and every declaration is served by a file. A route written without the
+// wrapper, or a declaration nobody serves, fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
+import { API_ROUTES } from '@/lib/contract/api/routes';
+import type { RouteContract } from '@/lib/contract/api/route-contract';
 
-const NOT_IN_OPENAPI = new Set(['/api/v1/openapi.json', '/api/v1/ingest/{server}']);
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
-function routes(dir: string, path: string, out: { path: string; methods: string[] }[] = []) {
+function routeFiles(dir: string, path: string, out: { path: string; file: string }[] = []) {
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) routes(full, `${path}/${name.replace(/^\[(.+)\]$/, '{$1}')}`, out);
-    else if (name === 'route.ts') {
-      const methods = [...readFileSync(full, 'utf8').matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1].toLowerCase());
-      out.push({ path, methods });
-    }
+    if (statSync(full).isDirectory()) routeFiles(full, `${path}/${name.replace(/^\[(.+)\]$/, '{$1}')}`, out);
+    else if (/^route\.(ts|tsx|js)$/.test(name)) out.push({ path, file: resolve(full) });
   }
   return out;
 }
 
-test('the OpenAPI document describes every route and method', () => {
-  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
-  const found = routes(join('app', 'api'), '/api');
-  assert.ok(found.length >= 15, `found ${found.length} routes`);
-  const missing = found.filter((r) => !NOT_IN_OPENAPI.has(r.path)).flatMap((r) => r.methods.filter((m) => !doc.paths[r.path]?.[m]).map((m) => `${m.toUpperCase()} ${r.path}`));
-  assert.deepEqual(missing, []);
-  const stale = Object.keys(doc.paths).filter((p) => !found.some((r) => r.path === p));
-  assert.deepEqual(stale, [], 'documented paths that have no route');
+test('every app/api handler is a defineRoute serving the declaration of its own path and method, and nothing else is declared', async () => {
+  const files = routeFiles(join('app', 'api'), '/api');
+  const served: RouteContract[] = [];
+  const problems: string[] = [];
+  for (const { path, file } of files) {
+    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      if (!METHODS.has(name)) continue;
+      const contract = (value as { contract?: RouteContract }).contract;
+      if (typeof value !== 'function' || !contract) problems.push(`${name} ${path}: not a defineRoute handler`);
+      else if (contract.method !== name || contract.path !== path) problems.push(`${name} ${path}: serves ${contract.method} ${contract.path}`);
+      else if (!API_ROUTES.includes(contract)) problems.push(`${name} ${path}: its contract is not in API_ROUTES (so not documented)`);
+      else served.push(contract);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.equal(files.length, new Set(served.map((c) => c.path)).size, 'a route file exports no handler');
+  const unserved = API_ROUTES.filter((c) => !served.includes(c)).map((c) => `${c.method} ${c.path}`);
+  assert.deepEqual(unserved, [], 'declared but no route file serves it');
+});
+
+test('the document has one operation per declaration, each with a unique operationId', () => {
+  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, id: op.operationId })));
+  assert.deepEqual(ops.map((o) => o.key).sort(), API_ROUTES.map((c) => `${c.method} ${c.path}`).sort());
+  assert.equal(new Set(ops.map((o) => o.id)).size, ops.length);
 });

@@ -9,6 +9,9 @@ import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
+import { parseQuery } from '@/lib/http/parse-input';
+import { ZSessionListQuery } from '@/lib/contract/api/sessions';
+import { ZStatsQuery } from '@/lib/contract/api/stats';
 import { iterateSessions, listSessions } from '@/lib/queries/session-list';
 import { getSessionDetail } from '@/lib/queries/session-detail';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';
@@ -44,14 +47,16 @@ const params = (o: Record<string, string | string[]>) => {
   for (const [k, v] of Object.entries(o)) for (const x of [v].flat()) p.append(k, x);
   return p;
 };
+const sessionParams = (o: Record<string, string | string[]>) => parseQuery(ZSessionListQuery, params(o));
+const statsParams = (o: Record<string, string | string[]>) => parseQuery(ZStatsQuery, params(o));
 
 async function list(o: Record<string, string | string[]>, nowMs = NOW) {
-  return listSessions(db, parseSessionQuery(params(o), nowMs, THRESHOLD));
+  return listSessions(db, parseSessionQuery(sessionParams(o), nowMs, THRESHOLD));
 }
 
 describe('stats', () => {
   test('totals over the known timelines match the definitions', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     ZStatsResponse.parse(s);
     for (const k of ['events', 'sessions', 'drops', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedTokenReuses'] as const) {
       assert.equal(s[k], Q_EXPECTED[k], k);
@@ -66,7 +71,7 @@ describe('stats', () => {
   });
 
   test('series: each counter at its anchor minute; the buckets add up to the totals', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     const m = (i: number) => s.series[i];
     assert.equal(m(0).t, Q_RANGE.from);
     assert.equal(m(0).sessions, 4);
@@ -83,7 +88,7 @@ describe('stats', () => {
 
   test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
     const none = { count: 0, p50: null, p95: null, max: null };
-    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     // 1-minute buckets: a-ref1 (51) and a-ref2 (100) in minute 0, a-ref3 (30) in 2, g-burn (60) in 5;
     // both renegotiations (149 and 300 ms) in minute 0.
     const refusal = s.series.map((b) => b.refusalLatencyMs);
@@ -96,7 +101,7 @@ describe('stats', () => {
     assert.equal(refusal.reduce((a, b) => a + b.count, 0), s.refusalLatencyMs.count);
 
     // 5-minute buckets: [30, 51, 100] → p50 at rank 2, p95 at rank 3; then g-burn alone.
-    const five = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
+    const five = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
     ZStatsResponse.parse(five);
     assert.deepEqual(five.series.map((b) => b.refusalLatencyMs), [
       { count: 3, p50: 51, p95: 100, max: 100 },
@@ -108,12 +113,12 @@ describe('stats', () => {
     assert.deepEqual(five.refusalLatencyHistogram, s.refusalLatencyHistogram);
 
     // Server filter applies to the per-bucket rows too: gamma has only g-burn.
-    const gamma = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
+    const gamma = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
     assert.deepEqual(gamma.series.map((b) => b.refusalLatencyMs), [none, { count: 1, p50: 60, p95: 60, max: 60 }]);
   });
 
   test('server filter and the reader’s clock', async () => {
-    const alpha = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, server: 'alpha' }), NOW), thresholdMs: THRESHOLD });
+    const alpha = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'alpha' }), NOW), thresholdMs: THRESHOLD });
     assert.equal(alpha.sessions, 4);
     assert.equal(alpha.refused, 3);
     assert.equal(alpha.renegotiations.count, 2);
@@ -121,16 +126,16 @@ describe('stats', () => {
     assert.equal(alpha.deadlocks.total, 0);
     // 5 s after the naive resume the candidate is not yet a deadlock.
     const early = Q_ONGOING_START + 5_000;
-    const s = await computeStats(db, { ...parseStatsQuery(params(Q_RANGE), early), thresholdMs: THRESHOLD });
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), early), thresholdMs: THRESHOLD });
     assert.equal(s.deadlocks.ongoing, 0);
     assert.equal(s.deadlocks.total, 1);
   });
 
   test('a bucket larger than the range gives one bucket with the totals; an empty range gives zeros', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(params({ ...Q_RANGE, bucket: '1h' }), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '1h' }), NOW), thresholdMs: THRESHOLD });
     assert.equal(s.series.length, 1);
     assert.equal(s.series[0].sessions, 9);
-    const e = await computeStats(db, { ...parseStatsQuery(params({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW), thresholdMs: THRESHOLD });
+    const e = await computeStats(db, { ...parseStatsQuery(statsParams({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW), thresholdMs: THRESHOLD });
     assert.equal(e.sessions, 0);
     assert.equal(e.renegotiations.rate, null);
     assert.deepEqual(e.refusalLatencyMs, { count: 0, p50: null, p95: null, p99: null, max: null });
@@ -207,7 +212,7 @@ describe('session list', () => {
   });
 
   test('export iterates the whole filtered set regardless of page size', async () => {
-    const q = parseSessionQuery(params({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD);
+    const q = parseSessionQuery(sessionParams({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD);
     const out: string[] = [];
     for await (const s of iterateSessions(db, q, 2)) out.push(s.token);
     assert.deepEqual(out.sort(), ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn']);

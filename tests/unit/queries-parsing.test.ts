@@ -5,7 +5,12 @@ import { parseTimeRange, resolveBucketMs } from '@/lib/queries/time-range';
 import { decodeCursor, encodeCursor } from '@/lib/queries/session-cursor';
 import { filterSql, parseSessionQuery } from '@/lib/queries/session-filter';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
-import { csvCell, parseExportFormat } from '@/lib/queries/session-export';
+import { csvCell } from '@/lib/queries/session-export';
+import { parseQuery } from '@/lib/http/parse-input';
+import { ZSessionExportQuery, ZSessionListQuery } from '@/lib/contract/api/sessions';
+import { ZStatsQuery } from '@/lib/contract/api/stats';
+import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
+import { parseDeadLetterQuery } from '@/lib/queries/dead-letter-list';
 
 const NOW = Date.parse('2026-11-29T12:34:56.789Z');
 const MIN = 60_000;
@@ -36,8 +41,8 @@ describe('time range at the API edge (grammar and properties: tests/unit/time.te
     assert.throws(() => parseTimeRange('now-1h', 'now+999999999w', NOW), withParam('invalid_time_range', 'to'));
     assert.throws(() => parseTimeRange('now-999999999y', 'now', NOW), withParam('invalid_time_range', 'from'));
     assert.throws(() => parseTimeRange('1969-12-31T23:00:00Z', 'now', NOW), withParam('invalid_time_range', 'from'));
-    assert.throws(() => parseStatsQuery(new URLSearchParams('from=9999999999990000'), NOW), withParam('invalid_time_range', 'from'));
-    assert.throws(() => parseSessionQuery(new URLSearchParams('to=now%2B999999999w'), NOW, 10_000), withParam('invalid_time_range', 'to'));
+    assert.throws(() => parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('from=9999999999990000')), NOW), withParam('invalid_time_range', 'from'));
+    assert.throws(() => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams('to=now%2B999999999w')), NOW, 10_000), withParam('invalid_time_range', 'to'));
   });
 
   test('explicit bucket=, validated, 400 invalid_bucket', () => {
@@ -50,11 +55,11 @@ describe('time range at the API edge (grammar and properties: tests/unit/time.te
   });
 
   test('stats parameters', () => {
-    const q = parseStatsQuery(new URLSearchParams('from=now-1h&server=alpha'), NOW);
+    const q = parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('from=now-1h&server=alpha')), NOW);
     assert.equal(q.server, 'alpha');
     assert.equal(q.bucketMs, MIN);
-    assert.throws(() => parseStatsQuery(new URLSearchParams('server=a&server=b'), NOW), code('invalid_server'));
-    assert.throws(() => parseStatsQuery(new URLSearchParams('from=x'), NOW), code('invalid_time_range'));
+    assert.throws(() => parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('server=a&server=b')), NOW), code('invalid_server'));
+    assert.throws(() => parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('from=x')), NOW), code('invalid_time_range'));
   });
 });
 
@@ -77,7 +82,7 @@ describe('cursor', () => {
 });
 
 describe('session list parameters', () => {
-  const parse = (qs: string) => parseSessionQuery(new URLSearchParams(qs), NOW, 10_000);
+  const parse = (qs: string) => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams(qs)), NOW, 10_000);
 
   test('defaults', () => {
     const q = parse('');
@@ -124,8 +129,35 @@ describe('session list parameters', () => {
     assert.throws(() => parse('sort=token'), code('invalid_sort'));
     for (const l of ['0', '501', '-1', 'ten', '1.5']) assert.throws(() => parse(`limit=${l}`), code('invalid_limit'), l);
     assert.throws(() => parse('from=nonsense'), code('invalid_time_range'));
-    assert.throws(() => parseExportFormat('xml'), code('invalid_format'));
-    assert.equal(parseExportFormat(null), 'csv');
+    assert.throws(() => parse('format=xml'), code('invalid_format'));
+    assert.equal(parseQuery(ZSessionExportQuery, new URLSearchParams('')).format, 'csv');
+  });
+
+  test('the 400 lists every wrong parameter', () => {
+    assert.throws(
+      () => parse('flag=bogus&limit=0&sort=token'),
+      (e: any) => e.code === 'invalid_flag' && e.details.in === 'query' && e.details.issues.map((i: any) => i.parameter).join() === 'flag.0,sort,limit',
+    );
+  });
+
+  test('NUL in any parameter is a 400 naming it, never a database error', () => {
+    assert.throws(() => parse('token=a%00b'), code('invalid_token'));
+    assert.throws(() => parse('server=a%00'), code('invalid_server'));
+    assert.throws(() => parseQuery(ZDeadLetterQuery, new URLSearchParams('cursor=%00')), code('invalid_cursor'));
+  });
+});
+
+describe('cursors with keys the database cannot hold', () => {
+  const session = (k: unknown) => Buffer.from(JSON.stringify({ v: 1, o: 'lastEventAt', k, s: 'a', t: 't' })).toString('base64url');
+  const dead = (r: unknown) => Buffer.from(JSON.stringify({ v: 1, r, i: 'x' })).toString('base64url');
+  test('session cursor keys must be safe integers', () => {
+    for (const k of [1.5, 1e300, -1e300, 2 ** 53]) assert.throws(() => decodeCursor(session(k), 'lastEventAt'), code('invalid_cursor'), String(k));
+    assert.equal(decodeCursor(session(1_700_000_000_000), 'lastEventAt').key, 1_700_000_000_000);
+  });
+  test('dead-letter cursor keys must be safe integers', () => {
+    const parseDl = (cursor: string) => parseDeadLetterQuery(parseQuery(ZDeadLetterQuery, new URLSearchParams({ cursor })), NOW);
+    for (const r of [1.5, 1e300]) assert.throws(() => parseDl(dead(r)), code('invalid_cursor'), String(r));
+    assert.deepEqual(parseDl(dead(1_700_000_000_000)).cursor, { receivedAt: 1_700_000_000_000, id: 'x' });
   });
 });
 

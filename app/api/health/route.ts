@@ -1,8 +1,10 @@
+import { healthRoute } from '@/lib/contract/api/routes';
 import { checkHealth } from '@/lib/health/check-health';
+import { defineRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET() {
+export const GET = defineRoute(healthRoute, async () => {
   const health = await checkHealth();
-  return Response.json(health, { status: health.status === 'ok' ? 200 : 503, headers: { 'cache-control': 'no-store' } });
-}
+  return Response.json(health, { status: health.status === 'ok' ? 200 : 503 });
+});

@@ -24,3 +24,13 @@ export const ZResolvedRange = z.object({
   toInput: z.string(),
 });
 export type TResolvedRange = z.infer<typeof ZResolvedRange>;
+
+/** A `from`/`to` parameter as written (RFC 3339, epoch ms or now-15m); lib/queries resolves it. */
+export const zInstantParam = (description: string) => z.string().max(64, 'must be at most 64 characters').optional().meta({ description });
+
+/** `limit`: a page size. */
+export const zLimitParam = (fallback: number, max: number) =>
+  z.coerce.number().int().min(1).max(max).default(fallback).meta({ description: `Page size 1–${max} (default ${fallback})` });
+
+/** `cursor`: opaque, as the previous page's nextCursor (decoded and checked by lib/queries). */
+export const ZCursorParam = z.string().max(2048, 'is not one this API issued').optional().meta({ description: 'nextCursor of the previous page' });

@@ -1,7 +1,8 @@
 // GET /api/v1/admin/dead-letters and /api/v1/admin/dead-letters/{id}: what senders posted that
 // Doorwatch could not accept (bodies that were not a batch, events that failed the contract).
 import { z } from 'zod';
-import { ZCount, ZIsoMs } from './common';
+import { ZCount, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
+import { zRepeatable, zText } from './route-contract';
 
 /** Characters of the payload a list row carries; the detail route has all of it. */
 export const DEAD_LETTER_PREVIEW_CHARS = 4096;
@@ -40,3 +41,16 @@ export type TDeadLetterListResponse = z.infer<typeof ZDeadLetterListResponse>;
 
 export const ZDeadLetterResponse = z.object({ deadLetter: ZDeadLetter });
 export type TDeadLetterResponse = z.infer<typeof ZDeadLetterResponse>;
+
+/** GET /api/v1/admin/dead-letters parameters. */
+export const ZDeadLetterQuery = z.object({
+  server: zText(128).optional().meta({ description: 'One server' }),
+  code: zRepeatable(z.string().regex(/^[a-z_]{1,64}$/, 'is not an error code (a-z and _)')).meta({
+    description: 'Repeatable or comma-separated: invalid_type, invalid_field, missing_field, invalid_body',
+  }),
+  from: zInstantParam('Received at or after: RFC 3339, epoch ms, or relative (now-1h). No default (all kept).'),
+  to: zInstantParam('Received before, same forms.'),
+  limit: zLimitParam(DEAD_LETTER_DEFAULT_LIMIT, DEAD_LETTER_MAX_LIMIT),
+  cursor: ZCursorParam,
+});
+export type TDeadLetterQuery = z.output<typeof ZDeadLetterQuery>;

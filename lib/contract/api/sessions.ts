@@ -1,7 +1,8 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
-import { ZSessionSummary } from '@/lib/contract/summary';
-import { ZIsoMs } from './common';
+import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
+import { ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
+import { zRepeatable, zText } from './route-contract';
 
 /**
  * One session as the API shows it: the SessionSummary fields, with `flags`,
@@ -38,3 +39,36 @@ export const SESSION_CSV_COLUMNS = [
 
 /** The JSON export is a plain array of session views. */
 export const ZSessionExportJson = z.array(ZSessionView);
+
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const SESSION_DEFAULT_LIMIT = 50;
+export const SESSION_MAX_LIMIT = 500;
+
+const SESSIONS_ACTIVE = ' Sessions active in the range; no default (all time).';
+
+/** The filters the session list and the export share. */
+export const ZSessionFilterQuery = z.object({
+  flag: zRepeatable(z.enum(SESSION_FLAGS)).meta({ description: `Repeatable (AND): ${SESSION_FLAGS.join(', ')}` }),
+  server: zRepeatable(zText(128)).meta({ description: 'Server name (repeatable: any of)' }),
+  state: zRepeatable(z.enum(SESSION_STATES)).meta({ description: `Repeatable (any of): ${SESSION_STATES.join(', ')}` }),
+  from: zInstantParam(`Start: RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-1d/d).${SESSIONS_ACTIVE}`),
+  to: zInstantParam(`End (exclusive), same forms.${SESSIONS_ACTIVE}`),
+  token: zText(256).optional().meta({ description: 'Whole token or prefix' }),
+  sort: z.enum(SESSION_SORTS).default('-lastEventAt').meta({ description: 'Order' }),
+});
+export type TSessionFilterQuery = z.output<typeof ZSessionFilterQuery>;
+
+/** GET /api/v1/sessions parameters. */
+export const ZSessionListQuery = ZSessionFilterQuery.extend({
+  limit: zLimitParam(SESSION_DEFAULT_LIMIT, SESSION_MAX_LIMIT),
+  cursor: ZCursorParam,
+  format: z.enum(EXPORT_FORMATS).optional().meta({ description: 'csv or json: stream the WHOLE filtered set instead of a page' }),
+});
+export type TSessionListQuery = z.output<typeof ZSessionListQuery>;
+
+/** GET /api/v1/sessions/export parameters. */
+export const ZSessionExportQuery = ZSessionFilterQuery.extend({
+  format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: 'csv (default) or json' }),
+});
+export type TSessionExportQuery = z.output<typeof ZSessionExportQuery>;

@@ -1,6 +1,7 @@
 // GET /api/v1/stats — totals and a time series over a range.
 import { z } from 'zod';
-import { ZCount, ZIsoMs, ZResolvedRange } from './common';
+import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
+import { zText } from './route-contract';
 
 export const ZLatencySummary = z.object({
   count: ZCount,
@@ -95,3 +96,16 @@ export const ZStatsResponse = z.object({
   series: z.array(ZStatsBucket),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
+
+/** GET /api/v1/stats parameters (from/to/bucket are resolved by lib/queries/time-range and buckets). */
+export const ZStatsQuery = z.object({
+  from: zInstantParam('Start (inclusive): RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-7d, units s m h d w M y; rounded in UTC: now/d, now-1d/d). 1970 … 9999. Default now-15m.'),
+  to: zInstantParam('End (exclusive), same forms. Default now.'),
+  server: z
+    .array(zText(128))
+    .max(1, 'stats takes at most one server= (omit it for all servers)')
+    .default([])
+    .meta({ description: 'One server; omit for all' }),
+  bucket: z.string().max(16).optional().meta({ description: 'Series bucket: 1m, 5m, 1h, 1d … (default chosen from the range)' }),
+});
+export type TStatsQuery = z.output<typeof ZStatsQuery>;

@@ -1,12 +1,7 @@
 import { login } from '@/lib/auth/login';
-import { readJsonBody } from '@/lib/http/read-json-body';
-import { ZLoginRequest } from '@/lib/contract/api/operators';
-import { getDb } from '@/lib/db/client';
-import { handleRoute } from '@/lib/http/handle-route';
+import { loginRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = handleRoute(async (request: Request) => {
-  const { token } = await readJsonBody(request, ZLoginRequest);
-  return login(getDb(), request, token);
-});
+export const POST = defineRoute(loginRoute, ({ db, request, body }) => login(db, request, body.token));

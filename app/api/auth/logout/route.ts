@@ -1,6 +1,7 @@
 import { logout } from '@/lib/auth/login';
-import { handleRoute } from '@/lib/http/handle-route';
+import { logoutRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = handleRoute(async (request: Request) => logout(request));
+export const POST = defineRoute(logoutRoute, ({ request }) => logout(request));

@@ -1,8 +1,11 @@
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
+import { openApiRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
 
-// API documentation, not data: served without auth.
-export const dynamic = 'force-static';
+// API documentation, not data: served without auth and cached briefly (the contract's
+// cache-control), not prerendered (a static route would be cached for a year).
+export const dynamic = 'force-dynamic';
 
-export function GET() {
-  return Response.json(buildOpenApiDocument());
-}
+let document: ReturnType<typeof buildOpenApiDocument> | null = null;
+
+export const GET = defineRoute(openApiRoute, () => (document ??= buildOpenApiDocument()));

@@ -1,19 +1,14 @@
-import { requireOperator } from '@/lib/auth/require-operator';
-import { getDb } from '@/lib/db/client';
-import { handleRoute } from '@/lib/http/handle-route';
+import { sessionListRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
 import { deadlockThresholdMs } from '@/lib/config/settings';
-import { parseExportFormat } from '@/lib/queries/session-export';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
 import { listSessions } from '@/lib/queries/session-list';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute(async (request: Request) => {
-  await requireOperator(request, 'viewer');
-  const params = new URL(request.url).searchParams;
-  const query = parseSessionQuery(params, Date.now(), deadlockThresholdMs());
+export const GET = defineRoute(sessionListRoute, ({ db, query }) => {
+  const q = parseSessionQuery(query, Date.now(), deadlockThresholdMs());
   // format=csv|json: the whole filtered set, streamed (same as /api/v1/sessions/export).
-  if (params.has('format')) return sessionExportResponse(getDb(), query, parseExportFormat(params.get('format')));
-  return Response.json(await listSessions(getDb(), query), { headers: { 'cache-control': 'no-store' } });
+  return query.format ? sessionExportResponse(db, q, query.format) : listSessions(db, q);
 });

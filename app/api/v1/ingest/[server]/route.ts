@@ -1,5 +1,5 @@
-import { getDb } from '@/lib/db/client';
-import { handleRoute } from '@/lib/http/handle-route';
+import { ingestRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
 import { handleIngestRequest } from '@/lib/ingest/ingest-request';
 import { rateLimiterFromEnv } from '@/lib/ingest/rate-limiter';
 
@@ -7,8 +7,8 @@ export const dynamic = 'force-dynamic';
 
 const limiter = rateLimiterFromEnv();
 
-export const POST = handleRoute(async (request: Request, { params }: { params: Promise<{ server: string }> }) => {
-  const { server } = await params;
-  const { status, body } = await handleIngestRequest(getDb(), limiter, server, request);
-  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+// auth 'webhook': lib/ingest checks the signature over the raw body, so the handler reads the request itself.
+export const POST = defineRoute(ingestRoute, async ({ db, params, request }) => {
+  const { status, body } = await handleIngestRequest(db, limiter, params.server, request);
+  return Response.json(body, { status });
 });
