@@ -42,7 +42,8 @@ test('defaults apply when nothing (or only blanks) is set', () => {
     assert.equal(s.DOORWATCH_RETENTION_PAUSE_MS, 250);
     assert.equal(s.DOORWATCH_RETENTION_INTERVAL_MS, 3_600_000);
     assert.equal(s.DOORWATCH_PG_POOL_SIZE, 10);
-    assert.equal(s.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS, 10_000);
+    assert.equal(s.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS, 1_000);
+    assert.equal(s.DOORWATCH_TRUST_PROXY, false);
     assert.equal(s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS, 65_000);
     assert.equal(s.DOORWATCH_SESSION_SECRET, 'doorwatch-session-v1');
     assert.deepEqual(s.DOORWATCH_PUBLIC_ORIGIN, []);
