@@ -19,7 +19,7 @@ async function main() {
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
   // default 5 s that race shows up as sporadic 502s / "other side closed".
   // Served in this process (not `next start`): forwarded headers are normalised from the socket first.
-  (process.env as Record<string, string>).NODE_ENV = 'production';
+  (process.env as { NODE_ENV?: string }).NODE_ENV = 'production'; // as `next start` sets it
   const { startNextServer } = await import('@/lib/launch/next-server');
   const server = await startNextServer({
     dir: process.cwd(),

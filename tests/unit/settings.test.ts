@@ -159,9 +159,9 @@ test('every DOORWATCH_ name the code uses is a setting in the schema', () => {
 });
 
 test('nothing outside lib/config reads a setting from process.env', () => {
-  // Allowed: passing the environment on to a child process, Next's own NEXT_RUNTIME, setting
-  // NEXT_TELEMETRY_DISABLED, and the benchmark scripts' own knobs (BENCH_*).
-  const allowed = /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
+  // Allowed: passing the environment on to a child process, Next's own NEXT_RUNTIME and NODE_ENV,
+  // setting NEXT_TELEMETRY_DISABLED, and the benchmark scripts' own knobs (BENCH_*).
+  const allowed = /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NODE_ENV\b|process\.env as \{ NODE_ENV\?: string \}\)\.NODE_ENV = |process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
   const reads: string[] = [];
   for (const file of APP_SOURCES) {
     if (file.startsWith(join(ROOT, 'lib', 'config'))) continue;
