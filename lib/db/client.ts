@@ -54,3 +54,10 @@ export function getDb(): Db {
   globalForDb.doorwatchDb ??= openDb();
   return globalForDb.doorwatchDb;
 }
+
+/** Closes the process-wide handle; the next getDb() opens a fresh one (start-up closes its own before serving). */
+export async function closeDb(): Promise<void> {
+  const db = globalForDb.doorwatchDb;
+  globalForDb.doorwatchDb = undefined;
+  await db?.close();
+}
