@@ -37,6 +37,16 @@ async function createOperator(app: AppServer, name: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+/**
+ * Loads the routes once (Next loads a route module on its first request) without warming the
+ * cold tokens: the bounds here are about the database, not module loading.
+ */
+async function warmUp(app: AppServer) {
+  await (await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${ADMIN}` } })).arrayBuffer();
+  await postEvents(app.url, 'alpha', SECRET, [{ id: 'warm', token: 'warm', type: 'session.opened', at: '2026-11-29T09:00:00.000Z' }]);
+  await (await fetch(`${app.url}/api/health`)).arrayBuffer();
+}
+
 test('after a restart, ingest together with cold operator tokens answers promptly and health stays responsive', async () => {
   let app = await startAppServer({ databaseUrl: database.url, env });
   const tokens: string[] = [];
@@ -49,11 +59,7 @@ test('after a restart, ingest together with cold operator tokens answers promptl
   await database.query('UPDATE "OperatorToken" SET "lastUsedAt" = NULL');
   app = await startAppServer({ databaseUrl: database.url, env });
   try {
-    // Load the routes once (Next compiles a route module on its first request) without warming
-    // the cold tokens: the bound below is about the database, not module loading.
-    await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${ADMIN}` } });
-    await postEvents(app.url, 'alpha', SECRET, [{ id: 'warm', token: 'warm', type: 'session.opened', at: '2026-11-29T09:00:00.000Z' }]);
-    await fetch(`${app.url}/api/health`);
+    await warmUp(app);
     const at = Date.parse('2026-11-29T10:00:00.000Z');
     const batch = (n: number) =>
       Array.from({ length: 200 }, (_, i) => ({ id: `rw-${n}-${i}`, token: `rw-${n}-${i % 20}`, type: 'stream.dropped', at: new Date(at + i).toISOString(), data: {} }));
@@ -78,6 +84,7 @@ test('a write lock held by another process: 503 + Retry-After within the wait, h
   const app = await startAppServer({ databaseUrl: database.url, env: { ...env, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: '500' } });
   const blocker = new Database(database.url.slice('file:'.length));
   try {
+    await warmUp(app);
     blocker.exec('BEGIN IMMEDIATE');
     const at = new Date(Date.parse('2026-11-29T11:00:00.000Z')).toISOString();
     const [ingest, health, read] = await Promise.all([
