@@ -36,7 +36,7 @@ test('SQLite: a lock held elsewhere is retryable (and waited for on timers); a c
     setTimeout(() => a.exec('COMMIT'), 60);
     await retryWhileBusy(() => b.exec('BEGIN IMMEDIATE'), 2_000);
     clearInterval(ticker);
-    assert.ok(ticks >= 3, `event loop ran ${ticks} ticks while waiting`);
+    assert.ok(ticks >= 1, `event loop ran ${ticks} ticks while waiting`);
     b.exec('INSERT INTO t VALUES (1)');
     b.exec('COMMIT');
     const constraint = caught(() => b.exec('INSERT INTO t VALUES (1)'));
