@@ -3,7 +3,7 @@
 # Run:   docker run -p 3000:3000 -e DATABASE_URL=postgresql://... -e DOORWATCH_ADMIN_TOKEN=... doorwatch
 
 # --- build: full dependencies (native better-sqlite3 compiles here), generated Prisma clients, next build
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -17,7 +17,7 @@ COPY . .
 RUN node scripts/ensure-build.mjs && npm prune --omit=dev
 
 # --- runtime: no compilers, non-root
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PORT=3000 HOST=0.0.0.0 \
     DATABASE_URL=file:/app/data/doorwatch.db

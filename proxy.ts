@@ -50,9 +50,10 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages (not Next's hashed static assets), and API paths only when they hold a percent-escape:
-  // a proxy match makes Next buffer the request body before the handler, which ingest must not
-  // pay (it answers 413 before an oversized body is sent). API security headers come from
-  // next.config.js.
-  matcher: ['/((?!_next/static|_next/image|api/).*)', '/api/:rest(.*%.*)'],
+  // Pages (the login page too: it needs its CSP nonce), not Next's hashed static assets, app/icon.svg
+  // or the files in public/ (named one by one: a token in a page path may contain a dot). API paths
+  // only when they hold a percent-escape: a proxy match makes Next buffer the request body before
+  // the handler, which ingest must not pay (it answers 413 before an oversized body is sent). API
+  // security headers come from next.config.js.
+  matcher: ['/((?!api/|_next/static|_next/image|icon\\.svg|favicon\\.ico|robots\\.txt).*)', '/api/(.*%.*)'],
 };

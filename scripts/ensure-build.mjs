@@ -45,7 +45,7 @@ export function ensureBuild({ quiet = false } = {}) {
     });
   } catch (err) {
     if (quiet) process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
-    throw new Error('next build failed (output above)');
+    throw new Error('next build failed (output above)', { cause: err });
   }
   writeFileSync(marker, want);
   return true;

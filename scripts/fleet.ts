@@ -1,21 +1,9 @@
-// The simulated fleet for the demo (and for poking at a running Doorwatch by hand).
-//
-// As a module (scripts/demo.ts):
-//   import { demoFleetServers, serversEnv, startDemoFleet } from './fleet';
-//   const servers = demoFleetServers();                 // 2 refusing + 1 naive, fresh secrets
-//   // start Doorwatch with DOORWATCH_SERVERS=serversEnv(servers), wait until healthy, then:
-//   const fleet = await startDemoFleet({ doorwatchUrl: 'http://127.0.0.1:3000', servers });
-//   ...; await fleet.stop();
-//
-// As a CLI, against a Doorwatch that already knows the servers:
+// The simulated fleet as a CLI, for poking at a running Doorwatch by hand (code uses lib/sim/demo-fleet directly):
 //   tsx scripts/fleet.ts --url http://127.0.0.1:3000 --server demo-eu-1=whsec_...:refusing --server demo-us-1=whsec_...:naive
 import { parseArgs } from 'node:util';
 import type { FleetServerSpec } from '@/lib/sim/fleet';
 import type { ServerMode } from '@/lib/sim/server';
 import { startDemoFleet } from '@/lib/sim/demo-fleet';
-
-export { startFleet, type Fleet, type FleetOptions, type FleetServerSpec } from '@/lib/sim/fleet';
-export { demoFleetServers, serversEnv, startDemoFleet, DEMO_FLEET_DEFAULTS } from '@/lib/sim/demo-fleet';
 
 async function main() {
   const { values } = parseArgs({
@@ -50,7 +38,7 @@ async function main() {
     process.once(sig, () => {
       clearInterval(timer);
       console.log('fleet: draining (deadlocked sessions run to their idle timeout) ...');
-      fleet.stop().then(() => process.exit(0));
+      void fleet.stop().then(() => process.exit(0));
     });
   }
 }

@@ -29,12 +29,6 @@ export function findPostgresBin() {
   return candidates.find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl'))) ?? null;
 }
 
-/** Problems that stop the PostgreSQL run (empty when it can run). */
-export function postgresProblems() {
-  if (process.env.DOORWATCH_TEST_PG_URL) return [];
-  return findPostgresBin() ? [] : [INSTALL_HINT];
-}
-
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();

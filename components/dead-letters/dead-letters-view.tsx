@@ -7,6 +7,7 @@ import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
+import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 
 /** What each code means for the sender, in the words an operator would use with its author. */
@@ -66,6 +67,7 @@ function Row({ letter, tz }: { letter: TDeadLetter; tz: TimeZoneMode }) {
 }
 
 export function DeadLettersView() {
+  const now = useNow(30_000);
   const { global, get, set } = useUrlState();
   const { from, to, tz, refresh, server } = global;
   const codes = (get('code') ?? '').split(',').filter(Boolean);
@@ -80,7 +82,7 @@ export function DeadLettersView() {
   };
   const q = useDeadLetters(params, refresh);
   const data = q.data;
-  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
   const toggleCode = (code: string) => set({ code: toggled(codes, code).join(',') || null, cursor: null });
   const filtered = Boolean(codes.length || server);
 

@@ -40,7 +40,7 @@ export function LoginForm() {
   };
 
   return (
-    <form className="panel login-card" onSubmit={submit} data-testid="login-form">
+    <form className="panel login-card" onSubmit={(e) => void submit(e)} data-testid="login-form">
       <div className="brand" style={{ fontSize: 16 }}>
         <span className="brand-mark" aria-hidden="true">▮▯</span> Doorwatch
       </div>

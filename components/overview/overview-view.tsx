@@ -12,6 +12,7 @@ import { useServers, useStats } from '@/lib/ui/queries';
 import { chooseBucket } from '@/lib/time/buckets';
 import { formatInstant } from '@/lib/time/instant';
 import { resolveTimeRangeOrDefault } from '@/lib/time/range';
+import { useNow } from '@/lib/ui/use-now';
 import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 import { ServerTable } from './server-table';
 
@@ -220,10 +221,11 @@ export function OverviewView() {
   const router = useRouter();
   const { from, to, server, refresh, tz } = global;
   // The server's chooser over the server's resolution of the range: the bucket it would pick itself.
+  const now = useNow(60_000);
   const bucket = useMemo(() => {
-    const r = resolveTimeRangeOrDefault(from, to, Date.now());
+    const r = resolveTimeRangeOrDefault(from, to, now);
     return chooseBucket(r.toMs - r.fromMs).expr;
-  }, [from, to]);
+  }, [from, to, now]);
   const stats = useStats({ from, to, server: server ? [server] : [], bucket }, refresh);
   const servers = useServers(refresh);
 

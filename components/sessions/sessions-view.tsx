@@ -8,6 +8,7 @@ import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
+import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
 
@@ -83,6 +84,7 @@ function SortHeader({ label, field, sort, onSort }: { label: string; field: 'fir
 }
 
 export function SessionsView() {
+  const now = useNow(30_000);
   const { global, get, set, link } = useUrlState();
   const { from, to, tz, refresh } = global;
   const flags = splitList(get('flag'));
@@ -121,7 +123,7 @@ export function SessionsView() {
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
   const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, format });
-  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
+  const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
   const anyFilter = Boolean(flags.length || states.length || server || token);
 
   return (

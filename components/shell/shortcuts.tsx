@@ -38,7 +38,9 @@ export function useShortcuts(onHelp: () => void) {
   const qc = useQueryClient();
   const pendingG = useRef<number | null>(null);
   const state = useRef({ global, set, link });
-  state.current = { global, set, link };
+  useEffect(() => {
+    state.current = { global, set, link };
+  });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

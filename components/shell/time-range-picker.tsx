@@ -1,7 +1,8 @@
 'use client';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { fmtDateTime, tzLabel } from '@/lib/ui/format';
 import { describeRange } from '@/lib/time/describe';
+import { useNow } from '@/lib/ui/use-now';
 import { isRelative } from '@/lib/time/instant';
 import { freezeRange, shiftRange, zoomOutRange } from '@/lib/time/navigate';
 import { RANGE_PRESETS, presetFor } from '@/lib/time/presets';
@@ -11,6 +12,7 @@ import { parseUserTime } from '@/lib/time/user-input';
 import { useUrlState } from '@/lib/ui/url-state';
 
 export function TimeRangePicker() {
+  const now = useNow(30_000);
   const { global, set } = useUrlState();
   const { from, to, tz } = global;
   const [open, setOpen] = useState(false);
@@ -22,11 +24,16 @@ export function TimeRangePicker() {
 
   const shown = (v: string) => (isRelative(v) ? v : fmtDateTime(v, tz));
 
-  useEffect(() => {
-    if (!open) return;
+  // Opening shows the range as it is now; an effect event reads the latest range without re-running the effect.
+  const resetFields = useEffectEvent(() => {
     setFromText(shown(from));
     setToText(shown(to));
     setError(null);
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    resetFields();
     const onDown = (e: MouseEvent) => {
       if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
     };
@@ -40,7 +47,6 @@ export function TimeRangePicker() {
       document.removeEventListener('mousedown', onDown);
       document.removeEventListener('keydown', onKey);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   useEffect(() => {
@@ -68,7 +74,7 @@ export function TimeRangePicker() {
   };
 
   const preset = presetFor(from, to);
-  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), Date.now());
+  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
 
   return (
     <div className="trp" ref={boxRef}>

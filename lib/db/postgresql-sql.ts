@@ -1,6 +1,6 @@
 // Sql on node-postgres: a pool; each transaction holds one client from BEGIN to COMMIT.
 import pg from 'pg';
-import { insertManyAsUnnest, toProviderPlaceholders, type ColumnSpec, type Row, type Sql, type SqlExecutor } from './sql';
+import { insertManyAsUnnest, toProviderPlaceholders, type ColumnSpec, type Sql, type SqlExecutor } from './sql';
 
 // int8 (COUNT, BIGINT epoch ms) and numeric (SUM of BIGINT) come back as numbers: every value
 // Doorwatch stores there (epoch ms, counters, durations) is far below 2^53.

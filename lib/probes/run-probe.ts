@@ -16,7 +16,7 @@ import { StepScope, type ProbeSession } from './step-scope';
 import { TargetLimiter } from './target-limiter';
 import { DEFAULT_TRANSCRIPT_LIMITS, TranscriptRecorder, type TranscriptLimits } from './transcript';
 import type { ProbeTarget } from './types';
-import { handshake, openStream, type ProbeStream, type WireContext } from './wire';
+import { handshake, openStream, type ProbeStream } from './wire';
 
 export interface ProbeOptions {
   /** Deadline of each step, start to cleanup excluded. Default 10 s. */

@@ -82,9 +82,13 @@ export interface DeadLetterScope {
 function scopeWhere(s: DeadLetterScope): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (s.server !== null) where.push('"server" = ?'), params.push(s.server);
-  if (s.fromMs !== null) where.push('"receivedAt" >= ?'), params.push(s.fromMs);
-  if (s.toMs !== null) where.push('"receivedAt" < ?'), params.push(s.toMs);
+  const add = (condition: string, value: unknown) => {
+    where.push(condition);
+    params.push(value);
+  };
+  if (s.server !== null) add('"server" = ?', s.server);
+  if (s.fromMs !== null) add('"receivedAt" >= ?', s.fromMs);
+  if (s.toMs !== null) add('"receivedAt" < ?', s.toMs);
   return { where, params };
 }
 
@@ -98,7 +102,10 @@ export async function readDeadLetterPage(
   previewChars: number,
 ): Promise<StoredDeadLetter[]> {
   const { where, params } = scopeWhere(scope);
-  if (scope.codes.length) where.push(`"code" IN (${placeholders(scope.codes.length)})`), params.push(...scope.codes);
+  if (scope.codes.length) {
+    where.push(`"code" IN (${placeholders(scope.codes.length)})`);
+    params.push(...scope.codes);
+  }
   if (scope.after) {
     where.push('("receivedAt" < ? OR ("receivedAt" = ? AND "id" < ?))');
     params.push(scope.after.receivedAt, scope.after.receivedAt, scope.after.id);

@@ -71,7 +71,7 @@ async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, st
   const cpu0 = apps.map((a) => a.cpuSeconds());
   const self0 = process.cpuUsage();
   const t0 = performance.now();
-  async function worker(w: number) {
+  async function worker(_w: number) {
     for (;;) {
       const i = next++;
       if (i >= batches.length) return;

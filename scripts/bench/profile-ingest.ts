@@ -48,7 +48,7 @@ function timedDb(db: Db, stats: Map<string, { n: number; ms: number }>): Db {
 }
 import { generateFleet, serverName, type BenchEvent } from './fleet';
 import { seed } from './seed';
-import { cleanupSqlite, log, num, parseArgs, prepareDatabase, round, tempSqliteUrl, latencySummary } from './common';
+import { cleanupSqlite, num, parseArgs, prepareDatabase, round, tempSqliteUrl, latencySummary } from './common';
 
 function fleetBatches(events: number, servers: number, now: number, prefix: string) {
   const byServer = new Map<string, BenchEvent[]>();

@@ -32,3 +32,15 @@ test('pages redirect to /login (keeping where you were) without a session, and r
   assert.equal(page.status, 200);
   assert.match(await page.text(), /Doorwatch/);
 });
+
+test('robots.txt and the icons in public/ are served without a login', async () => {
+  const robots = await fetch(`${app.url}/robots.txt`, { redirect: 'manual' });
+  assert.equal(robots.status, 200);
+  assert.match(await robots.text(), /^User-agent: \*\nDisallow: \/$/m, 'an incident dashboard is not indexed');
+  const favicon = await fetch(`${app.url}/favicon.ico`, { redirect: 'manual' });
+  assert.equal(favicon.status, 200);
+  assert.equal(Buffer.from(await favicon.arrayBuffer()).readUInt16LE(2), 1, 'an ICO file');
+  const icon = await fetch(`${app.url}/icon.svg`, { redirect: 'manual' });
+  assert.equal(icon.status, 200);
+  assert.match(icon.headers.get('content-type') ?? '', /image\/svg\+xml/);
+});

@@ -16,7 +16,11 @@ test('the OpenAPI document has no errors under Redocly’s recommended rules', a
 test('the lint can fail: an operation without summary, security and responses is refused', async () => {
   const config = await createConfig({ extends: ['recommended'] });
   const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, Record<string, unknown>>> };
-  for (const op of Object.values(doc.paths['/api/v1/stats'])) delete op.summary, delete op.security, delete op.responses;
+  for (const op of Object.values(doc.paths['/api/v1/stats'])) {
+    delete op.summary;
+    delete op.security;
+    delete op.responses;
+  }
   const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
   assert.ok(problems.some((p) => p.severity === 'error'), 'expected errors for a broken operation');
 });

@@ -10,7 +10,6 @@ import { createReporter, type FetchLike } from '@doorwatch/reporter';
 import { newSecret } from '@/tests/support/receiver';
 
 type Outcome = 'ok' | 'reset' | 'commit-lost' | '500' | '429' | '400' | 'partial';
-type Op = { kind: 'report'; n: number } | { kind: 'tick' } | { kind: 'flush' };
 
 const outcomeArb = fc.constantFrom<Outcome>('ok', 'ok', 'ok', 'reset', 'commit-lost', '500', '429', '400', 'partial');
 const opArb = fc.oneof(

@@ -38,7 +38,7 @@ type EventWithOptionalData<Type extends EventType, Fields> = EventEnvelope & { t
 export type SessionOpenedEvent = EventWithOptionalData<'session.opened', { previousToken?: string }>;
 /** `eventId`: the SSE id of the `upgrade-accepted` event. */
 export type UpgradeAcceptedEvent = Event<'upgrade.accepted', { eventId: number }>;
-export type UpgradeCompletedEvent = EventWithOptionalData<'upgrade.completed', {}>;
+export type UpgradeCompletedEvent = EventWithOptionalData<'upgrade.completed', Record<never, never>>;
 export type UpgradeRejectedEvent = Event<'upgrade.rejected', { status: number }>;
 export type StreamDroppedEvent = EventWithOptionalData<'stream.dropped', { reason?: string }>;
 /** `lastEventId` is required but nullable: a reconnect without Last-Event-ID says so explicitly. */

@@ -1,0 +1,56 @@
+// ESLint flat config: `npm run lint`, also run by `npm test` next to the typecheck. Layout and spacing are
+// Prettier's job (prettier.config.mjs); these rules are about correctness.
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig([
+  globalIgnores(['.next/', 'lib/db/generated/', 'data/', 'test-output/', 'next-env.d.ts', '**/dist/']),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Off: it flags dead initial values (`let json = ''` before a try), a style matter, not a bug.
+      'no-useless-assignment': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // The type-aware rules worth their cost: a dropped promise is a lost write or an unhandled rejection.
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // Tests and benchmarks read untyped JSON response bodies; `as any` stays banned in the product code.
+    files: ['tests/**/*.{ts,tsx}', 'scripts/bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/ui/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    extends: [reactHooks.configs.flat['recommended-latest'], nextPlugin.configs['core-web-vitals']],
+    rules: {
+      // Off: it flags the deliberate "reset local input when the URL changes" effects (token search box);
+      // the React Compiler, whose cascade it guards against, is not used here.
+      'react-hooks/set-state-in-effect': 'off',
+      // Off: logout deliberately reloads the whole page so no cached query data survives the session.
+      '@next/next/no-location-assign-relative-destination': 'off',
+    },
+  },
+]);

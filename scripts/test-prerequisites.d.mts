@@ -1,0 +1,24 @@
+export interface MissingPackage {
+  what: string;
+  packages: string[];
+}
+export interface PrerequisiteSystem {
+  chromiumPath: string;
+  env: Record<string, string | undefined>;
+  exists(path: string): boolean;
+  findPostgresBin(): string | null;
+  isRoot(): boolean;
+  hasApt(): boolean;
+  log(line: string): void;
+  /** Runs a command; null when it succeeded, else what failed. */
+  run(cmd: string, args: string[]): string | null;
+  nodeVersion?: string;
+}
+export const CHROMIUM_PATH: string;
+export function nodeSupported(version: string): boolean;
+export function missingPackages(needs: Set<string>, sys: PrerequisiteSystem): MissingPackage[];
+export function installPlan(
+  missing: MissingPackage[],
+  how: { isRoot: boolean; hasApt: boolean },
+): { commands: [string, string[]][]; problems: string[] };
+export function checkPrerequisites(needs: Set<string>, sys?: PrerequisiteSystem): string[];
