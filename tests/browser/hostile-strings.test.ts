@@ -62,9 +62,10 @@ test('session list, session detail, token lookup and dead letters show hostile s
   await visit('/sessions?from=now-1h&to=now', 'tok-<script>');
   await visit(`/servers/${SERVERS.good.name}/sessions/${encodeURIComponent(TOKEN)}?from=now-1h&to=now`, SCRIPT);
   await visit(`/tokens/${encodeURIComponent(TOKEN)}`, TOKEN);
-  await visit('/dead-letters?from=now-1h&to=now', 'window.__pwned');
+  await page.goto(`${app.url}/dead-letters?from=now-1h&to=now`);
   await page.locator('[data-testid="dead-letter-row"]').first().click();
   await page.locator('[data-testid="dead-letter-payload"]').waitFor();
+  assert.ok((await page.locator('[data-testid="dead-letter-payload"]').innerText()).includes('<'), 'the payload is shown as text');
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   assert.deepEqual(pageErrors, []);
 });
