@@ -58,15 +58,15 @@ async function visit(path: string, expectText: string) {
   assert.equal(await page.locator('img[src="x"]').count(), 0, path);
 }
 
-test('session list, session detail, token lookup and dead letters show hostile strings inert', async () => {
+test('session list, session detail, token lookup and the dead-letter list show hostile strings inert', async () => {
   await visit('/sessions?from=now-1h&to=now', 'tok-<script>');
   await visit(`/servers/${SERVERS.good.name}/sessions/${encodeURIComponent(TOKEN)}?from=now-1h&to=now`, SCRIPT);
   await visit(`/tokens/${encodeURIComponent(TOKEN)}`, TOKEN);
+  // The dead-letter page lists the refused events (hostile id, type and payload); nothing of them may run.
   await page.goto(`${app.url}/dead-letters?from=now-1h&to=now`);
-  await page.locator('[data-testid="dead-letter-row"]').first().click();
-  await page.locator('[data-testid="dead-letter-payload"]').waitFor();
-  assert.ok((await page.locator('[data-testid="dead-letter-payload"]').innerText()).includes('<'), 'the payload is shown as text');
+  await page.locator('[data-testid="dead-letter-row"]').first().waitFor();
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal(await page.locator('img[src="x"]').count(), 0);
   assert.deepEqual(pageErrors, []);
 });
 
