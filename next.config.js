@@ -1,4 +1,13 @@
 // @ts-check
+// Kept in step with lib/http/security-headers.ts (tests/integration/security-headers.test.ts checks both).
+const API_HEADERS = [
+  { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'no-referrer' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -8,6 +17,11 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Native and driver packages stay outside the server bundle.
   serverExternalPackages: ['better-sqlite3', 'pg', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg'],
+  // API answers (JSON) get their security headers here; pages get theirs, with a per-request CSP
+  // nonce, from proxy.ts (lib/http/security-headers.ts holds both sets).
+  async headers() {
+    return [{ source: '/api/:path*', headers: API_HEADERS }];
+  },
 };
 
 module.exports = nextConfig;

@@ -1,7 +1,9 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { headers } from 'next/headers';
 import { Providers } from '@/components/providers';
 import { THEME_BOOT_SCRIPT } from '@/components/shell/theme-script';
+import { NONCE_HEADER } from '@/lib/http/security-headers';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -13,11 +15,13 @@ export const viewport: Viewport = {
   colorScheme: 'light dark',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // proxy.ts sets a fresh nonce per request; the CSP allows no inline script without it.
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body>
         <Providers>{children}</Providers>

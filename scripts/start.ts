@@ -1,7 +1,5 @@
-// npm start: apply pending migrations, prepare the instance, then serve with `next start`.
-// Started as `node .../next start` (not npx) so this process holds the real server's PID.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+// npm start: apply pending migrations, prepare the instance, then serve (Next's handler in this
+// process, lib/launch/next-server.ts), so this process is the real server's PID.
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { prepareInstance } from '@/lib/startup/prepare-instance';
@@ -20,13 +18,24 @@ async function main() {
   // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
   // default 5 s that race shows up as sporadic 502s / "other side closed".
-  const nextArgs = ['start', '-p', String(s.PORT), '-H', s.HOST, '--keepAliveTimeout', String(s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS)];
-  const child = spawn(process.execPath, [join(process.cwd(), 'node_modules/next/dist/bin/next'), ...nextArgs], {
-    stdio: 'inherit',
-    env: process.env,
+  // Served in this process (not `next start`): forwarded headers are normalised from the socket first.
+  (process.env as { NODE_ENV?: string }).NODE_ENV = 'production'; // as `next start` sets it
+  const { startNextServer } = await import('@/lib/launch/next-server');
+  const server = await startNextServer({
+    dir: process.cwd(),
+    host: s.HOST,
+    port: s.PORT,
+    keepAliveTimeoutMs: s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS,
+    trustProxy: s.DOORWATCH_TRUST_PROXY,
   });
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  console.log(`doorwatch listening on http://${s.HOST}:${s.PORT}`);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      server.close(() => process.exit(0));
+      server.closeIdleConnections();
+      setTimeout(() => process.exit(0), 5_000).unref();
+    });
+  }
 }
 
 main().catch((err) => {

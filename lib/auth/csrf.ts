@@ -9,7 +9,7 @@
 // Requests authenticated with a Bearer token are not subject to CSRF (no ambient credential).
 //
 // Rule: the request's Origin must equal this instance's origin — derived from the Host (or
-// X-Forwarded-Host/-Proto behind a proxy), or listed in DOORWATCH_PUBLIC_ORIGIN (comma-separated).
+// X-Forwarded-Host/-Proto when DOORWATCH_TRUST_PROXY=1), or listed in DOORWATCH_PUBLIC_ORIGIN (comma-separated).
 // With no Origin header, `Sec-Fetch-Site: same-origin` is accepted; with neither, the request is
 // refused (a browser that sends neither is not one we can protect).
 import { ApiError } from '@/lib/http/api-error';
@@ -24,8 +24,11 @@ export function isSafeMethod(method: string): boolean {
 function expectedOrigins(request: Request): Set<string> {
   const out = new Set<string>();
   const url = new URL(request.url);
-  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host') || url.host;
-  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.replace(':', '');
+  // Forwarded headers only when a proxy is declared to set them (lib/http/forwarded.ts).
+  const trust = settings().DOORWATCH_TRUST_PROXY;
+  const forwarded = (name: string) => (trust ? request.headers.get(name)?.split(',')[0]?.trim() : undefined);
+  const host = forwarded('x-forwarded-host') || request.headers.get('host') || url.host;
+  const proto = forwarded('x-forwarded-proto') || url.protocol.replace(':', '');
   out.add(`${proto}://${host}`.toLowerCase());
   for (const o of settings().DOORWATCH_PUBLIC_ORIGIN) out.add(o); // normalised: lower case, no trailing slash
   return out;

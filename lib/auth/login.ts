@@ -2,15 +2,21 @@
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
+import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin } from './csrf';
+import { throttled } from './failure-throttle';
 import { findActiveOperatorByToken, isOperatorRole } from './operator-store';
 import { SESSION_TTL_MS, clearSessionCookieHeader, sessionCookieHeader, signSession } from './session-cookie';
 
 /** Login is itself CSRF-checked (a forged login would put a victim into the attacker's account). */
 export async function login(db: Db, request: Request, token: string, nowMs = Date.now()): Promise<Response> {
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
-  const record = await findActiveOperatorByToken(db, token);
-  if (!record || !isOperatorRole(record.role)) throw new ApiError(401, 'unauthorized', 'unknown or revoked operator token');
+  // Guessing is throttled per client address and token prefix (429 + Retry-After).
+  const record = await throttled(clientAddress(request), token, async () => {
+    const found = await findActiveOperatorByToken(db, token);
+    if (!found || !isOperatorRole(found.role)) throw new ApiError(401, 'unauthorized', 'unknown or revoked operator token');
+    return { ...found, role: found.role };
+  });
   const expiresAt = nowMs + SESSION_TTL_MS;
   const body: TAuthSessionResponse = {
     operator: { id: record.id, name: record.name, role: record.role },

@@ -2,7 +2,9 @@
 import { getDb, type Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { TOperatorRole } from '@/lib/contract/api/operators';
+import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin, isSafeMethod } from './csrf';
+import { throttled } from './failure-throttle';
 import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator, type OperatorRecord } from './operator-store';
 import { SESSION_COOKIE, parseSession, readCookie, verifySessionMac } from './session-cookie';
 
@@ -36,8 +38,12 @@ export async function authenticate(request: Request, db: Db = getDb()): Promise<
   if (header !== null) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) throw unauthorized('Authorization must be "Bearer <operator token>"');
-    record = await findActiveOperatorByToken(db, m[1]);
-    if (!record) throw unauthorized('unknown or revoked operator token');
+    // Guessing is throttled per client address and token prefix (429 + Retry-After).
+    record = await throttled(clientAddress(request), m[1], async () => {
+      const found = await findActiveOperatorByToken(db, m[1]);
+      if (!found) throw unauthorized('unknown or revoked operator token');
+      return found;
+    });
     via = 'bearer';
   } else {
     const cookie = readCookie(request, SESSION_COOKIE);

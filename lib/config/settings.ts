@@ -98,7 +98,11 @@ export const ZSettings = z.object({
   DOORWATCH_RETENTION_PAUSE_MS: wholeNumber({ default: DEFAULT_PRUNE_PAUSE_MS, min: 0, description: 'milliseconds between pruning batches' }),
   DOORWATCH_RETENTION_INTERVAL_MS: wholeNumber({ default: 3_600_000, min: 1_000, description: 'milliseconds between scheduled pruning runs' }),
   DOORWATCH_PG_POOL_SIZE: wholeNumber({ default: 10, min: 1, max: 1_000, description: 'PostgreSQL connections per instance for the hot paths' }),
-  DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({ default: 10_000, min: 0, description: 'milliseconds a SQLite write waits for another process’s lock' }),
+  DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({ default: 1_000, min: 0, description: 'milliseconds a SQLite write waits (on timers, never blocking) for another process’s lock before answering 503' }),
+  DOORWATCH_TRUST_PROXY: z
+    .preprocess(trimmed, z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0 (true or false)' }).optional())
+    .transform((v) => v === '1' || v === 'true')
+    .describe('1 when a reverse proxy sets X-Forwarded-For/-Host/-Proto (and strips what clients send); else they are ignored'),
   DOORWATCH_KEEP_ALIVE_TIMEOUT_MS: wholeNumber({
     default: 65_000,
     min: 1,

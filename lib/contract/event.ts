@@ -3,7 +3,8 @@
  * Field and type names are a public contract — external senders depend on them.
  */
 import { z } from 'zod';
-import { parseTimestampMs } from './timestamp';
+import { eventTimestampMs } from './timestamp';
+import { dataBoundsProblem } from './json-bounds';
 
 export const EVENT_TYPES = [
   'session.opened',
@@ -30,12 +31,20 @@ export const ZEventId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1–128 characters of [A-Za-z0-9._:-]');
 
-export const ZToken = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
+// C0/C1 control characters (NUL above all: PostgreSQL text cannot hold it, SQLite stores it and
+// then no search finds it) are refused in every string that becomes a column.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const ZToken = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(256, 'must be at most 256 characters')
+  .refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' });
 
 export const ZTimestamp = z
   .string()
-  .refine((s) => parseTimestampMs(s) !== null, {
-    message: 'must be an RFC 3339 timestamp with fractional seconds, e.g. 2026-11-29T10:00:00.123Z',
+  .refine((s) => eventTimestampMs(s) !== null, {
+    message: 'must be an RFC 3339 timestamp with fractional seconds, between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, e.g. 2026-11-29T10:00:00.123Z',
   });
 
 const nonNegativeInt = z.int().min(0);
@@ -274,6 +283,13 @@ export function validateEvent(raw: unknown): EventValidation {
     return { ok: false, id, issues: [typeIssue, ...rest] };
   }
 
+  // Bounded before anything serializes it (see json-bounds.ts).
+  const bounds = raw.data === undefined ? null : dataBoundsProblem(raw.data);
+  if (bounds !== null) {
+    const envelopeResult = ZEnvelope.safeParse(raw);
+    const rest = envelopeResult.success ? [] : toIssues(raw, envelopeResult.error.issues);
+    return { ok: false, id, issues: [{ code: 'invalid_field', path: 'data', message: `data: ${bounds}` }, ...rest] };
+  }
   // Parse an omitted `data` as {} so a missing required field is reported as
   // `data.eventId` rather than just `data`.
   const candidate = raw.data === undefined ? { ...raw, data: {} } : raw;

@@ -7,6 +7,10 @@
 const RFC3339_FRACTIONAL =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{1,9})(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
+/** Accepted instants: 1970-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z. */
+export const MIN_TIMESTAMP_MS = 0;
+export const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function daysInMonth(year: number, month: number): number {
@@ -30,8 +34,8 @@ function parseUncached(value: string): number | null {
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   // Date.UTC maps years 0-99 to 1900-1999; the contract's four-digit years start at 0000.
-  const ms = Date.UTC(year < 100 ? year + 400 : year, month - 1, day, hour, minute, second, millis);
-  return (year < 100 ? ms - 12_622_780_800_000 : ms) - offsetMinutes * 60_000;
+  const utc = Date.UTC(year < 100 ? year + 400 : year, month - 1, day, hour, minute, second, millis);
+  return (year < 100 ? utc - 12_622_780_800_000 : utc) - offsetMinutes * 60_000;
 }
 
 // The fold reads each event's `at` several times and ingest re-reads stored timelines: a small
@@ -47,6 +51,16 @@ export function parseTimestampMs(value: string): number | null {
   if (memo.size >= MEMO_SIZE) memo.clear();
   memo.set(value, ms);
   return ms;
+}
+
+/**
+ * Epoch ms of a timestamp events may carry: well formed AND an instant, after its offset, that
+ * every part of the system can hold (JS Date, both databases, the time module), else null.
+ * `9999-12-31T23:59:59.999-23:59` is well formed but past the end.
+ */
+export function eventTimestampMs(value: string): number | null {
+  const ms = parseTimestampMs(value);
+  return ms !== null && ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS ? ms : null;
 }
 
 /** Canonical summary form: UTC, millisecond precision. */

@@ -1,12 +1,12 @@
 // The one place that chooses the database client. Everything else asks getDb() and never
 // learns which provider it talks to (except through Sql.provider for dialect details).
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { settings } from '@/lib/config/settings';
 import type { DatabaseConfig } from './config';
-import type { Sql } from './sql';
+import { AsyncQueue, type Sql } from './sql';
+import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
 
@@ -24,10 +24,13 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
   let prisma: Prisma;
   let sql: Sql;
   if (config.provider === 'sqlite') {
-    // timeout = busy wait when another connection or process (a migration, the CLI) holds the write lock.
-    const busyTimeoutMs = settings().DOORWATCH_SQLITE_BUSY_TIMEOUT_MS;
-    prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.sqliteFile!, timeout: busyTimeoutMs }) });
-    sql = createSqliteSql(config.sqliteFile!, busyTimeoutMs);
+    // One writer per process: Prisma's connection and the raw Sql share one queue, and a lock
+    // held by another process (a migration, the CLI) is waited for on timers, never in SQLite's
+    // busy handler (which would block the event loop).
+    const lockWaitMs = settings().DOORWATCH_SQLITE_BUSY_TIMEOUT_MS;
+    const writerQueue = new AsyncQueue();
+    prisma = new SqliteClient({ adapter: queuedSqliteAdapter(config.sqliteFile!, writerQueue, lockWaitMs) });
+    sql = createSqliteSql(config.sqliteFile!, lockWaitMs, writerQueue);
   } else {
     const poolSize = settings().DOORWATCH_PG_POOL_SIZE;
     // Prisma only serves the small admin tables: a small pool is enough.
@@ -50,4 +53,11 @@ const globalForDb = globalThis as unknown as { doorwatchDb?: Db };
 export function getDb(): Db {
   globalForDb.doorwatchDb ??= openDb();
   return globalForDb.doorwatchDb;
+}
+
+/** Closes the process-wide handle; the next getDb() opens a fresh one (start-up closes its own before serving). */
+export async function closeDb(): Promise<void> {
+  const db = globalForDb.doorwatchDb;
+  globalForDb.doorwatchDb = undefined;
+  await db?.close();
 }

@@ -83,4 +83,10 @@ export class AsyncQueue {
     this.tail = result.catch(() => undefined);
     return result;
   }
+  /** Waits for this caller's turn and holds it until the returned release() is called. */
+  acquire(): Promise<() => void> {
+    return new Promise((granted) => {
+      void this.run(() => new Promise<void>((release) => granted(release)));
+    });
+  }
 }

@@ -1,13 +1,15 @@
 // Sql on better-sqlite3: one writer connection (transactions and writes, queued in-process)
 // and one reader connection, which in WAL mode reads the last committed snapshot and never
-// waits for the writer. Prepared statements are cached per connection.
+// waits for the writer. Prepared statements are cached per connection. Every connection has
+// busy_timeout 0 (see sqlite-busy.ts): nothing here ever sleeps on the event loop.
 import Database from 'better-sqlite3';
 import { AsyncQueue, insertManyAsValues, type Sql, type SqlExecutor } from './sql';
+import { retryWhileBusy } from './sqlite-busy';
 
 const STATEMENT_CACHE_SIZE = 500;
 
-function connection(file: string, busyTimeoutMs: number) {
-  const db = new Database(file, { timeout: busyTimeoutMs });
+function connection(file: string) {
+  const db = new Database(file, { timeout: 0 });
   db.pragma('journal_mode = WAL');
   // FULL: COMMIT returns after the WAL is synced, so a 200 from ingest survives a crash of the
   // process and of the machine (NORMAL would risk the last commits on power loss).
@@ -50,21 +52,30 @@ function executor(conn: ReturnType<typeof connection>): SqlExecutor {
   return self;
 }
 
-export function createSqliteSql(file: string, busyTimeoutMs: number): Sql {
-  const writer = connection(file, busyTimeoutMs);
-  const reader = connection(file, busyTimeoutMs);
-  const queue = new AsyncQueue();
+/**
+ * `queue` is the process's one SQLite writer queue, shared with Prisma's connection (see
+ * sqlite-prisma-adapter.ts); `lockWaitMs` bounds how long a write waits, on timers, for a lock
+ * another process holds before it fails with SQLITE_BUSY.
+ */
+export function createSqliteSql(file: string, lockWaitMs: number, queue = new AsyncQueue()): Sql {
+  const writer = connection(file);
+  const reader = connection(file);
   const writeExec = executor(writer);
   const readExec = executor(reader);
+  const write = <T>(fn: () => Promise<T>) => queue.run(() => retryWhileBusy(fn, lockWaitMs));
   return {
     provider: 'sqlite',
-    query: (text, params) => readExec.query(text, params),
+    // A statement that writes (INSERT … RETURNING) goes to the writer, never the reader.
+    query: (text, params) =>
+      reader.prepare(text).reader ? retryWhileBusy(() => readExec.query(text, params), lockWaitMs) : write(() => writeExec.query(text, params)),
     // A write outside a transaction still waits its turn behind running transactions.
-    execute: (text, params) => queue.run(() => writeExec.execute(text, params)),
+    execute: (text, params) => write(() => writeExec.execute(text, params)),
     insertMany: (table, columns, rows, tail) => queue.run(() => writeExec.insertMany(table, columns, rows, tail)),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
       return queue.run(async () => {
-        writer.db.exec('BEGIN IMMEDIATE');
+        // IMMEDIATE takes the write lock up front, so only this statement can meet another
+        // process's lock, and it has no effect when it fails: safe to retry.
+        await retryWhileBusy(() => writer.db.exec('BEGIN IMMEDIATE'), lockWaitMs);
         try {
           const result = await fn(writeExec);
           writer.db.exec('COMMIT');

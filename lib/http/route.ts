@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { getDb, type Db } from '@/lib/db/client';
+import { databaseUnavailable, isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
 import { ApiError, errorBody, errorResponse } from './api-error';
 import { parseInput, parseQuery } from './parse-input';
 import { readJsonBody } from './read-json-body';
@@ -50,6 +51,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
       return response;
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err);
+      if (isRetryableDatabaseError(err)) return errorResponse(databaseUnavailable(err));
       console.error(`[doorwatch] ${request.method} ${new URL(request.url).pathname} failed:`, err);
       return Response.json(errorBody('internal_error', 'Doorwatch failed to handle this request; see the server log.'), {
         status: 500,

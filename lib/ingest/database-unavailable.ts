@@ -1,14 +1,55 @@
+// The one place that decides what a database failure means for the caller. Only trouble a
+// retry can cure (connection refused or lost, the server shutting down, a lock or pool wait
+// that timed out, a serialization conflict) is answered 503 + Retry-After: senders retry it
+// with backoff. Anything else (a value the database refuses, a bug) would fail again on every
+// retry, so it must never be a 503: ingest isolates and dead-letters it instead (ingest-events.ts).
 import { ApiError } from '@/lib/http/api-error';
+import { isSqliteBusy } from '@/lib/db/sqlite-busy';
+
+// PostgreSQL SQLSTATEs: 08 connection exception, 53 insufficient resources, 57P0x shutdown /
+// cannot connect now, 57014 statement timeout/cancel, 40001 serialization, 40P01 deadlock,
+// 55P03 lock not available.
+const PG_RETRYABLE = /^(08|53|57P0|57014|40001|40P01|55P03)/;
+const NODE_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+// Prisma: P1001 can't reach, P1002 timed out, P1008 operation timed out, P1017 connection
+// closed, P2024 pool timeout, P2034 write conflict or deadlock.
+const PRISMA_RETRYABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2034']);
+// node-postgres reports a lost or unobtainable connection as a plain Error.
+const PG_CONNECTION_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
+
+/** True when the same request may succeed if retried later. */
+export function isRetryableDatabaseError(err: unknown): boolean {
+  if (isSqliteBusy(err)) return true;
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (NODE_NET.has(code) || PRISMA_RETRYABLE.has(code)) return true;
+      if (/^[0-9A-Z]{5}$/.test(code) && PG_RETRYABLE.test(code)) return true;
+    }
+    if ((e as { kind?: unknown }).kind === 'DatabaseNotReachable' || (e as { kind?: unknown }).kind === 'ConnectionClosed') return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isRetryableDatabaseError)) return true;
+  }
+  return false;
+}
+
+const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200));
 
 /**
- * A failed write means nothing was committed; the sender should retry later. Every database
- * failure on the write path is answered 503 + Retry-After (never 500), which the reporter and
- * Standard Webhooks senders retry with backoff.
+ * A failed write means nothing was committed; the sender should retry later. Answered 503 +
+ * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
  */
 export function databaseUnavailable(err: unknown): ApiError {
-  const detail = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);
-  console.error('[doorwatch] ingest write failed:', detail);
-  return new ApiError(503, 'database_unavailable', 'the database cannot take the write right now; nothing from this request was stored, retry later', {
+  console.error('[doorwatch] database unavailable:', firstLine(err));
+  return new ApiError(503, 'database_unavailable', 'the database cannot take the request right now; nothing from this request was stored, retry later', {
     'retry-after': '5',
   });
+}
+
+/** Logs a database failure no retry can cure (the caller answers it as a data error). */
+export function logUnstorable(what: string, err: unknown): string {
+  const detail = firstLine(err);
+  console.error(`[doorwatch] ${what}:`, detail);
+  return detail;
 }

@@ -8,7 +8,7 @@ import { activeSecrets } from '@/lib/store/servers/server-registry';
 import { readWebhookHeaders, verifyWebhook } from './verify-signature';
 import type { EventRateLimiter } from './rate-limiter';
 import { storeDeadLetters } from '@/lib/store/dead-letters';
-import { databaseUnavailable } from './database-unavailable';
+import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';
 import { ingestEvents, type IngestResult } from './ingest-events';
 import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
 
@@ -26,7 +26,7 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
   const headers = readWebhookHeaders(request.headers);
   if (!headers || !SERVER_NAME.test(server)) throw unauthorized();
   const secrets = await activeSecrets(db, server).catch((err) => {
-    throw err instanceof ApiError ? err : databaseUnavailable(err);
+    throw isRetryableDatabaseError(err) ? databaseUnavailable(err) : err;
   });
   if (secrets.length === 0 || !verifyWebhook(raw, headers, secrets)) throw unauthorized();
 
@@ -53,7 +53,9 @@ export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, ser
   if (envelopeError !== null) {
     // Keep the raw body for operators: a sender bug is easier to fix when you can see what it sent.
     await storeDeadLetters(db.sql, [{ server, code: 'invalid_body', message: envelopeError, eventIndex: null, eventId: null, payload: raw }], Date.now()).catch((err) => {
-      throw databaseUnavailable(err);
+      // The body is refused either way; only a retryable failure may turn that into a 503.
+      if (isRetryableDatabaseError(err)) throw databaseUnavailable(err);
+      logUnstorable(`${server}: a refused body could not be dead-lettered`, err);
     });
     throw new ApiError(400, 'invalid_body', `expected {"events": [1-${MAX_EVENTS_PER_REQUEST} events]}: ${envelopeError}`);
   }

@@ -1,5 +1,5 @@
 // Work done once before serving: things that need the database migrated first.
-import { getDb } from '@/lib/db/client';
+import { closeDb, getDb } from '@/lib/db/client';
 import { provisionServersFromEnv, sealStoredSecrets } from '@/lib/store/servers/server-registry';
 
 export async function prepareInstance(): Promise<void> {
@@ -10,6 +10,6 @@ export async function prepareInstance(): Promise<void> {
   if (sealed) console.log(`webhook secrets: sealed ${sealed} stored in clear with DOORWATCH_SECRET_KEY`);
   if (inClear) console.log(`webhook secrets: ${inClear} stored unencrypted; set DOORWATCH_SECRET_KEY (openssl rand -base64 32) to seal them at rest`);
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
-  // (add further start-up steps above this line: the connection closes here, next start runs in its own process)
-  await db.close();
+  // (add further start-up steps above this line: the connection closes here; serving opens its own)
+  await closeDb();
 }

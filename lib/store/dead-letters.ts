@@ -14,11 +14,21 @@ export interface DeadLetter {
   payload: string;
 }
 
+/**
+ * Dead letters keep what a sender posted, however hostile: PostgreSQL text cannot hold NUL
+ * (SQLite can, so both store U+FFFD instead and read the same), and a refused id is kept at
+ * its contract length at most.
+ */
+const MAX_EVENT_ID_CHARS = 128;
+function columnText(s: string): string {
+  return s.replace(/\u0000/g, '\uFFFD');
+}
+
 export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadLetter[], receivedAt: number): Promise<void> {
   for (let i = 0; i < letters.length; i += 200) {
     const part = letters.slice(i, i + 200);
     const params: unknown[] = [];
-    for (const l of part) params.push(randomUUID(), l.server, receivedAt, l.code, l.message, l.eventIndex, l.eventId, l.payload);
+    for (const l of part) params.push(randomUUID(), l.server, receivedAt, l.code, columnText(l.message), l.eventIndex, l.eventId === null ? null : columnText(l.eventId.slice(0, MAX_EVENT_ID_CHARS)), columnText(l.payload));
     await sql.execute(
       `INSERT INTO ${TABLE_SQL.deadLetter} ("id","server","receivedAt","code","message","eventIndex","eventId","payload") VALUES ${part.map(() => '(?,?,?,?,?,?,?,?)').join(',')}`,
       params,

@@ -7,15 +7,15 @@
 // Rounding follows Grafana: a `from` rounds down to the start of the unit, a `to` up to its last
 // millisecond, so `now-1d/d … now-1d/d` is the whole of yesterday. Everything resolves in UTC; the
 // UI's UTC/local toggle changes only how instants are displayed.
-import { parseTimestampMs } from '@/lib/contract/timestamp';
+import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS, parseTimestampMs } from '@/lib/contract/timestamp';
 import { addUnits, endOfUnit, startOfUnit, type TimeUnit } from './calendar';
 
 /** Which end of a range an instant is: decides the direction of rounding. */
 export type InstantEdge = 'from' | 'to';
 
 /** Accepted instants: 1970-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z. */
-export const MIN_INSTANT_MS = 0;
-export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+export const MIN_INSTANT_MS = MIN_TIMESTAMP_MS;
+export const MAX_INSTANT_MS = MAX_TIMESTAMP_MS;
 
 export type InstantResult = { ok: true; ms: number } | { ok: false; problem: 'syntax' | 'bounds' };
 

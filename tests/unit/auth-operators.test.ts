@@ -128,11 +128,18 @@ describe('session cookie and CSRF helpers', () => {
     assert.equal(readCookie(req('/', { headers: { cookie: `a=1; ${SESSION_COOKIE}=abc; b=2` } }), SESSION_COOKIE), 'abc');
   });
 
-  test('Origin check honours forwarded host/proto and DOORWATCH_PUBLIC_ORIGIN', () => {
+  test('Origin check honours forwarded host/proto only with DOORWATCH_TRUST_PROXY=1, and DOORWATCH_PUBLIC_ORIGIN', () => {
     assert.doesNotThrow(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: BASE } })));
-    assert.doesNotThrow(() =>
-      assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'https://dw.corp', 'x-forwarded-host': 'dw.corp', 'x-forwarded-proto': 'https' } })),
-    );
+    const forwarded = () => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'https://dw.corp', 'x-forwarded-host': 'dw.corp', 'x-forwarded-proto': 'https' } }));
+    assert.throws(forwarded, fails(403, 'csrf_rejected'), 'a client-sent X-Forwarded-Host is not believed');
+    process.env.DOORWATCH_TRUST_PROXY = '1';
+    reloadSettings();
+    try {
+      assert.doesNotThrow(forwarded);
+    } finally {
+      delete process.env.DOORWATCH_TRUST_PROXY;
+      reloadSettings();
+    }
     assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'http://dw.example:3001' } })), fails(403, 'csrf_rejected'));
     assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })), fails(403, 'csrf_rejected'));
     process.env.DOORWATCH_PUBLIC_ORIGIN = 'https://doorwatch.example.com/';

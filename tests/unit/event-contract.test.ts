@@ -1,7 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EVENT_TYPES, ZEvent, validateEvent, type EventIssue } from '@/lib/contract/event';
-import { parseTimestampMs, toIsoMs } from '@/lib/contract/timestamp';
+import { eventTimestampMs, parseTimestampMs, toIsoMs } from '@/lib/contract/timestamp';
+
+/** `{a: {a: … {}}}` with `levels` wrappers around the innermost object: depth levels + 1. */
+function nested(levels: number): Record<string, unknown> {
+  let v: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++) v = { a: v };
+  return v;
+}
 
 const base = { id: 'srv-1:evt.0001', token: 'tok-A', at: '2026-11-29T10:00:00.123Z' };
 
@@ -102,6 +109,16 @@ describe('event contract: accepted shapes', () => {
     accept({ ...base, id: 'x'.repeat(128), type: 'session.closed' });
   });
 
+  test('bounds: data nested 32 deep and 64 KiB are accepted; the last instant of 9999 and the epoch too', () => {
+    accept({ ...base, type: 'session.closed', data: nested(31) });
+    accept({ ...base, type: 'session.closed', data: { blob: 'x'.repeat(64 * 1024 - 12) } });
+    assert.equal(eventTimestampMs('9999-12-31T23:59:59.999Z'), Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+    assert.equal(eventTimestampMs('9999-12-31T23:59:59.999+23:59'), Date.UTC(9999, 11, 31, 0, 0, 59, 999));
+    assert.equal(eventTimestampMs('9999-12-31T23:59:59.999-00:01'), null);
+    assert.equal(eventTimestampMs('1970-01-01T00:00:00.000Z'), 0);
+    accept({ ...base, token: 'tök ✓ with spaces', type: 'session.closed' });
+  });
+
   test('ZEvent is a discriminated union usable directly', () => {
     assert.equal(ZEvent.safeParse({ ...base, type: 'upgrade.accepted', data: { eventId: 1 } }).success, true);
     assert.equal(ZEvent.safeParse({ ...base, type: 'nope' }).success, false);
@@ -187,6 +204,18 @@ describe('event contract: rejections with machine codes', () => {
     ['non-string reason', { ...base, type: 'session.closed', data: { reason: 5 } }, 'data.reason'],
     ['data is null', { ...base, type: 'session.closed', data: null }, 'data'],
     ['data is an array', { ...base, type: 'upgrade.completed', data: [] }, 'data'],
+    // Issue 10: what the databases cannot hold is refused here, the same on both.
+    ['at past 9999 after its offset', { ...base, at: '9999-12-31T23:59:59.999-23:59', type: 'session.closed' }, 'at'],
+    ['at before 1970', { ...base, at: '1969-12-31T23:59:59.999Z', type: 'session.closed' }, 'at'],
+    ['at in year 0075', { ...base, at: '0075-06-01T00:00:00.000Z', type: 'session.closed' }, 'at'],
+    ['NUL in token', { ...base, token: 'tok\u0000A', type: 'session.closed' }, 'token'],
+    ['newline in token', { ...base, token: 'tok\nA', type: 'session.closed' }, 'token'],
+    ['C1 control in token', { ...base, token: 'tok\u0085', type: 'session.closed' }, 'token'],
+    ['NUL in previousToken', { ...base, type: 'session.opened', data: { previousToken: '\u0000' } }, 'data.previousToken'],
+    ['NUL in id', { ...base, id: 'a\u0000', type: 'session.closed' }, 'id'],
+    ['data nested 33 deep', { ...base, type: 'session.closed', data: nested(32) }, 'data'],
+    ['data nested 5000 deep', { ...base, type: 'session.closed', data: nested(5000) }, 'data'],
+    ['data over 64 KiB', { ...base, type: 'session.closed', data: { blob: 'x'.repeat(64 * 1024) } }, 'data'],
   ];
   for (const [name, raw, path] of invalid) {
     test(`${name} → invalid_field at ${path}`, () => {

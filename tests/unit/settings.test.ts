@@ -42,7 +42,8 @@ test('defaults apply when nothing (or only blanks) is set', () => {
     assert.equal(s.DOORWATCH_RETENTION_PAUSE_MS, 250);
     assert.equal(s.DOORWATCH_RETENTION_INTERVAL_MS, 3_600_000);
     assert.equal(s.DOORWATCH_PG_POOL_SIZE, 10);
-    assert.equal(s.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS, 10_000);
+    assert.equal(s.DOORWATCH_SQLITE_BUSY_TIMEOUT_MS, 1_000);
+    assert.equal(s.DOORWATCH_TRUST_PROXY, false);
     assert.equal(s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS, 65_000);
     assert.equal(s.DOORWATCH_SESSION_SECRET, 'doorwatch-session-v1');
     assert.deepEqual(s.DOORWATCH_PUBLIC_ORIGIN, []);
@@ -158,9 +159,9 @@ test('every DOORWATCH_ name the code uses is a setting in the schema', () => {
 });
 
 test('nothing outside lib/config reads a setting from process.env', () => {
-  // Allowed: passing the environment on to a child process, Next's own NEXT_RUNTIME, setting
-  // NEXT_TELEMETRY_DISABLED, and the benchmark scripts' own knobs (BENCH_*).
-  const allowed = /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
+  // Allowed: passing the environment on to a child process, Next's own NEXT_RUNTIME and NODE_ENV,
+  // setting NEXT_TELEMETRY_DISABLED, and the benchmark scripts' own knobs (BENCH_*).
+  const allowed = /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NODE_ENV\b|process\.env as \{ NODE_ENV\?: string \}\)\.NODE_ENV = |process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
   const reads: string[] = [];
   for (const file of APP_SOURCES) {
     if (file.startsWith(join(ROOT, 'lib', 'config'))) continue;
