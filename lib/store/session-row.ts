@@ -40,6 +40,8 @@ export interface SessionRow {
   fRenegotiated: number;
   fBurnedTokenReuse: number;
   updatedAt: number;
+  /** 1 = a door probe opened this session (lib/store/synthetic-tokens.ts): no rollups, a badge. */
+  synthetic: number;
 }
 
 const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
@@ -57,7 +59,7 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'dualNegotiationCount', 'burnedTokenReuseAt', 'dropCount', 'deadlockStartedAt', 'deadlockEndedAt',
   'deadlockDurationMs', 'previousToken', 'successorServer', 'successorToken', 'successorOpenedAt',
   'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
-  'fBurnedTokenReuse', 'updatedAt',
+  'fBurnedTokenReuse', 'updatedAt', 'synthetic',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -118,6 +120,7 @@ export function toSessionRow(server: string, s: SessionSummary, firstEventAt: nu
     [SESSION_FLAG_COLUMN.renegotiated]: bitOf('renegotiated'),
     [SESSION_FLAG_COLUMN.burned_token_reuse]: bitOf('burned_token_reuse'),
     updatedAt,
+    synthetic: 0,
   };
 }
 
