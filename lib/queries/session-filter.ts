@@ -1,7 +1,7 @@
 // Session list filters: from the checked query parameters, and the portable SQL they turn into.
 import type { Provider } from '@/lib/db/config';
 import type { SessionFlag, SessionState } from '@/lib/contract/summary';
-import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort } from '@/lib/contract/api/sessions';
+import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort, type TSyntheticFilter } from '@/lib/contract/api/sessions';
 import { SESSION_FLAG_COLUMN } from '@/lib/store/session-row';
 import { parseOpenRange } from './query-params';
 
@@ -17,6 +17,8 @@ export interface SessionFilter {
   toMs: number | null;
   nowMs: number;
   thresholdMs: number;
+  /** Door-probe sessions: include, exclude or only them. Absent = include. */
+  synthetic?: TSyntheticFilter;
 }
 
 export interface SessionQuery {
@@ -34,7 +36,7 @@ export function parseSessionQuery(
 ): SessionQuery {
   const { fromMs, toMs } = parseOpenRange(q, nowMs);
   return {
-    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs },
+    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs, synthetic: q.synthetic },
     sort: q.sort,
     limit: q.limit ?? SESSION_DEFAULT_LIMIT,
     cursor: q.cursor || null,
@@ -59,6 +61,8 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
     where.push(`"server" IN (${f.servers.map(() => '?').join(', ')})`);
     params.push(...f.servers);
   }
+  if (f.synthetic === 'exclude') where.push('"synthetic" = 0');
+  if (f.synthetic === 'only') where.push('"synthetic" = 1');
   if (f.states.length) {
     where.push(`"state" IN (${f.states.map(() => '?').join(', ')})`);
     params.push(...f.states);

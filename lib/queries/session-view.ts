@@ -55,6 +55,7 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
     dropCount: Number(row.dropCount ?? 0),
     deadlockCandidateSince: unended ? iso(row.deadlockStartedAt) : null,
     updatedAt: toIsoMs(Number(row.updatedAt)),
+    synthetic: Number(row.synthetic ?? 0) === 1,
   };
 }
 
