@@ -3,7 +3,7 @@
 // like raw events. `latestProbeVerdicts` is the read an alert rule ("probe failing") builds on.
 import { randomUUID } from 'node:crypto';
 import type { SqlExecutor } from '@/lib/db/sql';
-import { ZProbeResult, type ProbeResult, type ProbeVerdict } from '@/lib/contract/probe-result';
+import { ZProbeResult, type ProbeResult, type ProbeStepName, type ProbeVerdict, type StepFinding } from '@/lib/contract/probe-result';
 import { TABLE_SQL } from './tables';
 
 const T = TABLE_SQL.probeRun;
@@ -83,7 +83,7 @@ export interface LatestProbeVerdict {
   /** The verdict of the run before it (null if none): pass → fail is a regression. */
   previousVerdict: ProbeVerdict | null;
   /** Steps whose verdict is fail, with their finding (e.g. reset_at_door: deadlock). */
-  failedSteps: { step: string; finding: string }[];
+  failedSteps: { step: ProbeStepName; finding: StepFinding }[];
 }
 
 /** Each server's latest probe run and the one before it (for alert rules and the server verdicts). */
