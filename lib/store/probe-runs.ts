@@ -70,7 +70,10 @@ const fromRow = (r: Row): StoredProbeRun => ({
 export async function readProbeRuns(sql: SqlExecutor, server: string, limit: number, before: { startedAt: number; id: string } | null = null): Promise<StoredProbeRun[]> {
   const where = ['"server" = ?'];
   const params: unknown[] = [server];
-  if (before) where.push('("startedAt" < ? OR ("startedAt" = ? AND "id" < ?))'), params.push(before.startedAt, before.startedAt, before.id);
+  if (before) {
+    where.push('("startedAt" < ? OR ("startedAt" = ? AND "id" < ?))');
+    params.push(before.startedAt, before.startedAt, before.id);
+  }
   const rows = await sql.query<Row>(`SELECT * FROM ${T} WHERE ${where.join(' AND ')} ORDER BY "startedAt" DESC, "id" DESC LIMIT ?`, [...params, limit]);
   return rows.map(fromRow);
 }
