@@ -11,4 +11,6 @@ export async function register() {
   }
   const { startRetentionSchedule } = await import('./lib/retention/schedule');
   startRetentionSchedule();
+  const { startProbeSchedule } = await import('./lib/probes/probe-schedule');
+  startProbeSchedule();
 }

@@ -2,7 +2,7 @@
 // bounded batches (DOORWATCH_RETENTION_BATCH rows, DOORWATCH_RETENTION_PAUSE_MS apart).
 // Summaries and rollups stay. The running app does the same on a schedule.
 import { openDb } from '@/lib/db/client';
-import { pruneDeadLetters, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+import { pruneDeadLetters, pruneProbeRuns, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
 
 async function main() {
   const config = readRetentionConfig();
@@ -22,6 +22,8 @@ async function main() {
     console.log(`db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`);
     const d = await pruneDeadLetters(db.sql, options);
     console.log(`db:prune (${db.config.provider}): ${d.deleted} dead letters older than the same cutoff deleted in ${d.batches} batch(es)`);
+    const p = await pruneProbeRuns(db.sql, options);
+    console.log(`db:prune (${db.config.provider}): ${p.deleted} probe runs and probe-token records older than the same cutoff deleted`);
   } finally {
     await db.close();
   }

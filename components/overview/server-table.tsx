@@ -110,6 +110,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           </td>
           <td>
             <VerdictChip verdict={s.verdict} /> <ReporterLossChip loss={s.reporterLoss} />
+            {!compact && <div className="small muted" data-testid="verdict-text">{s.verdictText}</div>}
           </td>
           <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
           <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>

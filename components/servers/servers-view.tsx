@@ -1,12 +1,15 @@
 'use client';
 import { ServerTable } from '@/components/overview/server-table';
+import { ProbePanel } from '@/components/probes/probe-panel';
 import { fmtInt } from '@/lib/ui/format';
-import { useServers } from '@/lib/ui/queries';
+import { useMe, useServers } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
 export function ServersView() {
   const { global } = useUrlState();
   const q = useServers(global.refresh);
+  const me = useMe();
+  const admin = me.data?.operator.role === 'admin';
   const servers = q.data?.servers ?? [];
   const naive = servers.filter((s) => s.verdict === 'naive').length;
   const refuses = servers.filter((s) => s.verdict === 'refuses').length;
@@ -25,13 +28,18 @@ export function ServersView() {
       <section className="panel">
         <ServerTable query={q} />
       </section>
+      {servers.map((s) => (
+        <ProbePanel key={s.name} server={s.name} admin={admin} />
+      ))}
       <p className="small muted">
         Verdicts cover all stored data, not only the selected time range. <strong>refuses</strong>: every answered boundary resume got{' '}
         <code>session-superseded</code>. <strong>naive</strong>: at least one naive resume, dual negotiation or reuse of a burned token.{' '}
         Servers never seen at the boundary (e.g. the official MCP SDK) are judged by their ordinary resumes:{' '}
         <strong>resumes correctly</strong>, <strong>lossy resumes</strong> (fewer events replayed than the store held after the
         cursor) or <strong>idle resumes</strong> (200 and nothing, while events were pending).{' '}
-        <strong>unknown</strong>: nothing of either kind has been answered yet. <strong>⚠ N lost</strong>: the server’s reporters
+        <strong>unknown</strong>: nothing of either kind has been answered yet. The text beside a verdict says what it rests on: the
+        latest door probe (“probed 2 min ago”), observed traffic, or both; a probe that shows a naive answer makes the verdict
+        naive, a passed one makes an untested server “refuses”. <strong>⚠ N lost</strong>: the server’s reporters
         dropped or gave up on N events before sending them, so its numbers may be incomplete.
       </p>
     </div>

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { ListPage, listPaging, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
-import { SESSION_SORTS, type TSessionView } from '@/lib/contract/api/sessions';
+import { SESSION_SORTS, SYNTHETIC_FILTERS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
@@ -44,6 +44,11 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
         <Link href={href} className="mono" title={s.token} data-testid="session-link">
           {shortToken(s.token, 28)}
         </Link>
+        {s.synthetic && (
+          <span className="chip" title="Opened by a door probe; kept out of fleet statistics" data-testid="synthetic-badge">
+            {' '}synthetic
+          </span>
+        )}
       </td>
       <td><StateChip state={s.state} /></td>
       <td><Flags flags={[...s.flags, ...s.resumption.flags]} /></td>
@@ -92,6 +97,7 @@ export function SessionsView() {
   const states = splitList(get('state'));
   const server = global.server;
   const token = get('token') ?? '';
+  const synthetic = SYNTHETIC_FILTERS.find((v) => v === get('synthetic')) ?? 'include';
   const sortParam = get('sort') ?? '-lastEventAt';
   const sort = SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt';
   const { limit, cursor } = listPaging(get);
@@ -105,6 +111,7 @@ export function SessionsView() {
     state: SESSION_STATES.filter((s) => states.includes(s)),
     token: token || undefined,
     sort,
+    synthetic,
     limit,
     cursor: cursor || undefined,
   };
@@ -125,7 +132,7 @@ export function SessionsView() {
 
   const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, format });
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
-  const anyFilter = Boolean(flags.length || states.length || server || token);
+  const anyFilter = Boolean(flags.length || states.length || server || token || synthetic !== 'include');
 
   return (
     <ListPage
@@ -173,6 +180,20 @@ export function SessionsView() {
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="synthetic-select">Probe sessions</label>
+            <select
+              id="synthetic-select"
+              className="select"
+              value={synthetic}
+              onChange={(e) => set({ synthetic: e.target.value === 'include' ? null : e.target.value, cursor: null })}
+              data-testid="synthetic-select"
+            >
+              <option value="include">Included</option>
+              <option value="exclude">Hidden</option>
+              <option value="only">Only probes</option>
+            </select>
+          </div>
           <div className="field" role="group" aria-label="Flags (all must match)">
             <span className="small muted">Flags</span>
             {[...SESSION_FLAGS, ...RESUMPTION_FLAGS].map((f) => (
@@ -184,7 +205,7 @@ export function SessionsView() {
           </div>
         </>
       }
-      filterParams={['flag', 'state', 'server', 'token']}
+      filterParams={['flag', 'state', 'server', 'token', 'synthetic']}
       filtered={anyFilter}
       listLabel="Session list"
       query={q}

@@ -97,6 +97,9 @@ export const ZSettings = z.object({
   DOORWATCH_RETENTION_BATCH: wholeNumber({ default: DEFAULT_PRUNE_BATCH, min: 1, description: 'rows per pruning DELETE (and per transaction)' }),
   DOORWATCH_RETENTION_PAUSE_MS: wholeNumber({ default: DEFAULT_PRUNE_PAUSE_MS, min: 0, description: 'milliseconds between pruning batches' }),
   DOORWATCH_RETENTION_INTERVAL_MS: wholeNumber({ default: 3_600_000, min: 1_000, description: 'milliseconds between scheduled pruning runs' }),
+  DOORWATCH_PROBE_TICK_MS: wholeNumber({ default: 15_000, min: 100, description: 'milliseconds between looks for due door probes (on the leader instance)' }),
+  DOORWATCH_PROBE_CONCURRENCY: wholeNumber({ default: 2, min: 1, max: 32, description: 'door probes one instance runs at a time (each target: one at a time)' }),
+  DOORWATCH_PROBE_MIN_INTERVAL_MS: wholeNumber({ default: 60_000, min: 1_000, description: 'shortest interval an admin may give a probe target (rate bound per target)' }),
   DOORWATCH_PG_POOL_SIZE: wholeNumber({ default: 10, min: 1, max: 1_000, description: 'PostgreSQL connections per instance for the hot paths' }),
   DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({ default: 1_000, min: 0, description: 'milliseconds a SQLite write waits (on timers, never blocking) for another process’s lock before answering 503' }),
   DOORWATCH_TRUST_PROXY: z

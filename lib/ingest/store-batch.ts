@@ -17,6 +17,7 @@ import { applyRollupDelta } from '@/lib/store/rollups';
 import { sessionKey, type SessionKey } from '@/lib/store/session-key';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import { sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from '@/lib/store/sessions';
+import { recordSyntheticTokens, syntheticTokensOf } from '@/lib/store/synthetic-tokens';
 import { lockTokens } from '@/lib/store/token-locks';
 
 export interface StoreResult {
@@ -31,6 +32,8 @@ export interface StoreOptions {
   deadLetters?: readonly DeadLetter[];
   /** What the sender's reporter lost on its side, kept per (server, instance) in the same transaction. */
   reporter?: ReporterStatus;
+  /** A door probe's batch (lib/probes/probe-service.ts): its tokens are recorded as synthetic first. */
+  synthetic?: { runId: string; tokens: readonly string[] };
 }
 
 interface SessionRef {
@@ -68,12 +71,24 @@ function tokensToLock(batch: readonly DoorwatchEvent[]): Set<string> {
 }
 
 /** Per-event counters (events, drops) sit at the event's minute, independent of any session. */
-function countEvents(delta: RollupDelta, server: string, fresh: readonly DoorwatchEvent[]): void {
-  for (const e of fresh) {
+function countEvents(delta: RollupDelta, server: string, events: readonly DoorwatchEvent[], sign: 1 | -1 = 1): void {
+  for (const e of events) {
     const minute = minuteOf(timestampMs(e.at));
-    addContributions(delta, server, [{ minute, column: 'events', value: 1 }], 1);
-    if (e.type === 'stream.dropped') addContributions(delta, server, [{ minute, column: 'drops', value: 1 }], 1);
+    addContributions(delta, server, [{ minute, column: 'events', value: 1 }], sign);
+    if (e.type === 'stream.dropped') addContributions(delta, server, [{ minute, column: 'drops', value: 1 }], sign);
   }
+}
+
+/** Touched sessions that are synthetic: a probe opened their token (sticky once stored). */
+async function syntheticKeys(tx: SqlExecutor, keys: readonly SessionRef[], oldRows: ReadonlyMap<SessionKey, SessionRow>): Promise<Set<SessionKey>> {
+  const out = new Set<SessionKey>();
+  const byServer = new Map<string, string[]>();
+  for (const k of keys) {
+    if (Number(oldRows.get(sessionKey(k.server, k.token))?.synthetic ?? 0) === 1) out.add(sessionKey(k.server, k.token));
+    else byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);
+  }
+  for (const [srv, tokens] of byServer) for (const t of await syntheticTokensOf(tx, srv, tokens)) out.add(sessionKey(srv, t));
+  return out;
 }
 
 /**
@@ -143,6 +158,8 @@ function summarise(
   oldRows: ReadonlyMap<SessionKey, SessionRow>,
   storedCandidates: readonly SuccessorCandidate[],
   freshPerKey: ReadonlyMap<SessionKey, number>,
+  fresh: { server: string; ids: ReadonlySet<string> },
+  synthetic: ReadonlySet<SessionKey>,
   delta: RollupDelta,
   options: StoreOptions,
 ): SessionRow[] {
@@ -178,8 +195,14 @@ function summarise(
       : firstPass.get(key)!;
     const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
     const row = toSessionRow(k.server, summary, resumptionOf(facts), firstEventAt, options.now);
-    if (old) addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
-    addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
+    // Synthetic sessions (door probes) stay out of the rollups, so fleet statistics count real traffic.
+    if (synthetic.has(key)) row.synthetic = 1;
+    if (old && Number(old.synthetic) === 0) {
+      addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
+      // Reported before the probe recorded its token: its earlier events leave the counters too.
+      if (row.synthetic === 1) countEvents(delta, k.server, timeline.filter((e) => k.server !== fresh.server || !fresh.ids.has(e.id)), -1);
+    }
+    if (row.synthetic === 0) addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
     newRows.push(row);
   }
   return newRows;
@@ -200,20 +223,23 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     if (batch.length === 0) return { accepted: 0, duplicates: 0 };
     await lockTokens(tx, tokensToLock(batch));
 
+    if (options.synthetic) await recordSyntheticTokens(tx, server, options.synthetic.tokens, options.synthetic.runId, options.now);
     const inserted = await insertNewEvents(tx, server, batch, options.now);
     const fresh = batch.filter((e) => inserted.has(e.id));
     const delta: RollupDelta = new Map();
-    countEvents(delta, server, fresh);
     if (fresh.length > 0) {
       const touched = await touchedSessions(tx, server, fresh);
       const keys = [...touched.values()];
       // Summaries are recomputed from the whole stored timeline, so arrival order never matters.
       const timelines = await loadTimelines(tx, keys);
       const oldRows = await loadOldRows(tx, keys);
+      const synthetic = await syntheticKeys(tx, keys, oldRows);
+      countEvents(delta, server, fresh.filter((e) => !synthetic.has(sessionKey(server, e.token))));
       const storedCandidates = await storedSuccessorCandidates(tx, touched);
       const freshPerKey = new Map<SessionKey, number>();
       for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
-      const newRows = summarise(keys, timelines, oldRows, storedCandidates, freshPerKey, delta, options);
+      const freshIds = { server, ids: new Set(fresh.map((e) => e.id)) };
+      const newRows = summarise(keys, timelines, oldRows, storedCandidates, freshPerKey, freshIds, synthetic, delta, options);
       await upsertSessionRows(tx, newRows);
     }
     pruneZeroCells(delta);

@@ -1,7 +1,9 @@
 // GET /api/v1/servers: registered servers and servers seen in data, with a conformance verdict.
 import type { Db } from '@/lib/db/client';
-import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
+import type { TServerListResponse, TServerProbeSummary, TServerVerdict, TServerView, TVerdictEvidence } from '@/lib/contract/api/servers';
+import type { StepFinding } from '@/lib/contract/probe-result';
 import { toIsoMs } from '@/lib/contract/timestamp';
+import { latestProbeVerdicts } from '@/lib/store/probe-runs';
 import { reporterLossByServer } from '@/lib/store/reporter-status';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { registeredServers } from '@/lib/store/servers/server-registry';
@@ -32,6 +34,70 @@ export function verdictOf(c: VerdictCounts, r?: TResumptionCounts): TServerVerdi
   return 'unknown';
 }
 
+/** Probe findings that prove the server does not refuse at the door (the others fail for other reasons). */
+const NAIVE_FINDINGS: ReadonlySet<StepFinding> = new Set(['deadlock', 'dual_negotiation', 'naive_resume', 'conflict']);
+
+const RESUMPTION_VERDICT_TEXT: Record<Exclude<TServerVerdict, 'refuses' | 'naive' | 'unknown'>, string> = {
+  resumes_correctly: 'resumes correctly — its SSE resumes replayed what the store held',
+  lossy_resumes: 'lossy resumes — some resumes replayed fewer events than the store held',
+  idle_resumes: 'idle resumes — some resumes answered 200 and nothing while events were pending',
+};
+
+export interface CombinedVerdict {
+  verdict: TServerVerdict;
+  evidence: TVerdictEvidence;
+  text: string;
+}
+
+function ago(ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60_000);
+  if (min < 1) return 'just now';
+  if (min < 120) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
+}
+
+/** HH:MM (UTC) of a probe, with the date when it is not today's. */
+function clock(iso: string, nowMs: number): string {
+  const sameDay = iso.slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10);
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)}`;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The conformance verdict from observed traffic and the latest door probe, saying which.
+ * Any naive observation wins (one is enough); a failed probe whose findings show naive answers
+ * makes it naive too; a passed probe makes an unknown server "refuses". A probe that failed for
+ * another reason (over-refusal, a broken upgrade) or was inconclusive does not change the verdict,
+ * and the text says so. Pure.
+ */
+export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | null, nowMs: number, r?: TResumptionCounts): CombinedVerdict {
+  const traffic = verdictOf(c, r);
+  const naiveSessions = c.naiveResumes + c.dualNegotiations + c.burnedTokenReuses;
+  const probeNaive = probe?.verdict === 'fail' && probe.failedSteps.some((s) => NAIVE_FINDINGS.has(s.finding));
+  const at = probe && clock(probe.startedAt, nowMs);
+  const trafficText = traffic === 'naive' ? `${plural(naiveSessions, 'session')} observed` : `${plural(c.refused, 'session')} refused`;
+
+  if (probeNaive || traffic === 'naive') {
+    const parts = [probeNaive ? `probe at ${at}` : null, traffic === 'naive' ? trafficText : null].filter(Boolean);
+    const evidence: TVerdictEvidence = probeNaive && traffic === 'naive' ? 'probe_and_traffic' : probeNaive ? 'probe' : 'traffic';
+    const passed = !probeNaive && probe?.verdict === 'pass' ? ` (the probe at ${at} passed)` : '';
+    return { verdict: 'naive', evidence, text: `resumes naively — ${parts.join(', and ')}${passed}` };
+  }
+  const other = probe?.verdict === 'fail' ? `; probe at ${at} failed (${[...new Set(probe.failedSteps.map((s) => s.finding))].join(', ')})` : '';
+  const inconclusive = probe?.verdict === 'inconclusive' ? `; probe at ${at} inconclusive` : '';
+  if (probe?.verdict === 'pass') {
+    const probed = `probed ${ago(nowMs - Date.parse(probe.startedAt))}`;
+    if (traffic === 'refuses') return { verdict: 'refuses', evidence: 'probe_and_traffic', text: `refuses — ${probed}, and ${trafficText}` };
+    return { verdict: 'refuses', evidence: 'probe', text: `refuses — ${probed}` };
+  }
+  if (traffic === 'refuses') return { verdict: 'refuses', evidence: 'traffic', text: `refuses — ${trafficText}${other}${inconclusive}` };
+  // Never answered at the door: what its ordinary SSE resumes showed (servers without the upgrade).
+  if (traffic !== 'unknown') return { verdict: traffic, evidence: 'traffic', text: `${RESUMPTION_VERDICT_TEXT[traffic]}${other}${inconclusive}` };
+  return { verdict: 'unknown', evidence: 'none', text: `unknown — ${probe ? 'no boundary resume observed' : 'no probe and no boundary resume observed yet'}${other}${inconclusive}` };
+}
+
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
 
 export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
@@ -40,6 +106,8 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
   const lastMap = await lastEventAtByServer(db.sql);
   const lossMap = await reporterLossByServer(db.sql);
   const resumption = await resumptionCounts(db);
+  const probeMap = await latestProbeVerdicts(db.sql);
+  const nowMs = Date.now();
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -56,13 +124,21 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
     const health = resumption.get(name) ?? NO_RESUMPTION;
     const last = lastMap.get(name) ?? null;
     const l = lossMap.get(name);
+    const p = probeMap.get(name);
+    const probe: TServerProbeSummary | null = p
+      ? { runId: p.runId, startedAt: toIsoMs(p.startedAt), verdict: p.verdict, failedSteps: p.failedSteps }
+      : null;
+    const combined = combineVerdict(counts, probe, nowMs, health);
     return {
       name,
       registeredAt: regMap.get(name)?.toISOString() ?? null,
       lastSeenAt: last === null ? null : toIsoMs(last),
       events: n('events'),
       sessions: n('sessions'),
-      verdict: verdictOf(counts, health),
+      verdict: combined.verdict,
+      verdictText: combined.text,
+      evidence: combined.evidence,
+      probe,
       reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,
       counts,
       resumption: health,

@@ -2,7 +2,7 @@
 import type { Provider } from '@/lib/db/config';
 import type { SessionFlag, SessionState } from '@/lib/contract/summary';
 import type { ResumptionFlag } from '@/lib/contract/resumption';
-import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort } from '@/lib/contract/api/sessions';
+import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort, type TSyntheticFilter } from '@/lib/contract/api/sessions';
 import { SESSION_FLAG_COLUMN } from '@/lib/store/session-row';
 import { parseOpenRange } from './query-params';
 
@@ -18,6 +18,8 @@ export interface SessionFilter {
   toMs: number | null;
   nowMs: number;
   thresholdMs: number;
+  /** Door-probe sessions: include, exclude or only them. Absent = include. */
+  synthetic?: TSyntheticFilter;
 }
 
 export interface SessionQuery {
@@ -35,7 +37,7 @@ export function parseSessionQuery(
 ): SessionQuery {
   const { fromMs, toMs } = parseOpenRange(q, nowMs);
   return {
-    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs },
+    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs, synthetic: q.synthetic },
     sort: q.sort,
     limit: q.limit ?? SESSION_DEFAULT_LIMIT,
     cursor: q.cursor || null,
@@ -60,6 +62,8 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
     where.push(`"server" IN (${f.servers.map(() => '?').join(', ')})`);
     params.push(...f.servers);
   }
+  if (f.synthetic === 'exclude') where.push('"synthetic" = 0');
+  if (f.synthetic === 'only') where.push('"synthetic" = 1');
   if (f.states.length) {
     where.push(`"state" IN (${f.states.map(() => '?').join(', ')})`);
     params.push(...f.states);

@@ -72,6 +72,7 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
     deadlockCandidateSince: unended ? iso(row.deadlockStartedAt) : null,
     resumption: resumptionOfRow(row),
     updatedAt: toIsoMs(Number(row.updatedAt)),
+    synthetic: Number(row.synthetic ?? 0) === 1,
   };
 }
 

@@ -98,7 +98,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", COUNT(*) AS "n",
             COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
        FROM ${TABLE_SQL.session}
-      WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
         AND "deadlockEndedAt" IS NULL${serverSql}
       GROUP BY 1`,
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
@@ -110,7 +110,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const refusalRows = await db.sql.query<LatencyRow>(
     `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
        FROM ${TABLE_SQL.session}
-      WHERE "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
+      WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
         AND "refusalLatencyMs" IS NOT NULL${serverSql}
       GROUP BY 1, 2`,
     [q.bucketMs, fromMs, toMs, ...serverParam],
@@ -118,7 +118,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
   const renegRows = await db.sql.query<LatencyRow>(
     `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
        FROM ${TABLE_SQL.session}
-      WHERE "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
+      WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
       GROUP BY 1, 2`,
     [q.bucketMs, fromMs, toMs, ...serverParam],
   );

@@ -8,6 +8,8 @@ import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { DEFAULT_PRUNE_BATCH, DEFAULT_PRUNE_PAUSE_MS, settings, type Settings } from '@/lib/config/settings';
 import { deleteDeadLettersBefore } from '@/lib/store/dead-letters';
 import { deleteEventsOfEndedTimelines } from '@/lib/store/events';
+import { deleteProbeRunsBefore } from '@/lib/store/probe-runs';
+import { deleteSyntheticTokensBefore } from '@/lib/store/synthetic-tokens';
 
 const DAY_MS = 86_400_000;
 
@@ -57,6 +59,13 @@ export async function pruneEvents(sql: Sql, options: PruneOptions): Promise<Prun
 /** Dead letters (refused payloads, up to 1 MiB each) age out with the raw events. */
 export async function pruneDeadLetters(sql: Sql, options: PruneOptions): Promise<PruneResult> {
   return deleteInBatches(sql, options, deleteDeadLettersBefore);
+}
+
+/** Door-probe runs (results with transcripts) and the probe-token records age out with them too. */
+export async function pruneProbeRuns(sql: Sql, options: PruneOptions): Promise<PruneResult> {
+  const runs = await deleteInBatches(sql, options, deleteProbeRunsBefore);
+  const tokens = await deleteInBatches(sql, options, deleteSyntheticTokensBefore);
+  return { cutoff: runs.cutoff, deleted: runs.deleted + tokens.deleted, batches: runs.batches + tokens.batches };
 }
 
 async function deleteInBatches(

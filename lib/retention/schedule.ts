@@ -3,7 +3,7 @@
 // never overlap. Every instance runs it; deletes of the same rows are harmless (PostgreSQL
 // makes the second one wait, then find nothing).
 import { getDb } from '@/lib/db/client';
-import { pruneDeadLetters, pruneEvents, readRetentionConfig, type RetentionConfig } from './prune-events';
+import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const state = globalThis as unknown as { doorwatchRetention?: NodeJS.Timeout | null };
 
@@ -21,8 +21,9 @@ export function startRetentionSchedule(config: RetentionConfig = readRetentionCo
       const options = { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs };
       const events = await pruneEvents(getDb().sql, options);
       const letters = await pruneDeadLetters(getDb().sql, options);
-      if (events.deleted + letters.deleted > 0) {
-        console.log(`[doorwatch] retention: deleted ${events.deleted} events and ${letters.deleted} dead letters older than ${new Date(events.cutoff).toISOString()}`);
+      const probes = await pruneProbeRuns(getDb().sql, options);
+      if (events.deleted + letters.deleted + probes.deleted > 0) {
+        console.log(`[doorwatch] retention: deleted ${events.deleted} events, ${letters.deleted} dead letters and ${probes.deleted} probe records older than ${new Date(events.cutoff).toISOString()}`);
       }
     } catch (err) {
       console.error(`[doorwatch] retention run failed (will retry): ${err instanceof Error ? err.message.split('\n')[0] : err}`);

@@ -46,6 +46,8 @@ export interface SessionRow {
   rejectedResumes: number;
   abandonedAt: number | null;
   updatedAt: number;
+  /** 1 = a door probe opened this session (lib/store/synthetic-tokens.ts): no rollups, a badge. */
+  synthetic: number;
 }
 
 const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
@@ -64,7 +66,7 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'dualNegotiationCount', 'burnedTokenReuseAt', 'dropCount', 'deadlockStartedAt', 'deadlockEndedAt',
   'deadlockDurationMs', 'previousToken', 'successorServer', 'successorToken', 'successorOpenedAt',
   'renegotiationLatencyMs', 'fBoundary', 'fRefused', 'fNaiveResume', 'fDualNegotiation', 'fRenegotiated',
-  'fBurnedTokenReuse', 'checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes', 'abandonedAt', 'updatedAt',
+  'fBurnedTokenReuse', 'checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes', 'abandonedAt', 'updatedAt', 'synthetic',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -137,6 +139,7 @@ export function toSessionRow(
     rejectedResumes: health.rejectedResumes,
     abandonedAt: ms(health.abandonedAt),
     updatedAt,
+    synthetic: 0,
   };
 }
 

@@ -6,6 +6,9 @@ export const TABLE = {
   rollup: 'Rollup',
   deadLetter: 'DeadLetter',
   reporterStatus: 'ReporterStatus',
+  probeTarget: 'ProbeTarget',
+  probeRun: 'ProbeRun',
+  syntheticToken: 'SyntheticToken',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -15,6 +18,9 @@ export const TABLE_SQL = {
   rollup: `"${TABLE.rollup}"`,
   deadLetter: `"${TABLE.deadLetter}"`,
   reporterStatus: `"${TABLE.reporterStatus}"`,
+  probeTarget: `"${TABLE.probeTarget}"`,
+  probeRun: `"${TABLE.probeRun}"`,
+  syntheticToken: `"${TABLE.syntheticToken}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { ZDeadLetterListResponse, ZDeadLetterQuery, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
 import { ZOperatorListResponse, ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
+import { ZProbeHistoryResponse } from '@/lib/contract/api/probes';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { queryString } from '@/lib/contract/api/route-contract';
 import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
@@ -30,6 +31,7 @@ export const queryKeys = {
   session: (server: string, token: string) => [...queryKeys.all, 'session', server, token] as const,
   tokenLookup: (token: string) => [...queryKeys.all, 'token-lookup', token] as const,
   servers: () => [...queryKeys.all, 'servers'] as const,
+  probes: (server: string) => [...queryKeys.all, 'probes', server] as const,
   adminServers: () => [...queryKeys.all, 'admin-servers'] as const,
   operators: () => [...queryKeys.all, 'operators'] as const,
   deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
@@ -89,6 +91,15 @@ export function useServers(refresh: RefreshMode) {
   return useQuery({
     queryKey: queryKeys.servers(),
     queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
+    refetchInterval: interval(refresh),
+  });
+}
+
+/** A server's door-probe target and recent runs (docs/probes.md). */
+export function useProbeHistory(server: string, refresh: RefreshMode) {
+  return useQuery({
+    queryKey: queryKeys.probes(server),
+    queryFn: ({ signal }) => apiFetch(`/api/v1/servers/${encodeURIComponent(server)}/probes?limit=20`, ZProbeHistoryResponse, { signal }),
     refetchInterval: interval(refresh),
   });
 }

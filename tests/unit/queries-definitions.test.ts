@@ -98,7 +98,7 @@ function row(over: Partial<SessionRow>): SessionRow {
     refusedAt: null, refusalLatencyMs: null, naiveResumeAt: 5000, dualNegotiationAt: null, dualNegotiationCount: 0,
     burnedTokenReuseAt: null, dropCount: 1, deadlockStartedAt: 5000, deadlockEndedAt: null, deadlockDurationMs: null,
     previousToken: null, successorServer: null, successorToken: null, successorOpenedAt: null, renegotiationLatencyMs: null,
-    fBoundary: 1, fRefused: 0, fNaiveResume: 1, fDualNegotiation: 0, fRenegotiated: 0, fBurnedTokenReuse: 0, updatedAt: 6000,
+    fBoundary: 1, fRefused: 0, fNaiveResume: 1, fDualNegotiation: 0, fRenegotiated: 0, fBurnedTokenReuse: 0, updatedAt: 6000, synthetic: 0,
     checkedResumes: 0, lossyResumes: 0, idleResumes: 0, rejectedResumes: 0, abandonedAt: null,
     ...over,
   };

@@ -19,6 +19,7 @@ import {
 } from './operators';
 import { ZHealthResponse } from './health';
 import { INGEST_HEADERS, ZIngestRequest, ZIngestResponse } from './ingest';
+import { ZProbeHistoryQuery, ZProbeHistoryResponse, ZProbeRunView, ZProbeTargetRequest, ZProbeTargetView } from './probes';
 
 const ZServerParam = z.object({ server: zText(128).min(1) });
 const ZIdParam = z.object({ id: zText(128).min(1) });
@@ -131,6 +132,39 @@ export const secretRotateRoute = routeContract({
   errors: [404, 413],
 });
 
+export const probeTargetSetRoute = routeContract({
+  method: 'PUT', path: '/api/v1/admin/servers/{server}/probe', operationId: 'setProbeTarget', tags: ['admin'], auth: 'admin',
+  summary: 'Set the server’s door-probe target (admin): URL, optional credential header (never returned), interval, enabled',
+  params: ZServerParam,
+  body: ZProbeTargetRequest,
+  responses: { 200: { description: 'the stored target', schema: ZProbeTargetView } },
+  errors: [404, 413],
+});
+
+export const probeTargetClearRoute = routeContract({
+  method: 'DELETE', path: '/api/v1/admin/servers/{server}/probe', operationId: 'clearProbeTarget', tags: ['admin'], auth: 'admin',
+  summary: 'Remove the server’s door-probe target (admin); its run history stays until retention',
+  params: ZServerParam,
+  responses: { 204: { description: 'removed' } },
+  errors: [404],
+});
+
+export const probeRunRoute = routeContract({
+  method: 'POST', path: '/api/v1/admin/servers/{server}/probe/run', operationId: 'runProbe', tags: ['admin'], auth: 'admin',
+  summary: 'Run the server’s door probe now (admin) and answer with the stored result; bounded by the probe’s step deadlines',
+  params: ZServerParam,
+  responses: { 200: { description: 'the run, classified per step', schema: ZProbeRunView } },
+  errors: [404],
+});
+
+export const probeHistoryRoute = routeContract({
+  method: 'GET', path: '/api/v1/servers/{server}/probes', operationId: 'listProbeRuns', tags: ['query'], auth: 'viewer',
+  summary: 'The server’s door-probe target (credential value never shown) and its runs, newest first',
+  params: ZServerParam,
+  query: ZProbeHistoryQuery,
+  responses: { 200: { description: 'target and runs', schema: ZProbeHistoryResponse } },
+});
+
 export const ingestRoute = routeContract({
   method: 'POST', path: '/api/v1/ingest/{server}', operationId: 'ingestEvents', tags: ['ingest'], auth: 'webhook',
   summary: 'Post a Standard-Webhooks-signed batch of session transitions (1–1,000 events, at most 1 MiB)',
@@ -190,6 +224,7 @@ export const API_ROUTES: readonly RouteContract[] = [
   statsRoute, sessionListRoute, sessionExportRoute, sessionDetailRoute, serverListRoute,
   operatorListRoute, operatorCreateRoute, operatorRevokeRoute,
   deadLetterListRoute, deadLetterRoute, registeredServerListRoute, serverAddRoute, serverRemoveRoute, secretRotateRoute,
+  probeTargetSetRoute, probeTargetClearRoute, probeRunRoute, probeHistoryRoute,
   ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute,
 ];
 

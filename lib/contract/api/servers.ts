@@ -1,10 +1,24 @@
 // GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
 import { z } from 'zod';
+import { PROBE_STEPS, PROBE_VERDICTS, STEP_FINDINGS } from '@/lib/contract/probe-result';
 import { ZCount, ZIsoMs } from './common';
 import { ZResumptionCounts } from './resumption-counts';
 
 export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
+
+/** What the verdict rests on: the latest door probe, observed traffic, both, or nothing yet. */
+export const VERDICT_EVIDENCE = ['probe', 'traffic', 'probe_and_traffic', 'none'] as const;
+export type TVerdictEvidence = (typeof VERDICT_EVIDENCE)[number];
+
+/** The server's latest door probe (docs/probes.md), as the verdict uses it. */
+export const ZServerProbeSummary = z.object({
+  runId: z.string(),
+  startedAt: ZIsoMs,
+  verdict: z.enum(PROBE_VERDICTS),
+  failedSteps: z.array(z.object({ step: z.enum(PROBE_STEPS), finding: z.enum(STEP_FINDINGS) })),
+});
+export type TServerProbeSummary = z.infer<typeof ZServerProbeSummary>;
 
 export const ZServerView = z.object({
   name: z.string(),
@@ -24,6 +38,11 @@ export const ZServerView = z.object({
    * unknown: nothing answered at the boundary and no checked resume either.
    */
   verdict: z.enum(SERVER_VERDICTS),
+  /** The verdict with its evidence, for a person: "refuses — probed 2 min ago", "resumes naively — probe at 10:42, and 3 sessions observed". */
+  verdictText: z.string(),
+  evidence: z.enum(VERDICT_EVIDENCE),
+  /** The latest door probe; null if the server was never probed. */
+  probe: ZServerProbeSummary.nullable(),
   /**
    * What this server's reporters said they lost before sending (summed over reporter instances,
    * each reporting cumulative counts); null if no reporter ever sent its status. Non-zero means

@@ -15,11 +15,15 @@ export const ZSessionView = ZSessionSummary.extend({
   updatedAt: ZIsoMs.meta({ description: 'when Doorwatch last recomputed this summary (ingest clock)' }),
   /** How the server answered SSE resumes (lossy, idle, rejected, abandoned); see docs/contract.md. */
   resumption: ZResumptionHealth,
+  synthetic: z.boolean().meta({ description: 'opened by a door probe (docs/probes.md); kept out of fleet statistics' }),
 });
 export type TSessionView = z.infer<typeof ZSessionView>;
 
 export const SESSION_SORTS = ['-lastEventAt', 'lastEventAt', '-firstEventAt', 'firstEventAt'] as const;
 export type TSessionSort = (typeof SESSION_SORTS)[number];
+
+export const SYNTHETIC_FILTERS = ['include', 'exclude', 'only'] as const;
+export type TSyntheticFilter = (typeof SYNTHETIC_FILTERS)[number];
 
 export const ZSessionListResponse = z.object({
   sessions: z.array(ZSessionView),
@@ -59,6 +63,7 @@ export const ZSessionFilterQuery = z.object({
   to: zInstantParam(`End (exclusive), same forms.${SESSIONS_ACTIVE}`),
   token: zText(256).optional().meta({ description: 'Whole token or prefix' }),
   sort: z.enum(SESSION_SORTS).default('-lastEventAt').meta({ description: 'Order' }),
+  synthetic: z.enum(SYNTHETIC_FILTERS).default('include').meta({ description: 'Door-probe sessions: include (default), exclude, or only' }),
 });
 export type TSessionFilterQuery = z.output<typeof ZSessionFilterQuery>;
 

@@ -1,0 +1,12 @@
+import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
+import { clearProbeTarget, setProbeTarget } from '@/lib/queries/probe-history';
+
+export const dynamic = 'force-dynamic';
+
+export const PUT = defineRoute(probeTargetSetRoute, ({ db, params, body }) => setProbeTarget(db, params.server, body));
+
+export const DELETE = defineRoute(probeTargetClearRoute, async ({ db, params }) => {
+  await clearProbeTarget(db, params.server);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,7 @@
+import { probeRunRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
+import { runProbeNow } from '@/lib/queries/probe-history';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = defineRoute(probeRunRoute, ({ db, params }) => runProbeNow(db, params.server));

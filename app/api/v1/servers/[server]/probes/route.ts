@@ -1,0 +1,7 @@
+import { probeHistoryRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
+import { probeHistory } from '@/lib/queries/probe-history';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = defineRoute(probeHistoryRoute, ({ db, params, query }) => probeHistory(db, params.server, query.limit));

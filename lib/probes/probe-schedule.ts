@@ -1,0 +1,43 @@
+// The in-app probe schedule: started once per server process from instrumentation.ts. Every
+// DOORWATCH_PROBE_TICK_MS the instance that leads the "probes" job (leader-lease: PostgreSQL
+// advisory lock; SQLite: the one instance) runs the targets whose interval has passed, at most
+// DOORWATCH_PROBE_CONCURRENCY at a time, each target one at a time (the engine's TargetLimiter).
+import { getDb, type Db } from '@/lib/db/client';
+import { settings } from '@/lib/config/settings';
+import { createLeaderLease } from '@/lib/schedule/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { dueProbeTargets } from '@/lib/store/probe-targets';
+import { runServerProbe } from './probe-service';
+
+/** Runs every due target once; a failing target is reported and does not stop the others. */
+export async function runDueProbes(db: Db, concurrency: number, now = Date.now()): Promise<number> {
+  const due = await dueProbeTargets(db.sql, now);
+  let next = 0;
+  let ran = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      const target = due[next++];
+      try {
+        await runServerProbe(db, target.server, 'schedule');
+        ran++;
+      } catch (err) {
+        console.error(`[doorwatch] probe of ${target.server} failed (will retry at its next interval):`, err instanceof Error ? err.message : err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+  return ran;
+}
+
+const state = globalThis as unknown as { doorwatchProbes?: PeriodicJob };
+
+export function startProbeSchedule(): void {
+  if (state.doorwatchProbes) return;
+  const s = settings();
+  state.doorwatchProbes = startPeriodicJob({
+    name: 'door probes',
+    intervalMs: s.DOORWATCH_PROBE_TICK_MS,
+    lease: createLeaderLease(s.DATABASE_URL, 'probes'),
+    run: async () => void (await runDueProbes(getDb(), s.DOORWATCH_PROBE_CONCURRENCY)),
+  });
+}

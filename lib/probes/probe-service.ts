@@ -1,0 +1,28 @@
+// Running a server's door probe end to end: read its registered target (credential opened from
+// its sealed form), run the engine, store the probe's sessions through the ingest write path as
+// synthetic, and keep the run. Used by the schedule and by the admin "run now" route.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '@/lib/db/client';
+import { ZEvent } from '@/lib/contract/event';
+import { ApiError } from '@/lib/http/api-error';
+import { storeBatch } from '@/lib/ingest/store-batch';
+import { deadlockThresholdMs } from '@/lib/config/settings';
+import { insertProbeRun, type ProbeTrigger, type StoredProbeRun } from '@/lib/store/probe-runs';
+import { markProbeTargetRun, probeCredential, readProbeTarget } from '@/lib/store/probe-targets';
+import { probeEvents, probeTokens } from './probe-events';
+import { runProbe, type ProbeOptions } from './run-probe';
+
+export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigger, options: ProbeOptions = {}): Promise<StoredProbeRun> {
+  const target = await readProbeTarget(db.sql, server);
+  if (!target) throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target; set one with PUT /api/v1/admin/servers/${server}/probe`);
+  const credential = await probeCredential(db.sql, server);
+  const result = await runProbe({ url: target.url, credential }, options);
+  const runId = randomUUID();
+  const now = Date.now();
+  // The engine writes well-formed events; checking them here keeps the ingest contract the only door.
+  const events = probeEvents(runId, result).map((e) => ZEvent.parse(e));
+  await storeBatch(db.sql, server, events, { now, deadlockThresholdMs: deadlockThresholdMs(), synthetic: { runId, tokens: probeTokens(result) } });
+  const run = await insertProbeRun(db.sql, server, result, trigger, runId);
+  await markProbeTargetRun(db.sql, server, Date.parse(result.startedAt));
+  return run;
+}
