@@ -6,6 +6,12 @@ export const TABLE = {
   rollup: 'Rollup',
   deadLetter: 'DeadLetter',
   reporterStatus: 'ReporterStatus',
+  alertRule: 'AlertRule',
+  alertContactPoint: 'AlertContactPoint',
+  alertRuleContact: 'AlertRuleContact',
+  alertState: 'AlertState',
+  alertTransition: 'AlertTransition',
+  alertDelivery: 'AlertDelivery',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -15,6 +21,12 @@ export const TABLE_SQL = {
   rollup: `"${TABLE.rollup}"`,
   deadLetter: `"${TABLE.deadLetter}"`,
   reporterStatus: `"${TABLE.reporterStatus}"`,
+  alertRule: `"${TABLE.alertRule}"`,
+  alertContactPoint: `"${TABLE.alertContactPoint}"`,
+  alertRuleContact: `"${TABLE.alertRuleContact}"`,
+  alertState: `"${TABLE.alertState}"`,
+  alertTransition: `"${TABLE.alertTransition}"`,
+  alertDelivery: `"${TABLE.alertDelivery}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */
