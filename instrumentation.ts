@@ -11,4 +11,6 @@ export async function register() {
   }
   const { startRetentionSchedule } = await import('./lib/retention/schedule');
   startRetentionSchedule();
+  const { startAlertSchedule } = await import('./lib/alerts/alert-schedule');
+  startAlertSchedule();
 }

@@ -1,7 +1,7 @@
 // The registry of alert measures: each one a number over [fromMs, toMs) for one server or all,
 // read through the query layer's and the store's readers (the same figures the stats API and
 // the Servers page show), never SQL of its own. NaN means "no data" (lib/alerts/evaluate-rule.ts).
-import type { SqlExecutor } from '@/lib/db/sql';
+import type { Sql } from '@/lib/db/sql';
 import type { TAlertMeasure } from '@/lib/contract/api/alerts';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { deadlockThresholdMs } from '@/lib/config/settings';
@@ -12,10 +12,10 @@ import type { MeasureScope } from './measure-scope';
 import { countRejections } from './rejected-requests';
 
 export type { MeasureScope };
-export type MeasureFn = (sql: SqlExecutor, scope: MeasureScope) => Promise<number>;
+export type MeasureFn = (sql: Sql, scope: MeasureScope) => Promise<number>;
 
 /** The stats API's answer over the scope, as one bucket (the rule's window). */
-function statsOver(sql: SqlExecutor, s: MeasureScope): Promise<TStatsResponse> {
+function statsOver(sql: Sql, s: MeasureScope): Promise<TStatsResponse> {
   const range = { fromMs: s.fromMs, toMs: s.toMs, fromInput: String(s.fromMs), toInput: String(s.toMs) };
   return computeStats({ sql }, { range, bucketMs: Math.max(1, s.toMs - s.fromMs), server: s.server, nowMs: s.toMs, thresholdMs: deadlockThresholdMs() });
 }
@@ -44,6 +44,6 @@ export const MEASURES: Record<TAlertMeasure, MeasureFn> = {
   server_silence_seconds: serverSilenceSeconds,
 };
 
-export function measure(sql: SqlExecutor, name: TAlertMeasure, scope: MeasureScope): Promise<number> {
+export function measure(sql: Sql, name: TAlertMeasure, scope: MeasureScope): Promise<number> {
   return MEASURES[name](sql, scope);
 }
