@@ -79,10 +79,14 @@ export async function recordDeliveryAttempt(
 export async function listAlertDeliveries(sql: SqlExecutor, q: { status?: DeliveryStatus; transitionIds?: readonly string[]; limit: number }): Promise<AlertDeliveryRow[]> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (q.status) where.push('"status" = ?'), params.push(q.status);
+  if (q.status) {
+    where.push('"status" = ?');
+    params.push(q.status);
+  }
   if (q.transitionIds) {
     if (q.transitionIds.length === 0) return [];
-    where.push(`"transitionId" IN (${placeholders(q.transitionIds.length)})`), params.push(...q.transitionIds);
+    where.push(`"transitionId" IN (${placeholders(q.transitionIds.length)})`);
+    params.push(...q.transitionIds);
   }
   const rows = await sql.query<AlertDeliveryRow>(
     `SELECT * FROM ${D} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,

@@ -71,7 +71,7 @@ const arbRule = fc.record({
 test('properties: transitions follow the state graph, firing needs `for` of unbroken condition, resolved only after firing', () => {
   fc.assert(
     fc.property(arbRule, arbSteps, (r, steps) => {
-      let s: RuleState | null = null;
+      let s = null as RuleState | null;
       let now = 0;
       let holdingSince: number | null = null;
       let firings = 0;
@@ -107,7 +107,7 @@ test('properties: transitions follow the state graph, firing needs `for` of unbr
 test('property: evaluation is deterministic and a repeated step with the same input changes nothing', () => {
   fc.assert(
     fc.property(arbRule, arbSteps, (r, steps) => {
-      let s: RuleState | null = null;
+      let s = null as RuleState | null;
       let now = 0;
       for (const step of steps) {
         now += step.dt;
