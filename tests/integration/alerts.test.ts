@@ -90,8 +90,8 @@ test('three default rules exist; viewers read rules and history, only admins wri
     rules.body.rules.map((r: any) => [r.id, r.measure, r.comparison, r.threshold, r.forSeconds, r.enabled]),
     [
       ['default-deadlock-ongoing', 'deadlocks_ongoing', 'gt', 0, 30, true],
-      ['default-naive-resume', 'naive_resumes', 'gt', 0, 0, true],
       ['default-dual-negotiation', 'dual_negotiations', 'gt', 0, 0, true],
+      ['default-naive-resume', 'naive_resumes', 'gt', 0, 0, true],
     ],
   );
   const viewer = (await api(app, '/api/v1/operators', { method: 'POST', body: { name: 'watcher', role: 'viewer' } })).body.token;
@@ -200,7 +200,7 @@ test('a pending notification survives a crash and is delivered after the restart
     await receiver.waitFor((r) => r.some((x) => x.status === 200), 'the delivery after the restart');
     assert.equal(new Set(receiver.requests.map((r) => r.webhookId)).size, 1, 'the same notification, not a new one');
     assert.equal(receiver.requests.filter((r) => r.status === 200).length, 1);
-    const [row] = await db.query('SELECT "status", "attempts" FROM "AlertDelivery"');
+    const [row] = await until('the delivery to be recorded', () => db.query('SELECT "status", "attempts" FROM "AlertDelivery"'), (rows) => rows[0]?.status !== 'pending');
     assert.equal(row.status, 'delivered');
     assert.equal(Number(row.attempts), 2);
   } finally {
