@@ -352,7 +352,7 @@ function FiringPanel() {
   return (
     <Panel id="h-firing" title="Firing now" aside={q.data ? `${firing.length} of ${q.data.rules.length} rules` : undefined}>
       <ListStates query={q} loadingLabel="Loading…" isEmpty={firing.length === 0} empty={<div className="calm" data-testid="no-firing"><strong>Nothing is firing.</strong></div>}>
-        <ul className="stack" data-testid="firing-alerts">
+        <ul className="stack" data-testid="firing-alerts" style={{ listStyle: 'none', padding: 12, margin: 0 }}>
           {firing.map((r) => (
             <li key={r.id} className="alarm">
               <div className="alarm-text">
