@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '@/lib/db/sql';
 import { listAlertRules, type AlertRuleRow } from '@/lib/store/alert-rules';
-import { readAlertStates } from '@/lib/store/alert-states';
-import { writeAlertState } from '@/lib/store/alert-states';
+import { readAlertStates, writeAlertState } from '@/lib/store/alert-states';
 import { insertAlertTransition, type AlertTransitionRow } from '@/lib/store/alert-transitions';
 import { insertAlertDelivery } from '@/lib/store/alert-deliveries';
 import { contactPointForDelivery } from '@/lib/store/alert-contact-points';
@@ -40,7 +39,7 @@ export async function evaluateAlerts(sql: Sql, nowMs: number, origin: string): P
     const value = await measureRule(sql, rule, nowMs);
     if (value === null) continue; // a failed read is not "no data": keep the state as it is
     const prev = states.get(rule.id) ?? null;
-    const { next, transition } = evaluateRule({ ...rule }, prev, value, nowMs);
+    const { next, transition } = evaluateRule(rule, prev, value, nowMs);
     const row: AlertTransitionRow | null = transition && {
       id: randomUUID(),
       ruleId: rule.id,
