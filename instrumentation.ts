@@ -13,4 +13,6 @@ export async function register() {
   startRetentionSchedule();
   const { startProbeSchedule } = await import('./lib/probes/probe-schedule');
   startProbeSchedule();
+  const { startAlertSchedule } = await import('./lib/alerts/alert-schedule');
+  startAlertSchedule();
 }

@@ -11,7 +11,7 @@ import { queryKeys, useMe, useOperators } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
 /** Shown once: a freshly minted secret or token, with a copy button. */
-function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+export function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="secret-box" role="status" data-testid="one-time-secret">

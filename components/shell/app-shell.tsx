@@ -6,6 +6,7 @@ import { apiFetch } from '@/lib/ui/fetcher';
 import { tzLabel } from '@/lib/ui/format';
 import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
+import { AlertBanner } from './alert-banner';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
 import { ThemeToggle } from './theme';
@@ -16,6 +17,7 @@ const NAV = [
   { href: '/sessions', label: 'Sessions', match: (p: string) => p.startsWith('/sessions') || p.includes('/sessions/') || p.startsWith('/tokens') },
   { href: '/servers', label: 'Servers', match: (p: string) => p === '/servers' },
   { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p === '/dead-letters' },
+  { href: '/alerts', label: 'Alerts', match: (p: string) => p === '/alerts' },
   { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
 ];
 
@@ -114,6 +116,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
+        <AlertBanner />
         {children}
       </main>
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />

@@ -14,6 +14,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'g s', what: 'Go to Sessions' },
   { keys: 'g v', what: 'Go to Servers' },
   { keys: 'g d', what: 'Go to Dead letters' },
+  { keys: 'g a', what: 'Go to Alerts' },
   { keys: 'g ,', what: 'Go to Settings' },
   { keys: 't', what: 'Open the time range picker' },
   { keys: '1 – 4', what: 'Last 15 m / 1 h / 24 h / 7 d' },
@@ -53,7 +54,7 @@ export function useShortcuts(onHelp: () => void) {
       if (pendingG.current !== null) {
         window.clearTimeout(pendingG.current);
         pendingG.current = null;
-        const dest: Record<string, string> = { o: '/', s: '/sessions', v: '/servers', d: '/dead-letters', ',': '/settings' };
+        const dest: Record<string, string> = { o: '/', s: '/sessions', v: '/servers', d: '/dead-letters', a: '/alerts', ',': '/settings' };
         if (dest[e.key]) {
           e.preventDefault();
           router.push(l(dest[e.key]));

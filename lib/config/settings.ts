@@ -112,6 +112,9 @@ export const ZSettings = z.object({
     max: 9_999_999,
     description: 'milliseconds idle keep-alive connections stay open (longer than load balancers keep theirs)',
   }),
+  DOORWATCH_ALERT_INTERVAL_MS: wholeNumber({ default: 15_000, min: 100, description: 'milliseconds between alert rule evaluations (one instance evaluates: the leader)' }),
+  DOORWATCH_ALERT_MAX_ATTEMPTS: wholeNumber({ default: 8, min: 1, max: 50, description: 'attempts per alert notification before it is marked failed' }),
+  DOORWATCH_ALERT_RETRY_BASE_MS: wholeNumber({ default: 5_000, min: 10, description: 'first retry delay of a failed alert notification; doubles per attempt (at most 1 h)' }),
   // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
   DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
   DOORWATCH_PUBLIC_ORIGIN: z

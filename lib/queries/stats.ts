@@ -78,7 +78,7 @@ export function bucketLatency(counted: readonly CountedValue[] | undefined): TBu
   return { count, p50, p95, max };
 }
 
-export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsResponse> {
+export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<TStatsResponse> {
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
   const serverParam = q.server === null ? [] : [q.server];

@@ -27,7 +27,7 @@ export interface ResumptionScope {
 }
 
 /** Counts per server (servers without sessions are absent). */
-export async function resumptionCounts(db: Db, scope: ResumptionScope = {}): Promise<Map<string, TResumptionCounts>> {
+export async function resumptionCounts(db: Pick<Db, 'sql'>, scope: ResumptionScope = {}): Promise<Map<string, TResumptionCounts>> {
   const where: string[] = [];
   const params: unknown[] = FLAG_SESSIONS.map(([, flag]) => `% ${flag} %`);
   if (scope.range) {

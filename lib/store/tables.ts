@@ -9,6 +9,12 @@ export const TABLE = {
   probeTarget: 'ProbeTarget',
   probeRun: 'ProbeRun',
   syntheticToken: 'SyntheticToken',
+  alertRule: 'AlertRule',
+  alertContactPoint: 'AlertContactPoint',
+  alertRuleContact: 'AlertRuleContact',
+  alertState: 'AlertState',
+  alertTransition: 'AlertTransition',
+  alertDelivery: 'AlertDelivery',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -21,6 +27,12 @@ export const TABLE_SQL = {
   probeTarget: `"${TABLE.probeTarget}"`,
   probeRun: `"${TABLE.probeRun}"`,
   syntheticToken: `"${TABLE.syntheticToken}"`,
+  alertRule: `"${TABLE.alertRule}"`,
+  alertContactPoint: `"${TABLE.alertContactPoint}"`,
+  alertRuleContact: `"${TABLE.alertRuleContact}"`,
+  alertState: `"${TABLE.alertState}"`,
+  alertTransition: `"${TABLE.alertTransition}"`,
+  alertDelivery: `"${TABLE.alertDelivery}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

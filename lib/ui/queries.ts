@@ -14,6 +14,7 @@ import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { queryString } from '@/lib/contract/api/route-contract';
 import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
+import { ZAlertHistoryResponse, ZAlertRuleListResponse, ZContactPointListResponse } from '@/lib/contract/api/alerts';
 import { apiFetch } from './fetcher';
 import { REFRESH_MS, type RefreshMode } from './url-state';
 
@@ -36,6 +37,9 @@ export const queryKeys = {
   operators: () => [...queryKeys.all, 'operators'] as const,
   deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
   deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
+  alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
+  alertHistory: () => [...queryKeys.all, 'alert-history'] as const,
+  contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -137,5 +141,29 @@ export function useOperators(enabled: boolean) {
     queryKey: queryKeys.operators(),
     queryFn: ({ signal }) => apiFetch('/api/v1/operators', ZOperatorListResponse, { signal }),
     enabled,
+  });
+}
+
+/** Alert rules and their states: every page's banner reads it, so it refreshes on its own. */
+export function useAlertRules() {
+  return useQuery({
+    queryKey: queryKeys.alertRules(),
+    queryFn: ({ signal }) => apiFetch('/api/v1/alerts/rules', ZAlertRuleListResponse, { signal }),
+    refetchInterval: 15_000,
+  });
+}
+
+export function useAlertHistory(refresh: RefreshMode) {
+  return useQuery({
+    queryKey: queryKeys.alertHistory(),
+    queryFn: ({ signal }) => apiFetch('/api/v1/alerts/history?limit=200', ZAlertHistoryResponse, { signal }),
+    refetchInterval: interval(refresh) || 15_000,
+  });
+}
+
+export function useContactPoints() {
+  return useQuery({
+    queryKey: queryKeys.contactPoints(),
+    queryFn: ({ signal }) => apiFetch('/api/v1/alerts/contact-points', ZContactPointListResponse, { signal }),
   });
 }

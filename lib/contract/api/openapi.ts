@@ -90,6 +90,7 @@ const TAGS = [
   { name: 'ingest', description: 'Where MCP servers post their session transitions (Standard Webhooks)' },
   { name: 'admin', description: 'Registered servers, their secrets, and refused payloads' },
   { name: 'operators', description: 'Operator tokens' },
+  { name: 'alerts', description: 'Alert rules, their history, and where notifications go' },
   { name: 'auth', description: 'Browser login sessions' },
   { name: 'meta', description: 'Health and this document' },
 ];

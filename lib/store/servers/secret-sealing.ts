@@ -7,7 +7,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const PREFIX = 'dwsealed:v1:';
 // Binds a sealed value to its purpose: it cannot be moved into another sealed field unnoticed.
-const AAD = Buffer.from('doorwatch/server-secret/v1');
+const PURPOSES = { serverSecret: 'doorwatch/server-secret/v1', contactPointSecret: 'doorwatch/contact-point-secret/v1' } as const;
+export type SealingPurpose = keyof typeof PURPOSES;
 
 export type SealingKey = Buffer;
 
@@ -47,11 +48,11 @@ export function readPreviousSealingKey(env: Record<string, string | undefined>):
 export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
 
 /** What to store: sealed with the key, or the secret itself when there is no key. */
-export function sealSecret(secret: string, key: SealingKey | null): string {
+export function sealSecret(secret: string, key: SealingKey | null, purpose: SealingPurpose = 'serverSecret'): string {
   if (key === null) return secret;
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(AAD);
+  cipher.setAAD(Buffer.from(PURPOSES[purpose]));
   const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return `${PREFIX}${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${sealed.toString('base64')}`;
 }
@@ -60,7 +61,12 @@ export function sealSecret(secret: string, key: SealingKey | null): string {
  * The secret from what was stored: sealed values need the key they were sealed with (the
  * current key, or the previous one while keys change). `withPrevious` says which one opened it.
  */
-export function openSecretWith(stored: string, key: SealingKey | null, previous: SealingKey | null = null): { secret: string; withPrevious: boolean } {
+export function openSecretWith(
+  stored: string,
+  key: SealingKey | null,
+  previous: SealingKey | null = null,
+  purpose: SealingPurpose = 'serverSecret',
+): { secret: string; withPrevious: boolean } {
   if (!isSealed(stored)) return { secret: stored, withPrevious: false };
   if (key === null && previous === null) {
     throw new SecretSealingError('secret_key_missing', 'webhook secrets in the database are sealed, but DOORWATCH_SECRET_KEY is not set: start Doorwatch with the key they were sealed with');
@@ -71,7 +77,7 @@ export function openSecretWith(stored: string, key: SealingKey | null, previous:
   const attempt = (k: SealingKey): string | null => {
     try {
       const decipher = createDecipheriv('aes-256-gcm', k, iv);
-      decipher.setAAD(AAD);
+      decipher.setAAD(Buffer.from(PURPOSES[purpose]));
       decipher.setAuthTag(tag);
       return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
     } catch {
@@ -88,6 +94,6 @@ export function openSecretWith(stored: string, key: SealingKey | null, previous:
   );
 }
 
-export function openSecret(stored: string, key: SealingKey | null, previous: SealingKey | null = null): string {
-  return openSecretWith(stored, key, previous).secret;
+export function openSecret(stored: string, key: SealingKey | null, previous: SealingKey | null = null, purpose: SealingPurpose = 'serverSecret'): string {
+  return openSecretWith(stored, key, previous, purpose).secret;
 }

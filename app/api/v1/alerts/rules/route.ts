@@ -1,0 +1,9 @@
+import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes';
+import { createRule, listRuleViews } from '@/lib/alerts/alert-views';
+import { defineRoute } from '@/lib/http/route';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = defineRoute(alertRuleListRoute, ({ db }) => listRuleViews(db, Date.now()));
+
+export const POST = defineRoute(alertRuleCreateRoute, ({ db, body }) => createRule(db, body, Date.now()));

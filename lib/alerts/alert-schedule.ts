@@ -1,0 +1,30 @@
+// The alert schedule of a server process (started from instrumentation.ts): every
+// DOORWATCH_ALERT_INTERVAL_MS the leader (lib/schedule/leader-lease.ts: a PostgreSQL advisory
+// lock; SQLite always leads) evaluates every rule once, then sends the notifications due.
+import { settings } from '@/lib/config/settings';
+import { getDb } from '@/lib/db/client';
+import { createLeaderLease } from '@/lib/schedule/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { alertLog } from './alert-log';
+import { deliverDueNotifications } from './deliver-notifications';
+import { evaluateAlerts } from './evaluate-alerts';
+import { publicOrigin } from './sessions-link';
+
+const state = globalThis as unknown as { doorwatchAlerts?: PeriodicJob };
+
+export function startAlertSchedule(): PeriodicJob {
+  const s = settings();
+  state.doorwatchAlerts ??= startPeriodicJob({
+    name: 'alert evaluation',
+    intervalMs: s.DOORWATCH_ALERT_INTERVAL_MS,
+    firstRunAfterMs: Math.min(s.DOORWATCH_ALERT_INTERVAL_MS, 5_000),
+    lease: createLeaderLease(s.DATABASE_URL, 'alerts'),
+    onError: alertLog.runFailed,
+    run: async () => {
+      const { sql } = getDb();
+      await evaluateAlerts(sql, Date.now(), publicOrigin());
+      await deliverDueNotifications(sql, { maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS, retryBaseMs: s.DOORWATCH_ALERT_RETRY_BASE_MS });
+    },
+  });
+  return state.doorwatchAlerts;
+}

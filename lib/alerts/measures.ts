@@ -1,0 +1,49 @@
+// The registry of alert measures: each one a number over [fromMs, toMs) for one server or all,
+// read through the query layer's and the store's readers (the same figures the stats API and
+// the Servers page show), never SQL of its own. NaN means "no data" (lib/alerts/evaluate-rule.ts).
+import type { Sql } from '@/lib/db/sql';
+import type { TAlertMeasure } from '@/lib/contract/api/alerts';
+import type { TStatsResponse } from '@/lib/contract/api/stats';
+import { deadlockThresholdMs } from '@/lib/config/settings';
+import { computeStats } from '@/lib/queries/stats';
+import { lastEventAtByServer } from '@/lib/store/sessions';
+import type { MeasureScope } from './measure-scope';
+// Branch `metrics` adds the real reader: import { countRejections } from '@/lib/store/ingest-rejections';
+import { countRejections } from './rejected-requests';
+
+export type { MeasureScope };
+export type MeasureFn = (sql: Sql, scope: MeasureScope) => Promise<number>;
+
+/** The stats API's answer over the scope, as one bucket (the rule's window). */
+function statsOver(sql: Sql, s: MeasureScope): Promise<TStatsResponse> {
+  const range = { fromMs: s.fromMs, toMs: s.toMs, fromInput: String(s.fromMs), toInput: String(s.toMs) };
+  return computeStats({ sql }, { range, bucketMs: Math.max(1, s.toMs - s.fromMs), server: s.server, nowMs: s.toMs, thresholdMs: deadlockThresholdMs() });
+}
+
+const fromStats =
+  (pick: (stats: TStatsResponse) => number | null): MeasureFn =>
+  async (sql, scope) =>
+    pick(await statsOver(sql, scope)) ?? Number.NaN;
+
+/** Seconds since the server's last event (for all servers: the most silent one); NaN when none has sent any. */
+const serverSilenceSeconds: MeasureFn = async (sql, scope) => {
+  const last = await lastEventAtByServer(sql);
+  const times = scope.server === null ? [...last.values()] : [last.get(scope.server) ?? null];
+  const seen = times.filter((t): t is number => t !== null);
+  return seen.length === 0 ? Number.NaN : (scope.toMs - Math.min(...seen)) / 1000;
+};
+
+export const MEASURES: Record<TAlertMeasure, MeasureFn> = {
+  deadlocks_ongoing: fromStats((s) => s.deadlocks.ongoing),
+  naive_resumes: fromStats((s) => s.naiveResumes),
+  dual_negotiations: fromStats((s) => s.dualNegotiations),
+  burned_token_reuses: fromStats((s) => s.burnedTokenReuses),
+  refusal_latency_p95_ms: fromStats((s) => s.refusalLatencyMs.p95),
+  renegotiation_rate: fromStats((s) => s.renegotiations.rate),
+  rejected_requests: countRejections,
+  server_silence_seconds: serverSilenceSeconds,
+};
+
+export function measure(sql: Sql, name: TAlertMeasure, scope: MeasureScope): Promise<number> {
+  return MEASURES[name](sql, scope);
+}

@@ -1,0 +1,180 @@
+// Alert rules, their states and history, contact points and notification deliveries
+// (GET/POST/PATCH/DELETE under /api/v1/alerts). One schema per contract: routes, OpenAPI and the UI.
+import { z } from 'zod';
+import { ZCount, ZIsoMs, zLimitParam } from './common';
+import { zText } from './route-contract';
+
+/** What a rule measures (lib/alerts/measures.ts computes each one over the rule's window). */
+export const ALERT_MEASURES = [
+  'deadlocks_ongoing',
+  'naive_resumes',
+  'dual_negotiations',
+  'burned_token_reuses',
+  'refusal_latency_p95_ms',
+  'renegotiation_rate',
+  'rejected_requests',
+  'server_silence_seconds',
+] as const;
+export const ZAlertMeasure = z.enum(ALERT_MEASURES);
+export type TAlertMeasure = z.infer<typeof ZAlertMeasure>;
+
+export const MEASURE_LABELS: Record<TAlertMeasure, string> = {
+  deadlocks_ongoing: 'ongoing deadlocks',
+  naive_resumes: 'naive resumes',
+  dual_negotiations: 'dual negotiations',
+  burned_token_reuses: 'burned-token reuses',
+  refusal_latency_p95_ms: 'refusal latency p95 (ms)',
+  renegotiation_rate: 'renegotiation rate (per drop)',
+  rejected_requests: 'rejected ingest requests',
+  server_silence_seconds: 'seconds since a server’s last event',
+};
+
+export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
+export const ZAlertComparison = z.enum(ALERT_COMPARISONS);
+export type TAlertComparison = z.infer<typeof ZAlertComparison>;
+export const COMPARISON_SYMBOLS: Record<TAlertComparison, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤' };
+
+export const ZAlertStateName = z.enum(['inactive', 'pending', 'firing']);
+export type TAlertStateName = z.infer<typeof ZAlertStateName>;
+/** pending: the condition started to hold; firing: it held for the rule's `for`; resolved: it stopped after firing; cleared: it stopped before firing. */
+export const ZAlertTransitionKind = z.enum(['pending', 'firing', 'resolved', 'cleared']);
+export type TAlertTransitionKind = z.infer<typeof ZAlertTransitionKind>;
+
+const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
+const ZServerScope = z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a server name (1-64 characters of a-z, 0-9 and "-")').nullable();
+const ZId = zText(128).min(1);
+
+const ruleFields = {
+  name: zText(120).min(1, 'must not be empty'),
+  measure: ZAlertMeasure,
+  comparison: ZAlertComparison,
+  threshold: z.number().finite(),
+  windowSeconds: z.int().min(60).max(MAX_WINDOW_SECONDS).meta({ description: 'the measure is computed over the last windowSeconds (60 s – 7 d)' }),
+  forSeconds: z.int().min(0).max(MAX_WINDOW_SECONDS).meta({ description: 'how long the condition must hold before the rule fires (0 = at once)' }),
+  server: ZServerScope.meta({ description: 'one server, or null for all' }),
+  enabled: z.boolean(),
+  contactPointIds: z.array(ZId).max(20),
+};
+
+export const ZAlertRuleCreate = z.object({
+  ...ruleFields,
+  server: ruleFields.server.default(null),
+  enabled: ruleFields.enabled.default(true),
+  contactPointIds: ruleFields.contactPointIds.default([]),
+});
+export type TAlertRuleCreate = z.output<typeof ZAlertRuleCreate>;
+
+export const ZAlertRulePatch = z.object(ruleFields).partial();
+export type TAlertRulePatch = z.output<typeof ZAlertRulePatch>;
+
+export const ZAlertRuleState = z.object({
+  state: ZAlertStateName,
+  since: ZIsoMs.meta({ description: 'when the rule entered this state' }),
+  activeSince: ZIsoMs.nullable().meta({ description: 'since when the condition has held (pending or firing)' }),
+  value: z.number().nullable().meta({ description: 'the last measured value (null: no data)' }),
+  evaluatedAt: ZIsoMs,
+});
+
+export const ZAlertRule = z.object({
+  id: z.string(),
+  ...ruleFields,
+  createdAt: ZIsoMs,
+  updatedAt: ZIsoMs,
+  /** null until the rule's first evaluation. */
+  status: ZAlertRuleState.nullable(),
+  /** Link to the sessions of the rule's window and server (relative to this dashboard). */
+  sessionsPath: z.string(),
+});
+export type TAlertRule = z.infer<typeof ZAlertRule>;
+
+export const ZAlertRuleResponse = z.object({ rule: ZAlertRule });
+export const ZAlertRuleListResponse = z.object({
+  rules: z.array(ZAlertRule),
+  firing: ZCount.meta({ description: 'how many rules are firing now' }),
+  /** Notifications that finally failed in the last 24 hours (visible so nobody trusts a silent pager). */
+  failedDeliveries: ZCount,
+});
+export type TAlertRuleListResponse = z.infer<typeof ZAlertRuleListResponse>;
+
+export const ZDeliverySummary = z.object({
+  id: z.string().meta({ description: 'the webhook-id, the same on every retry' }),
+  contactPointId: z.string(),
+  contactPointName: z.string().nullable(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: ZCount,
+  nextAttemptAt: ZIsoMs.nullable(),
+  lastAttemptAt: ZIsoMs.nullable(),
+  lastStatus: z.int().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: ZIsoMs.nullable(),
+  transitionId: z.string(),
+  createdAt: ZIsoMs,
+});
+export type TDeliverySummary = z.infer<typeof ZDeliverySummary>;
+
+export const ZAlertTransition = z.object({
+  id: z.string(),
+  ruleId: z.string(),
+  ruleName: z.string(),
+  kind: ZAlertTransitionKind,
+  at: ZIsoMs,
+  value: z.number().nullable(),
+  measure: ZAlertMeasure,
+  comparison: ZAlertComparison,
+  threshold: z.number(),
+  windowSeconds: z.int(),
+  server: z.string().nullable(),
+  sessionsPath: z.string(),
+  deliveries: z.array(ZDeliverySummary),
+});
+export type TAlertTransition = z.infer<typeof ZAlertTransition>;
+
+export const ZAlertHistoryQuery = z.object({
+  rule: zText(128).optional().meta({ description: 'One rule id' }),
+  limit: zLimitParam(100, 1000),
+});
+export const ZAlertHistoryResponse = z.object({ transitions: z.array(ZAlertTransition) });
+export type TAlertHistoryResponse = z.infer<typeof ZAlertHistoryResponse>;
+
+export const CONTACT_POINT_FORMATS = ['standard', 'slack'] as const;
+export const ZContactPointFormat = z.enum(CONTACT_POINT_FORMATS);
+
+export const ZContactPointCreate = z.object({
+  name: zText(120).min(1, 'must not be empty'),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
+  format: ZContactPointFormat.default('standard').meta({ description: 'standard: a JSON alert body; slack: {"text": …} for Slack-compatible incoming webhooks' }),
+});
+export type TContactPointCreate = z.output<typeof ZContactPointCreate>;
+
+export const ZContactPoint = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The whole URL for admins; viewers see its origin only (webhook URLs often carry a secret). */
+  url: z.string(),
+  format: ZContactPointFormat,
+  createdAt: ZIsoMs,
+});
+export type TContactPoint = z.infer<typeof ZContactPoint>;
+export const ZContactPointListResponse = z.object({ contactPoints: z.array(ZContactPoint) });
+/** The whsec_ secret deliveries are signed with is returned once, here, and never again. */
+export const ZContactPointCreated = z.object({ contactPoint: ZContactPoint, secret: z.string() });
+
+export const ZDeliveryQuery = z.object({
+  status: z.enum(['pending', 'delivered', 'failed']).optional().meta({ description: 'Only deliveries in this state' }),
+  limit: zLimitParam(100, 1000),
+});
+export const ZDeliveryListResponse = z.object({ deliveries: z.array(ZDeliverySummary) });
+
+/** What a standard-format notification carries (the JSON body a contact point receives). */
+export const ZAlertNotification = z.object({
+  type: z.literal('alert.transition'),
+  transitionId: z.string(),
+  kind: ZAlertTransitionKind,
+  at: ZIsoMs,
+  rule: z.object({ id: z.string(), name: z.string(), measure: ZAlertMeasure, comparison: ZAlertComparison, threshold: z.number(), windowSeconds: z.int(), server: z.string().nullable() }),
+  value: z.number().nullable(),
+  summary: z.string(),
+  sessionsUrl: z.string(),
+});
+export type TAlertNotification = z.infer<typeof ZAlertNotification>;
+
