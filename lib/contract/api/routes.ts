@@ -186,10 +186,16 @@ export const openApiRoute = routeContract({
   cacheControl: 'public, max-age=60',
 });
 
+export const changesRoute = routeContract({
+  method: 'GET', path: '/api/v1/changes', operationId: 'streamChanges', tags: ['query'], auth: 'viewer',
+  summary: 'Server-Sent Events: which servers and session tokens changed (coalesced), with heartbeats, for live pages',
+  responses: { 200: { description: 'an event stream of ready, change and heartbeat events', content: { 'text/event-stream': z.string() } } },
+});
+
 export const API_ROUTES: readonly RouteContract[] = [
   statsRoute, sessionListRoute, sessionExportRoute, sessionDetailRoute, serverListRoute,
   operatorListRoute, operatorCreateRoute, operatorRevokeRoute,
   deadLetterListRoute, deadLetterRoute, registeredServerListRoute, serverAddRoute, serverRemoveRoute, secretRotateRoute,
-  ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute,
+  ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute, changesRoute,
 ];
 
