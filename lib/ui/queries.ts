@@ -14,6 +14,7 @@ import { queryString } from '@/lib/contract/api/route-contract';
 import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
 import { apiFetch } from './fetcher';
+import { useStreamState } from './live-status';
 import { REFRESH_MS, type RefreshMode } from './url-state';
 
 /** Parameters as the API's query schemas take them (one schema per request: a parameter cannot exist here only). */
@@ -46,31 +47,47 @@ export function sessionDetailUrl(server: string, token: string): string {
   return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
 }
 
-const interval = (refresh: RefreshMode) => REFRESH_MS[refresh];
+/** While the live stream is down the page refreshes on this interval instead (and says so). */
+export const FALLBACK_REFRESH_MS = 5000;
+/** A relative range ("now-15m") moves with time: refetch with a moving now even when nothing is pushed. */
+export const RELATIVE_FOLLOW_MS = 10_000;
+
+const isRelative = (p: { from?: string; to?: string }) => [p.from, p.to].some((v) => v === undefined || v === '' || v.trim().startsWith('now'));
+
+/** The refetch interval for a query: none while pushed changes arrive, except to move a relative range. */
+function useInterval(refresh: RefreshMode, range?: { from?: string; to?: string }): number | false {
+  const stream = useStreamState();
+  if (refresh !== 'live') return REFRESH_MS[refresh];
+  if (stream === 'down') return FALLBACK_REFRESH_MS;
+  return range && isRelative(range) ? RELATIVE_FOLLOW_MS : false;
+}
 
 export function useStats(p: StatsParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.stats(p),
     queryFn: ({ signal }) => apiFetch(statsUrl(p), ZStatsResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useSessions(p: SessionListParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.sessions(p),
     queryFn: ({ signal }) => apiFetch(sessionsUrl(p), ZSessionListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useSessionDetail(server: string, token: string, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.session(server, token),
     queryFn: ({ signal }) => apiFetch(sessionDetailUrl(server, token), ZSessionDetailResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: undefined,
   });
 }
@@ -86,18 +103,20 @@ export function useTokenLookup(token: string) {
 }
 
 export function useServers(refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.servers(),
     queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
   });
 }
 
 export function useDeadLetters(p: DeadLetterParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.deadLetters(p),
     queryFn: ({ signal }) => apiFetch(deadLettersUrl(p), ZDeadLetterListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }

@@ -1,0 +1,28 @@
+// How fresh the page is, as one pure decision the top bar shows: the age of the newest thing
+// that proved the data current (a stream heartbeat or change, or a successful refetch).
+export type StreamState = 'connecting' | 'open' | 'down';
+export type DataAgeTone = 'fresh' | 'amber' | 'red' | 'paused';
+
+/** Older than this without proof of currency: amber. Three missed heartbeats (5 s each). */
+export const AMBER_AFTER_MS = 15_000;
+/** Older than this: red (the stream is down and the fallback refresh is failing too). */
+export const RED_AFTER_MS = 60_000;
+
+export interface DataAgeInput {
+  ageMs: number | null;
+  stream: StreamState;
+  /** Auto-refresh turned off by the operator: nothing is expected to update. */
+  off: boolean;
+  /** The newest refetch failed. */
+  lastFetchFailed: boolean;
+}
+
+export function dataAgeTone({ ageMs, stream, off, lastFetchFailed }: DataAgeInput): DataAgeTone {
+  if (off) return 'paused';
+  if (ageMs === null) return stream === 'down' ? 'amber' : 'fresh';
+  if (ageMs >= RED_AFTER_MS) return 'red';
+  if (ageMs >= AMBER_AFTER_MS) return 'amber';
+  // Stream gone and the fallback refresh failing: updates have stopped even if the last data is recent.
+  if (stream === 'down' && lastFetchFailed) return 'amber';
+  return 'fresh';
+}
