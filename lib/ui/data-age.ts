@@ -26,3 +26,13 @@ export function dataAgeTone({ ageMs, stream, off, lastFetchFailed }: DataAgeInpu
   if (stream === 'down' && lastFetchFailed) return 'amber';
   return 'fresh';
 }
+
+/** A server quiet this long is amber in the status strip ("last seen 2 min ago")… */
+export const QUIET_AMBER_MS = 60_000;
+/** …and red after this long. */
+export const QUIET_RED_MS = 5 * 60_000;
+
+export function lastSeenTone(ageMs: number | null): 'fresh' | 'amber' | 'red' {
+  if (ageMs === null || ageMs >= QUIET_RED_MS) return 'red';
+  return ageMs >= QUIET_AMBER_MS ? 'amber' : 'fresh';
+}
