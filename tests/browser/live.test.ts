@@ -85,13 +85,13 @@ describe('live', () => {
     const first = await dur.innerText();
     await page.waitForFunction(([sel, text]) => document.querySelector(sel as string)?.textContent !== text, ['[data-testid="deadlocked-for"]', first] as const);
     await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
-    const rows = await page.locator('[data-testid="session-detail"] tbody tr').count();
+    const rows = await page.locator('[data-testid="event-row"]').count();
     // The client finally gives up: the session times out, and the page shows it without a reload.
     const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
       { id: `ev-${TOKENS.ongoing}-closed`, token: TOKENS.ongoing, type: 'session.closed', at: new Date(Date.now() - 1000).toISOString(), data: { reason: 'gave up' } },
     ]);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), ['[data-testid="session-detail"] tbody tr', rows] as const);
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), ['[data-testid="event-row"]', rows] as const);
     await page.screenshot({ path: shot('live-session-1440') });
   });
 
