@@ -22,7 +22,7 @@ describe('live', () => {
     await seed(app.url);
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
     await page.goto(`${app.url}/login`);
     await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
     await page.click('[data-testid="login-submit"]');
@@ -38,7 +38,8 @@ describe('live', () => {
   test('the status strip is above the fold at 1440×900 and the alarm names the broken server', async () => {
     await page.goto(`${app.url}/?from=now-1h&to=now`);
     const strip = page.locator('[data-testid="server-strip"]');
-    await strip.waitFor();
+    // A cold first load on a shared, busy machine can take longer than the default wait.
+    await strip.waitFor({ timeout: 30_000 });
     const box = (await strip.boundingBox())!;
     assert.ok(box.y + box.height <= 900, `strip ends at ${box.y + box.height}px`);
     // The broken server first.
