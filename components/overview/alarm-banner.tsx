@@ -43,7 +43,7 @@ export function useAlarm(s: TStatsResponse | undefined): AlarmView | null {
 
 export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receivedAt: number }) {
   // Each ongoing deadlock adds a second of idle time per second.
-  const now = useNow(1000, stats.deadlocks.ongoing > 0);
+  const now = useNow(1000);
   const ms = stats.deadlocks.idleMs + stats.deadlocks.ongoing * Math.max(0, now - receivedAt);
   return <span className="num" data-testid="deadlock-idle">{fmtDuration(ms)}</span>;
 }

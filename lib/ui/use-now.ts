@@ -1,14 +1,12 @@
-'use client';
-// A clock that ticks in the browser, so ongoing durations ("deadlocked for 10.8 s") keep counting
-// between refetches. Only components that show a running duration subscribe.
+// The current time as React state, ticking every `everyMs`: render stays pure (no Date.now() in
+// it) and texts relative to now ("last 15 minutes", "3 s ago") keep up by themselves.
 import { useEffect, useState } from 'react';
 
-export function useNow(everyMs = 1000, enabled = true): number {
+export function useNow(everyMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (!enabled) return;
-    const id = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(id);
-  }, [everyMs, enabled]);
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
   return now;
 }
