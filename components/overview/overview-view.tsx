@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { HistogramChart } from '@/components/charts/histogram-chart';
 import { Panel } from '@/components/panel';
 import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
@@ -14,7 +14,8 @@ import { formatInstant } from '@/lib/time/instant';
 import { resolveTimeRangeOrDefault } from '@/lib/time/range';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
-import { ServerTable } from './server-table';
+import { AlarmBanner, IdleTime, useAlarm } from './alarm-banner';
+import { ServerStrip } from './server-strip';
 
 const BOUNDARY_SERIES: SeriesDef[] = [
   { key: 'refused', label: 'Refused (correct)', color: 'refused', stack: 'b', flag: 'refused' },
@@ -133,7 +134,7 @@ type Tone = 'bad' | 'good' | 'warn';
 interface TileSpec {
   label: string;
   value: string;
-  sub?: string;
+  sub?: ReactNode;
   tone?: Tone;
   /** Session-list flag the tile links to; none lists every session. */
   flag?: string;
@@ -153,12 +154,12 @@ function Tile({ label, value, sub, tone, href, testId }: TileSpec & { href: stri
 /** The tone when the count is above zero. */
 const toneIf = (count: number, tone: Tone): Tone | undefined => (count > 0 ? tone : undefined);
 
-function tiles(s: TStatsResponse): TileSpec[] {
+function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
   return [
     {
       label: 'Deadlocks',
       value: fmtInt(s.deadlocks.total),
-      sub: `idle ${fmtDuration(s.deadlocks.idleMs)} · ${fmtInt(s.deadlocks.ongoing)} ongoing`,
+      sub: <>idle {idle} · {fmtInt(s.deadlocks.ongoing)} ongoing</>,
       tone: toneIf(s.deadlocks.total, 'bad'),
       flag: 'deadlock',
       testId: 'tile-deadlocks',
@@ -226,7 +227,7 @@ export function OverviewView() {
     const r = resolveTimeRangeOrDefault(from, to, now);
     return chooseBucket(r.toMs - r.fromMs).expr;
   }, [from, to, now]);
-  const stats = useStats({ from, to, server: server ? [server] : [], bucket }, refresh);
+  const stats = useStats({ from, to, server: server ? [server] : [], bucket, split: 'server' }, refresh);
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
@@ -235,6 +236,7 @@ export function OverviewView() {
 
   const s = stats.data;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);
+  const alarm = useAlarm(s);
   const chart = (spec: ChartSpec, bucketMs: number) => (
     <>
       {spec.caption && <ChartCaption title={spec.caption} series={spec.series} />}
@@ -305,24 +307,9 @@ export function OverviewView() {
       {s && (
         <div className={`stack ${stats.isPlaceholderData ? 'stale' : ''}`}>
           {stats.isError && <div className="panel"><ErrorState error={stats.error} onRetry={() => void stats.refetch()} /></div>}
-          {s.deadlocks.ongoing > 0 ? (
-            <div className="alarm" role="alert" data-testid="ongoing-deadlocks">
-              <span className="alarm-count num">{fmtInt(s.deadlocks.ongoing)}</span>
-              <div className="alarm-text">
-                <strong>{s.deadlocks.ongoing === 1 ? 'session is' : 'sessions are'} deadlocked right now</strong>
-                <div className="small">
-                  A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout). Deadlock idle time in this range: {fmtDuration(s.deadlocks.idleMs)}.
-                </div>
-              </div>
-              <Link className="btn" href={sessionsLink({ flag: 'deadlock', state: 'upgrade_pending' })} data-testid="ongoing-deadlocks-link">
-                Show stuck sessions →
-              </Link>
-            </div>
-          ) : (
-            <div className="calm" data-testid="no-ongoing-deadlocks">
-              <strong>●</strong> No session is deadlocked at the upgrade boundary right now.
-            </div>
-          )}
+          {alarm && <AlarmBanner alarm={alarm} stats={s} receivedAt={stats.dataUpdatedAt} sessionsLink={sessionsLink} />}
+
+          <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} tz={tz} />
 
           {s.deadLetters > 0 && (
             <div className="notice" role="status" data-testid="dead-letter-notice">
@@ -335,7 +322,7 @@ export function OverviewView() {
           )}
 
           <div className="tiles">
-            {tiles(s).map((t) => (
+            {tiles(s, <IdleTime stats={s} receivedAt={stats.dataUpdatedAt} />).map((t) => (
               <Tile key={t.testId} {...t} href={sessionsLink(t.flag ? { flag: t.flag } : {})} />
             ))}
           </div>
@@ -404,9 +391,6 @@ export function OverviewView() {
             </Panel>
           </div>
 
-          <Panel id="h-servers" title="Servers" aside={<>conformance at the boundary, all time · <Link href={link('/servers')}>all servers →</Link></>}>
-            <ServerTable query={servers} compact />
-          </Panel>
         </div>
       )}
     </div>

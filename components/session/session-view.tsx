@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { LiveDuration } from '@/components/live-duration';
 import { useMemo, useState } from 'react';
 import { DataTable, Panel } from '@/components/panel';
 import { Flags, StateChip } from '@/components/sessions/flag-chip';
@@ -104,7 +105,7 @@ export function SessionView({ server, token }: { server: string; token: string }
         <div className="alarm" role="alert">
           <span className="alarm-count">●</span>
           <div className="alarm-text">
-            <strong>Deadlocked for {fmtDuration(s.deadlock.durationMs)}</strong>
+            <strong>Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={q.dataUpdatedAt} testId="deadlocked-for" /></strong>
             <div className="small">The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still waiting for a handshake.</div>
           </div>
         </div>

@@ -1,7 +1,7 @@
 'use client';
 import { useIsFetching } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { fmtTime } from '@/lib/ui/format';
+import { useEffect, useState } from 'react';
+import { DataAge, useLiveUpdates } from './live-updates';
 import { REFRESH_MODES, useUrlState, type RefreshMode } from '@/lib/ui/url-state';
 
 export function usePageVisible(): boolean {
@@ -20,12 +20,7 @@ export function RefreshPicker() {
   const fetching = useIsFetching();
   const visible = usePageVisible();
   const paused = global.refresh !== 'off' && !visible;
-  const [lastDone, setLastDone] = useState<number | null>(null);
-  const prev = useRef(0);
-  useEffect(() => {
-    if (prev.current > 0 && fetching === 0) setLastDone(Date.now());
-    prev.current = fetching;
-  }, [fetching]);
+  useLiveUpdates(global.refresh);
   return (
     <div className="refresh">
       <span
@@ -38,21 +33,19 @@ export function RefreshPicker() {
       >
         <span className="sr-only">{fetching > 0 ? 'Refreshing' : paused ? 'Paused' : 'Idle'}</span>
       </span>
-      <span className="refresh-label" aria-hidden="true" title={lastDone ? `Last updated ${fmtTime(lastDone, global.tz, false)}` : undefined}>
-        {fetching > 0 ? 'updating…' : paused ? 'paused' : lastDone ? fmtTime(lastDone, global.tz, false) : ''}
-      </span>
+      <DataAge refresh={global.refresh} tz={global.tz} />
       <label className="sr-only" htmlFor="refresh-select">Auto-refresh</label>
       <select
         id="refresh-select"
         className="select"
         value={global.refresh}
-        onChange={(e) => set({ refresh: e.target.value === 'off' ? null : (e.target.value as RefreshMode) }, 'replace')}
-        title="Auto-refresh (paused in hidden tabs)"
+        onChange={(e) => set({ refresh: e.target.value === 'live' ? null : (e.target.value as RefreshMode) }, 'replace')}
+        title="Live updates (default), interval refresh or off (paused in hidden tabs)"
         data-testid="refresh-select"
       >
         {REFRESH_MODES.map((m) => (
           <option key={m} value={m}>
-            {m === 'off' ? 'Auto-refresh off' : `Every ${m}`}
+            {m === 'off' ? 'Auto-refresh off' : m === 'live' ? 'Live' : `Every ${m}`}
           </option>
         ))}
       </select>

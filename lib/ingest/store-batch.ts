@@ -19,6 +19,8 @@ import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/sessi
 import { sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from '@/lib/store/sessions';
 import { recordSyntheticTokens, syntheticTokensOf } from '@/lib/store/synthetic-tokens';
 import { lockTokens } from '@/lib/store/token-locks';
+import { changeOf, type Change } from '@/lib/live/change';
+import { notifyInTransaction, publishAfterCommit } from '@/lib/live/announce';
 
 export interface StoreResult {
   accepted: number;
@@ -216,7 +218,8 @@ function summarise(
 export async function storeBatch(sql: Sql, server: string, events: readonly DoorwatchEvent[], options: StoreOptions): Promise<StoreResult> {
   const batch = dedupe(events);
 
-  return sql.transaction(async (tx) => {
+  let change: Change | null = null;
+  const result = await sql.transaction(async (tx) => {
     // Refused parts and reporter losses commit (or fail) with the valid events: a 200 covers all.
     if (options.deadLetters?.length) await storeDeadLetters(tx, options.deadLetters, options.now);
     if (options.reporter) await storeReporterStatus(tx, server, options.reporter, options.now);
@@ -241,9 +244,14 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
       const freshIds = { server, ids: new Set(fresh.map((e) => e.id)) };
       const newRows = summarise(keys, timelines, oldRows, storedCandidates, freshPerKey, freshIds, synthetic, delta, options);
       await upsertSessionRows(tx, newRows);
+      change = changeOf(keys);
     }
     pruneZeroCells(delta);
     await applyRollupDelta(tx, delta);
+    // Open pages learn what changed: delivered with the commit (lib/live).
+    if (change) await notifyInTransaction(tx, change);
     return { accepted: fresh.length, duplicates: events.length - fresh.length };
   });
+  publishAfterCommit(sql.provider, change);
+  return result;
 }

@@ -7,5 +7,5 @@ import { parseTimeRange, resolveBucketMs } from './time-range';
 export function parseStatsQuery(q: TStatsQuery, nowMs: number): StatsQuery {
   const range = parseTimeRange(q.from ?? null, q.to ?? null, nowMs);
   const bucketMs = resolveBucketMs(q.bucket ?? null, range.toMs - range.fromMs);
-  return { range, bucketMs, server: q.server[0] ?? null, nowMs, thresholdMs: deadlockThresholdMs() };
+  return { range, bucketMs, server: q.server[0] ?? null, splitByServer: q.split === 'server', nowMs, thresholdMs: deadlockThresholdMs() };
 }

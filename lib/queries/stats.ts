@@ -12,7 +12,7 @@
 //   whose refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
 //   refusedAt / successorOpenedAt falls in the bucket (one query each gives both).
 import type { Db } from '@/lib/db/client';
-import type { TBucketLatency, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
+import type { TBucketLatency, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
@@ -26,6 +26,8 @@ export interface StatsQuery {
   range: TimeRange;
   bucketMs: number;
   server: string | null;
+  /** Add byServer (split=server). */
+  splitByServer?: boolean;
   nowMs: number;
   thresholdMs: number;
 }
@@ -78,6 +80,11 @@ export function bucketLatency(counted: readonly CountedValue[] | undefined): TBu
   return { count, p50, p95, max };
 }
 
+const emptyCounts = (): TStatsCounts => ({
+  events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
+  dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
+});
+
 export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<TStatsResponse> {
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
@@ -86,21 +93,22 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
 
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
   // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
-  const bucketRows = await db.sql.query<Record<string, number>>(
-    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${rollupCols.map(sumColumn).join(', ')}
+  // Grouped by server too: the same rows give the totals and, with split=server, each server's share.
+  const bucketRows = await db.sql.query<Record<string, number> & { server: string }>(
+    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", ${rollupCols.map(sumColumn).join(', ')}
        FROM ${TABLE_SQL.rollup} WHERE "minute" >= ? AND "minute" < ?${serverSql}
-      GROUP BY 1`,
+      GROUP BY 1, 2`,
     [q.bucketMs, fromMs, toMs, ...serverParam],
   );
 
   // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
-  const ongoingRows = await db.sql.query<{ b: number; n: number; startSum: number }>(
-    `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", COUNT(*) AS "n",
+  const ongoingRows = await db.sql.query<{ b: number; server: string; n: number; startSum: number }>(
+    `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
             COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
        FROM ${TABLE_SQL.session}
       WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
         AND "deadlockEndedAt" IS NULL${serverSql}
-      GROUP BY 1`,
+      GROUP BY 1, 2`,
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
@@ -127,11 +135,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
 
   const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
-
-  const empty = (): TStatsCounts => ({
-    events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
-    dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
-  });
+  const empty = emptyCounts;
   const byBucket = new Map<number, TStatsCounts>();
   for (const t of bucketStarts(fromMs, toMs, q.bucketMs)) byBucket.set(t, empty());
   const totals = empty();
@@ -158,6 +162,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     if (cell) cell.deadlocks += n;
   }
 
+  const byServer = q.splitByServer ? await splitByServer(db, q, bucketRows, ongoingRows) : undefined;
   const refusals = splitLatencyRows(refusalRows, q.bucketMs);
   const renegs = splitLatencyRows(renegRows, q.bucketMs);
   const reneg = summarizeCountedLatencies(renegs.total);
@@ -192,5 +197,56 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
       refusalLatencyMs: bucketLatency(refusals.byBucket.get(t)),
       renegotiationLatencyMs: bucketLatency(renegs.byBucket.get(t)),
     })),
+    ...(byServer ? { byServer } : {}),
   };
+}
+
+/** Each server's totals and boundary/deadlock series from the rows computeStats already read. */
+async function splitByServer(
+  db: Pick<Db, 'sql'>,
+  q: StatsQuery,
+  bucketRows: readonly (Record<string, number> & { server: string })[],
+  ongoingRows: readonly { b: number; server: string; n: number }[],
+): Promise<TServerSplit[]> {
+  const { fromMs, toMs } = q.range;
+  const starts = bucketStarts(fromMs, toMs, q.bucketMs);
+  const index = new Map(starts.map((t, i) => [t, i]));
+  const out = new Map<string, TServerSplit>();
+  const entry = (server: string) => {
+    let e = out.get(server);
+    if (!e) {
+      e = { server, ...emptyCounts(), ongoingDeadlocks: 0, lastDeadlockAt: null, series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0 })) };
+      out.set(server, e);
+    }
+    return e;
+  };
+  for (const row of bucketRows) {
+    const e = entry(String(row.server));
+    for (const [col, key] of COUNTERS) e[key] += Number(row[col] ?? 0);
+    const cell = e.series[index.get(Number(row.b) * q.bucketMs) ?? -1];
+    if (cell) {
+      cell.boundary += Number(row.boundary ?? 0);
+      cell.refused += Number(row.refused ?? 0);
+      cell.naiveResumes += Number(row.naiveResumes ?? 0);
+      cell.deadlocks += Number(row.deadlocks ?? 0);
+    }
+  }
+  for (const row of ongoingRows) {
+    const e = entry(String(row.server));
+    const n = Number(row.n);
+    e.ongoingDeadlocks += n;
+    e.deadlocks += n;
+    const cell = e.series[index.get(Number(row.b) * q.bucketMs) ?? -1];
+    if (cell) cell.deadlocks += n;
+  }
+  // The newest deadlock start per server ("last deadlock 25 s ago on demo-us-1"), from the deadlockStartedAt index.
+  const serverSql = q.server === null ? '' : ' AND "server" = ?';
+  const lastRows = await db.sql.query<{ server: string; last: number }>(
+    `SELECT "server", MAX("deadlockStartedAt") AS "last" FROM ${TABLE_SQL.session}
+      WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?${serverSql}
+      GROUP BY 1`,
+    [fromMs, toMs, q.nowMs - q.thresholdMs, ...(q.server === null ? [] : [q.server])],
+  );
+  for (const r of lastRows) if (r.last !== null) entry(String(r.server)).lastDeadlockAt = toIsoMs(Number(r.last));
+  return [...out.values()].sort((a, b) => b.boundary - a.boundary || b.deadlocks - a.deadlocks || a.server.localeCompare(b.server));
 }

@@ -16,6 +16,7 @@ import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/
 import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
 import { ZAlertHistoryResponse, ZAlertRuleListResponse, ZContactPointListResponse } from '@/lib/contract/api/alerts';
 import { apiFetch } from './fetcher';
+import { useStreamState } from './live-status';
 import { REFRESH_MS, type RefreshMode } from './url-state';
 
 /** Parameters as the API's query schemas take them (one schema per request: a parameter cannot exist here only). */
@@ -52,31 +53,47 @@ export function sessionDetailUrl(server: string, token: string): string {
   return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
 }
 
-const interval = (refresh: RefreshMode) => REFRESH_MS[refresh];
+/** While the live stream is down the page refreshes on this interval instead (and says so). */
+export const FALLBACK_REFRESH_MS = 5000;
+/** A relative range ("now-15m") moves with time: refetch with a moving now even when nothing is pushed. */
+export const RELATIVE_FOLLOW_MS = 10_000;
+
+const isRelative = (p: { from?: string; to?: string }) => [p.from, p.to].some((v) => v === undefined || v === '' || v.trim().startsWith('now'));
+
+/** The refetch interval for a query: none while pushed changes arrive, except to move a relative range. */
+function useInterval(refresh: RefreshMode, range?: { from?: string; to?: string }): number | false {
+  const stream = useStreamState();
+  if (refresh !== 'live') return REFRESH_MS[refresh];
+  if (stream === 'down') return FALLBACK_REFRESH_MS;
+  return range && isRelative(range) ? RELATIVE_FOLLOW_MS : false;
+}
 
 export function useStats(p: StatsParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.stats(p),
     queryFn: ({ signal }) => apiFetch(statsUrl(p), ZStatsResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useSessions(p: SessionListParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.sessions(p),
     queryFn: ({ signal }) => apiFetch(sessionsUrl(p), ZSessionListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useSessionDetail(server: string, token: string, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.session(server, token),
     queryFn: ({ signal }) => apiFetch(sessionDetailUrl(server, token), ZSessionDetailResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: undefined,
   });
 }
@@ -92,27 +109,30 @@ export function useTokenLookup(token: string) {
 }
 
 export function useServers(refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.servers(),
     queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
   });
 }
 
 /** A server's door-probe target and recent runs (docs/probes.md). */
 export function useProbeHistory(server: string, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.probes(server),
     queryFn: ({ signal }) => apiFetch(`/api/v1/servers/${encodeURIComponent(server)}/probes?limit=20`, ZProbeHistoryResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
   });
 }
 
 export function useDeadLetters(p: DeadLetterParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
   return useQuery({
     queryKey: queryKeys.deadLetters(p),
     queryFn: ({ signal }) => apiFetch(deadLettersUrl(p), ZDeadLetterListResponse, { signal }),
-    refetchInterval: interval(refresh),
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
@@ -154,10 +174,11 @@ export function useAlertRules() {
 }
 
 export function useAlertHistory(refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh);
   return useQuery({
     queryKey: queryKeys.alertHistory(),
     queryFn: ({ signal }) => apiFetch('/api/v1/alerts/history?limit=200', ZAlertHistoryResponse, { signal }),
-    refetchInterval: interval(refresh) || 15_000,
+    refetchInterval: refetchInterval || 15_000,
   });
 }
 

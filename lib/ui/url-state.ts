@@ -11,9 +11,10 @@ import type { TimeZoneMode } from './format';
 
 export const GLOBAL_PARAMS = ['from', 'to', 'refresh', 'tz', 'server'] as const;
 
-export type RefreshMode = 'off' | '5s' | '30s';
-export const REFRESH_MODES: readonly RefreshMode[] = ['off', '5s', '30s'];
-export const REFRESH_MS: Record<RefreshMode, number | false> = { off: false, '5s': 5000, '30s': 30000 };
+/** 'live' (the default, no parameter): pushed changes over /api/v1/changes, interval refresh only as a fallback. */
+export type RefreshMode = 'live' | 'off' | '5s' | '30s';
+export const REFRESH_MODES: readonly RefreshMode[] = ['live', '5s', '30s', 'off'];
+export const REFRESH_MS: Record<RefreshMode, number | false> = { live: false, off: false, '5s': 5000, '30s': 30000 };
 
 export interface GlobalState {
   from: string;
@@ -30,7 +31,7 @@ export function readGlobal(sp: URLSearchParams | { get(name: string): string | n
   return {
     from: sp.get('from') || DEFAULT_RANGE.from,
     to: sp.get('to') || DEFAULT_RANGE.to,
-    refresh: refresh === '5s' || refresh === '30s' ? refresh : 'off',
+    refresh: refresh === '5s' || refresh === '30s' || refresh === 'off' ? refresh : 'live',
     tz: sp.get('tz') === 'utc' ? 'utc' : 'local',
     server: sp.get('server') ?? '',
   };

@@ -65,9 +65,9 @@ describe('dashboard', () => {
     assert.equal(await tileValue('tile-deadlocks'), '2');
     assert.equal(await tileValue('tile-renegotiations'), '1');
     assert.equal(await tileValue('tile-refusal-p95'), '48 ms');
-    const servers = page.locator('[data-testid="server-table"]');
-    assert.match(await servers.locator('[data-testid="server-row-mcp-naive"]').innerText(), /naive/);
-    assert.match(await servers.locator('[data-testid="server-row-mcp-good"]').innerText(), /refuses/);
+    const strip = page.locator('[data-testid="server-strip"]');
+    assert.match(await strip.locator('[data-testid="strip-mcp-naive"]').innerText(), /naive/);
+    assert.match(await strip.locator('[data-testid="strip-mcp-good"]').innerText(), /refuses/);
     await page.locator('[data-testid="chart-boundary"] .recharts-bar-rectangle').first().waitFor();
     await page.screenshot({ path: shot('02-overview'), fullPage: true });
   });

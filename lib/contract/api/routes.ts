@@ -300,12 +300,18 @@ export const alertDeliveryListRoute = routeContract({
   responses: { 200: { description: 'deliveries', schema: ZDeliveryListResponse } },
 });
 
+export const changesRoute = routeContract({
+  method: 'GET', path: '/api/v1/changes', operationId: 'streamChanges', tags: ['query'], auth: 'viewer',
+  summary: 'Server-Sent Events: which servers and session tokens changed (coalesced), with heartbeats, for live pages',
+  responses: { 200: { description: 'an event stream of ready, change and heartbeat events', content: { 'text/event-stream': z.string() } } },
+});
+
 export const API_ROUTES: readonly RouteContract[] = [
   statsRoute, sessionListRoute, sessionExportRoute, sessionDetailRoute, serverListRoute,
   operatorListRoute, operatorCreateRoute, operatorRevokeRoute,
   deadLetterListRoute, deadLetterRoute, registeredServerListRoute, serverAddRoute, serverRemoveRoute, secretRotateRoute,
   probeTargetSetRoute, probeTargetClearRoute, probeRunRoute, probeHistoryRoute,
-  ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute,
+  ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute, changesRoute,
   alertRuleListRoute, alertRuleCreateRoute, alertRuleUpdateRoute, alertRuleDeleteRoute, alertHistoryRoute,
   contactPointListRoute, contactPointCreateRoute, contactPointDeleteRoute, alertDeliveryListRoute,
 ];

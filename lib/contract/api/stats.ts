@@ -77,6 +77,26 @@ export const ZHistogramBucket = z.object({
 });
 export type THistogramBucket = z.infer<typeof ZHistogramBucket>;
 
+/** One bucket of one server's series (split=server): the boundary and deadlock counters. */
+export const ZServerSplitBucket = z.object({
+  t: ZIsoMs,
+  boundary: ZCount,
+  refused: ZCount,
+  naiveResumes: ZCount,
+  deadlocks: ZCount,
+});
+
+/** One server's share of the range (split=server), from the same GROUP BY as the totals. */
+export const ZServerSplit = ZStatsCounts.extend({
+  server: z.string(),
+  /** Deadlocks ongoing now that started in range (included in `deadlocks`). */
+  ongoingDeadlocks: ZCount,
+  /** Start of the newest deadlock (ended or ongoing) that started in range. */
+  lastDeadlockAt: ZIsoMs.nullable(),
+  series: z.array(ZServerSplitBucket),
+});
+export type TServerSplit = z.infer<typeof ZServerSplit>;
+
 export const ZStatsResponse = z.object({
   range: ZResolvedRange,
   /** The server filter, or null for all servers. */
@@ -97,6 +117,8 @@ export const ZStatsResponse = z.object({
   /** SSE resumption health over the sessions whose last event falls in range (lib/store/resumption-counts.ts). */
   resumption: ZResumptionCounts,
   series: z.array(ZStatsBucket),
+  /** With split=server: one entry per server with activity in range, most boundary entries first. */
+  byServer: z.array(ZServerSplit).optional(),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
@@ -110,5 +132,6 @@ export const ZStatsQuery = z.object({
     .default([])
     .meta({ description: 'One server; omit for all' }),
   bucket: z.string().max(16).optional().meta({ description: 'Series bucket: 1m, 5m, 1h, 1d … (default chosen from the range)' }),
+  split: z.enum(['server']).optional().meta({ description: 'server: add byServer, the totals and series of each server (same rollups, one GROUP BY)' }),
 });
 export type TStatsQuery = z.output<typeof ZStatsQuery>;

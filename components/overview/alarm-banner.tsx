@@ -1,0 +1,90 @@
+'use client';
+// The overview's alarm: state plus recency, naming the server (lib/ui/alarm decides, with
+// hysteresis across refreshes), and the deadlock idle time that keeps counting in the browser.
+import Link from 'next/link';
+import { useState } from 'react';
+import type { TStatsResponse } from '@/lib/contract/api/stats';
+import { alarmText, decideAlarm, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
+import { fmtDuration, fmtInt } from '@/lib/ui/format';
+import { useNow } from '@/lib/ui/use-now';
+import type { ParamPatch } from '@/lib/ui/url-state';
+
+export interface AlarmView {
+  state: AlarmState;
+  sample: AlarmSample;
+}
+
+export function alarmSample(s: TStatsResponse): AlarmSample {
+  return {
+    at: Date.parse(s.now),
+    servers: (s.byServer ?? []).map((b) => ({
+      server: b.server,
+      stuck: b.ongoingDeadlocks,
+      deadlocksInRange: b.deadlocks,
+      lastDeadlockAt: b.lastDeadlockAt ? Date.parse(b.lastDeadlockAt) : null,
+      naiveInRange: b.naiveResumes + b.dualNegotiations + b.burnedTokenReuses > 0,
+    })),
+  };
+}
+
+/** One decision per stats response, carrying the previous state so the alarm does not flip. */
+export function useAlarm(s: TStatsResponse | undefined): AlarmView | null {
+  const [held, setHeld] = useState<{ stats: TStatsResponse; key: string; view: AlarmView } | null>(null);
+  if (!s) return null;
+  if (held?.stats === s) return held.view;
+  const sample = alarmSample(s);
+  // The hysteresis holds for one view: another server filter or range starts afresh.
+  const key = `${s.server ?? ''}|${s.range.fromInput ?? s.range.from}|${s.range.toInput ?? s.range.to}`;
+  const view = { state: decideAlarm(held?.key === key ? held.view.state : null, sample), sample };
+  // Derived state updated during render (React's documented pattern): one decision per response.
+  setHeld({ stats: s, key, view });
+  return view;
+}
+
+export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receivedAt: number }) {
+  // Each ongoing deadlock adds a second of idle time per second.
+  const now = useNow(1000);
+  const ms = stats.deadlocks.idleMs + stats.deadlocks.ongoing * Math.max(0, now - receivedAt);
+  return <span className="num" data-testid="deadlock-idle">{fmtDuration(ms)}</span>;
+}
+
+export function AlarmBanner({
+  alarm,
+  stats,
+  receivedAt,
+  sessionsLink,
+}: {
+  alarm: AlarmView;
+  stats: TStatsResponse;
+  receivedAt: number;
+  sessionsLink: (extra: ParamPatch) => string;
+}) {
+  const now = useNow(1000);
+  // "25 s ago" counts on between refreshes: the server's now plus the time since the answer arrived.
+  const text = alarmText(alarm.sample, alarm.sample.at + Math.max(0, now - receivedAt));
+  const { level } = alarm.state;
+  const stuck = stats.deadlocks.ongoing;
+  if (level === 'calm')
+    return (
+      <div className="calm" data-testid="no-ongoing-deadlocks" data-level="calm">
+        <strong>●</strong> No session stuck at the upgrade boundary, no deadlock and no naive answer in this range.
+      </div>
+    );
+  return (
+    <div className={`alarm ${level === 'warn' ? 'warn-level' : ''}`} role="alert" data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'} data-level={level}>
+      <span className="alarm-count num">{fmtInt(stuck)}</span>
+      <div className="alarm-text">
+        <strong data-testid="alarm-headline">{text.headline}</strong>
+        <span className="small" data-testid="alarm-details"> · {text.details.join(' · ')}</span>
+        {stuck > 0 && (
+          <div className="small">
+            A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout).
+          </div>
+        )}
+      </div>
+      <Link className="btn" href={sessionsLink(stuck > 0 ? { flag: 'deadlock', state: 'upgrade_pending' } : { flag: 'deadlock' })} data-testid="ongoing-deadlocks-link">
+        {stuck > 0 ? 'Show stuck sessions →' : 'Show deadlocks →'}
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+'use client';
+// The per-server status strip at the top of the overview: for each server (honouring the server
+// filter) its conformance verdict, sessions stuck now, boundary answers and deadlocks in range,
+// a sparkline, and how long ago it was last heard from (amber, then red, when it goes quiet).
+import Link from 'next/link';
+import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
+import type { TServerSplit } from '@/lib/contract/api/stats';
+import { lastSeenTone } from '@/lib/ui/data-age';
+import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
+import { useNow } from '@/lib/ui/use-now';
+import { useUrlState } from '@/lib/ui/url-state';
+import { VerdictChip } from './server-table';
+
+const W = 96;
+const H = 22;
+
+/** Boundary entries per bucket as bars, deadlocks as red marks on top. */
+function Sparkline({ series, server }: { series: TServerSplit['series']; server: string }) {
+  const max = Math.max(1, ...series.map((b) => Math.max(b.boundary, b.deadlocks)));
+  const bw = W / Math.max(1, series.length);
+  return (
+    <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Boundary entries and deadlocks per bucket on ${server}`} className="spark">
+      {series.map((b, i) => {
+        const h = (b.boundary / max) * (H - 2);
+        const naive = b.naiveResumes > 0;
+        return (
+          <g key={b.t}>
+            {b.boundary > 0 && <rect x={i * bw} y={H - h} width={Math.max(1, bw - 1)} height={h} className={naive ? 'spark-bad' : 'spark-ok'} />}
+            {b.deadlocks > 0 && <rect x={i * bw} y={0} width={Math.max(1, bw - 1)} height={3} className="spark-bad" />}
+          </g>
+        );
+      })}
+      <line x1={0} x2={W} y1={H - 0.5} y2={H - 0.5} className="spark-axis" />
+    </svg>
+  );
+}
+
+const ago = (ms: number) => (ms < 90_000 ? `${Math.max(0, Math.round(ms / 1000))} s ago` : ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min ago` : `${Math.round(ms / 3_600_000)} h ago`);
+
+interface StripRow {
+  name: string;
+  verdict: TServerVerdict;
+  lastSeenAt: string | null;
+  split: TServerSplit | undefined;
+}
+
+// Broken first: naive, then lossy or idle resumes, then what is not known yet, then the healthy ones.
+const RANK: Record<TServerVerdict, number> = { naive: 0, idle_resumes: 1, lossy_resumes: 2, unknown: 3, resumes_correctly: 4, refuses: 5 };
+
+export function ServerStrip({ servers, byServer, filter, tz }: { servers: TServerListResponse | undefined; byServer: readonly TServerSplit[]; filter: string; tz: TimeZoneMode }) {
+  const { link } = useUrlState();
+  const now = useNow(1000);
+  const splits = new Map(byServer.map((b) => [b.server, b]));
+  const known = servers?.servers ?? [];
+  const rows: StripRow[] = known.map((s) => ({ name: s.name, verdict: s.verdict, lastSeenAt: s.lastSeenAt, split: splits.get(s.name) }));
+  for (const b of byServer) if (!known.some((s) => s.name === b.server)) rows.push({ name: b.server, verdict: 'unknown', lastSeenAt: null, split: b });
+  const shown = rows
+    .filter((r) => !filter || r.name === filter)
+    // The broken server first: stuck now, then naive answers in range, then the verdict.
+    .sort(
+      (a, b) =>
+        (b.split?.ongoingDeadlocks ?? 0) - (a.split?.ongoingDeadlocks ?? 0) ||
+        (b.split?.naiveResumes ?? 0) - (a.split?.naiveResumes ?? 0) ||
+        RANK[a.verdict] - RANK[b.verdict] ||
+        a.name.localeCompare(b.name),
+    );
+  if (shown.length === 0) return null;
+  return (
+    <div className="server-strip" data-testid="server-strip" aria-label="Servers: status now and in this range">
+      {shown.map((r) => {
+        const seenAge = r.lastSeenAt ? now - Date.parse(r.lastSeenAt) : null;
+        const seenTone = lastSeenTone(seenAge);
+        const sp = r.split;
+        const stuck = sp?.ongoingDeadlocks ?? 0;
+        const answered = (sp?.refused ?? 0) + (sp?.naiveResumes ?? 0);
+        return (
+          <div key={r.name} className={`strip-card ${stuck > 0 ? 'bad' : sp && sp.naiveResumes + sp.dualNegotiations > 0 ? 'warn' : ''}`} data-testid={`strip-${r.name}`}>
+            <div className="strip-head">
+              <Link href={link('/', { server: r.name })} className="mono strip-name" title="Overview for this server">{r.name}</Link>
+              <VerdictChip verdict={r.verdict} />
+            </div>
+            <div className="strip-figures">
+              <Link href={link('/sessions', { server: r.name, flag: 'deadlock', state: 'upgrade_pending' })} className={stuck > 0 ? 'bad-text' : ''} data-testid={`strip-stuck-${r.name}`}>
+                <strong className="num">{fmtInt(stuck)}</strong> stuck now
+              </Link>
+              <Link href={link('/sessions', { server: r.name, flag: 'boundary' })} title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}>
+                <strong className="num">{fmtInt(answered)}</strong> answered{sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
+              </Link>
+              <Link href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
+                <strong className="num">{fmtInt(sp?.deadlocks ?? 0)}</strong> deadlocks
+              </Link>
+            </div>
+            <div className="strip-foot">
+              {sp ? <Sparkline series={sp.series} server={r.name} /> : <span className="small muted">no activity in range</span>}
+              <span className={`strip-seen ${seenTone}`} data-testid={`strip-seen-${r.name}`} data-tone={seenTone} title={r.lastSeenAt ? `Last event ${fmtDateTime(r.lastSeenAt, tz)}` : 'Never reported'}>
+                {seenAge === null ? 'never seen' : `last seen ${ago(seenAge)}`}
+              </span>
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+// The process-wide feed of committed changes. SQLite publishes here after its commit; on
+// PostgreSQL the instance's LISTEN connection (pg-listener.ts) publishes what NOTIFY delivered,
+// so a change committed on any instance reaches the browsers of every instance.
+import type { Change } from './change';
+
+export type ChangeListener = (change: Change) => void;
+
+interface Feed {
+  listeners: Set<ChangeListener>;
+}
+
+// On globalThis: Next bundles route modules separately, and they must share one feed.
+const globalForFeed = globalThis as unknown as { doorwatchChangeFeed?: Feed };
+function feed(): Feed {
+  globalForFeed.doorwatchChangeFeed ??= { listeners: new Set() };
+  return globalForFeed.doorwatchChangeFeed;
+}
+
+export function publishChange(change: Change): void {
+  for (const listener of feed().listeners) {
+    try {
+      listener(change);
+    } catch (err) {
+      console.error('[doorwatch] change listener failed:', err);
+    }
+  }
+}
+
+/** Returns the unsubscribe function. */
+export function subscribeChanges(listener: ChangeListener): () => void {
+  feed().listeners.add(listener);
+  return () => feed().listeners.delete(listener);
+}
+
+export function subscriberCount(): number {
+  return feed().listeners.size;
+}

@@ -1,0 +1,76 @@
+// One dedicated LISTEN connection per instance (a pooled connection would lose the LISTEN when
+// returned). NOTIFY is delivered on commit, in commit order; after a lost connection the
+// listener reconnects, LISTENs again and tells subscribers that anything may have changed
+// (notifications sent while it was away are gone).
+import pg from 'pg';
+import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
+import { publishChange } from './change-feed';
+
+const RECONNECT_MS = [250, 500, 1000, 2000, 5000];
+
+interface Listener {
+  url: string;
+  client: pg.Client | null;
+  attempt: number;
+  stopped: boolean;
+  ready: Promise<void>;
+}
+
+const globalForListener = globalThis as unknown as { doorwatchPgListener?: Listener };
+
+/** Everything may have changed: what a reconnect announces. */
+const EVERYTHING: Change = { servers: [], tokens: [], allTokens: true };
+
+async function connect(l: Listener, announce: boolean): Promise<void> {
+  if (l.stopped) return;
+  const client = new pg.Client({ connectionString: l.url });
+  const retry = () => {
+    if (l.client !== client || l.stopped) return;
+    l.client = null;
+    client.removeAllListeners();
+    client.end().catch(() => undefined);
+    const wait = RECONNECT_MS[Math.min(l.attempt++, RECONNECT_MS.length - 1)];
+    setTimeout(() => void connect(l, true).catch(() => undefined), wait).unref();
+  };
+  client.on('error', retry);
+  client.on('end', retry);
+  client.on('notification', (msg) => {
+    if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
+    const change = decodeChange(msg.payload);
+    if (change) publishChange(change);
+  });
+  l.client = client;
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    l.attempt = 0;
+    if (announce) publishChange(EVERYTHING);
+  } catch (err) {
+    retry();
+    throw err;
+  }
+}
+
+/** Starts this instance's listener once (later calls wait for the same one). */
+export function ensurePgListener(url: string): Promise<void> {
+  const existing = globalForListener.doorwatchPgListener;
+  if (existing && existing.url === url && !existing.stopped) return existing.ready;
+  const l: Listener = { url, client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
+  // A failed first connection keeps retrying in the background; callers are not held up by it.
+  l.ready = connect(l, false).catch((err) => console.error('[doorwatch] LISTEN connection failed, retrying:', err instanceof Error ? err.message : err));
+  globalForListener.doorwatchPgListener = l;
+  return l.ready;
+}
+
+export async function stopPgListener(): Promise<void> {
+  const l = globalForListener.doorwatchPgListener;
+  if (!l) return;
+  l.stopped = true;
+  globalForListener.doorwatchPgListener = undefined;
+  const client = l.client;
+  l.client = null;
+  if (client) {
+    client.removeAllListeners();
+    await client.end().catch(() => undefined);
+  }
+}

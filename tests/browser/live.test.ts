@@ -1,0 +1,107 @@
+// Live by default, in a real browser against the real app: the overview and a session page
+// update by themselves after an event is ingested (no reload), an ongoing deadlock's duration
+// ticks, the per-server strip names the broken server above the fold at 1440×900, and the
+// data-age indicator turns amber once the app is gone (stream down, fallback refresh failing).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startAppServer, type AppServer } from '../support/app-server';
+import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+import { postEvents } from '../support/post-events';
+
+let app: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const tileValue = (p: Page, testId: string) => p.locator(`[data-testid="${testId}"] .tile-value`).innerText();
+
+describe('live', () => {
+  before(async () => {
+    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
+    await seed(app.url);
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${app.url}/login`);
+    await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => u.pathname === '/');
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test('the status strip is above the fold at 1440×900 and the alarm names the broken server', async () => {
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
+    const strip = page.locator('[data-testid="server-strip"]');
+    // A cold first load on a shared, busy machine can take longer than the default wait.
+    await strip.waitFor({ timeout: 30_000 });
+    const box = (await strip.boundingBox())!;
+    assert.ok(box.y + box.height <= 900, `strip ends at ${box.y + box.height}px`);
+    // The broken server first.
+    assert.equal(await strip.locator('.strip-card').first().getAttribute('data-testid'), `strip-${SERVERS.naive.name}`);
+    assert.match(await page.locator(`[data-testid="strip-stuck-${SERVERS.naive.name}"]`).innerText(), /^1 stuck now/);
+    assert.match(await page.locator(`[data-testid="strip-seen-${SERVERS.naive.name}"]`).innerText(), /last seen/);
+    const headline = await page.locator('[data-testid="alarm-headline"]').innerText();
+    assert.equal(headline, `1 session stuck on ${SERVERS.naive.name}`);
+    assert.match(await page.locator('[data-testid="alarm-details"]').innerText(), new RegExp(`${SERVERS.naive.name} resumes naively`));
+    // The live indicator is on by default (no refresh= in the URL).
+    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+    assert.equal(await page.locator('[data-testid="data-age"]').getAttribute('data-tone'), 'fresh');
+    await page.screenshot({ path: shot('live-overview-1440') });
+
+    // The server filter narrows the strip.
+    await page.goto(`${app.url}/?from=now-1h&to=now&server=${SERVERS.good.name}`);
+    await page.locator(`[data-testid="strip-${SERVERS.good.name}"]`).waitFor();
+    assert.equal(await page.locator('[data-testid="server-strip"] .strip-card').count(), 1);
+  });
+
+  test('the overview updates by itself after an event is ingested (no reload)', async () => {
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
+    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+    const before = Number(await tileValue(page, 'tile-sessions'));
+    let navigations = 0;
+    page.on('framenavigated', () => navigations++);
+    const t = Date.now() - 30_000;
+    const token = `tok-live-${Date.now()}`;
+    const res = await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, [
+      { id: `${token}-o`, token, type: 'session.opened', at: new Date(t).toISOString() },
+    ]);
+    assert.equal(res.status, 200);
+    await page.waitForFunction(
+      ([sel, n]) => Number(document.querySelector(sel as string)?.textContent) === n,
+      ['[data-testid="tile-sessions"] .tile-value', before + 1] as const,
+    );
+    assert.equal(navigations, 0, 'the page was not reloaded');
+  });
+
+  test('a session page updates by itself and its deadlock duration ticks', async () => {
+    await page.goto(`${app.url}/servers/${SERVERS.naive.name}/sessions/${TOKENS.ongoing}`);
+    const dur = page.locator('[data-testid="deadlocked-for"]');
+    await dur.waitFor();
+    const first = await dur.innerText();
+    await page.waitForFunction(([sel, text]) => document.querySelector(sel as string)?.textContent !== text, ['[data-testid="deadlocked-for"]', first] as const);
+    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+    const rows = await page.locator('[data-testid="event-row"]').count();
+    // The client finally gives up: the session times out, and the page shows it without a reload.
+    const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
+      { id: `ev-${TOKENS.ongoing}-closed`, token: TOKENS.ongoing, type: 'session.closed', at: new Date(Date.now() - 1000).toISOString(), data: { reason: 'gave up' } },
+    ]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), ['[data-testid="event-row"]', rows] as const);
+    await page.screenshot({ path: shot('live-session-1440') });
+  });
+
+  test('the data-age indicator turns amber when the app goes away', async () => {
+    await page.goto(`${app.url}/?from=now-1h&to=now`);
+    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+    await app.stop();
+    await page.locator('[data-testid="data-age"][data-stream="down"]').waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="data-age"][data-tone="amber"], [data-testid="data-age"][data-tone="red"]').waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: shot('live-stream-down') });
+  });
+});
