@@ -7,7 +7,7 @@ const nextConfig = {
   // gate; skipping next build's own narrower pass keeps builds fast and checks only once.
   typescript: { ignoreBuildErrors: true },
   // Native and driver packages stay outside the server bundle.
-  serverExternalPackages: ['better-sqlite3', 'pg', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg'],
+  serverExternalPackages: ['better-sqlite3', 'pg', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pino', 'pino-pretty', 'prom-client'],
 };
 
 module.exports = nextConfig;

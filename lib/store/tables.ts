@@ -6,6 +6,7 @@ export const TABLE = {
   rollup: 'Rollup',
   deadLetter: 'DeadLetter',
   reporterStatus: 'ReporterStatus',
+  ingestRejection: 'IngestRejection',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -15,6 +16,7 @@ export const TABLE_SQL = {
   rollup: `"${TABLE.rollup}"`,
   deadLetter: `"${TABLE.deadLetter}"`,
   reporterStatus: `"${TABLE.reporterStatus}"`,
+  ingestRejection: `"${TABLE.ingestRejection}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */
