@@ -17,6 +17,8 @@ function undecodablePath(pathname: string): boolean {
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  // Prometheus scrapes with a bearer token and cannot follow a login redirect: /metrics answers 401 itself.
+  if (pathname === '/metrics') return NextResponse.next();
   if (pathname.startsWith('/api/')) {
     // The API answers auth itself; here only a path no route could decode becomes a JSON 400.
     if (!undecodablePath(pathname)) return NextResponse.next();
@@ -38,5 +40,5 @@ export const config = {
   // a page path may contain a dot, so no "has an extension" rule). API paths only when they hold a percent-escape
   // (for the check above): the proxy would otherwise buffer every ingest body before the route could refuse an
   // oversized one.
-  matcher: ['/((?!api/|login|_next/|icon\\.svg|favicon\\.ico|robots\\.txt).*)', '/api/(.*%.*)'],
+  matcher: ['/((?!api/|metrics$|login|_next/|icon\\.svg|favicon\\.ico|robots\\.txt).*)', '/api/(.*%.*)'],
 };

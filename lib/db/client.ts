@@ -9,6 +9,7 @@ import type { DatabaseConfig } from './config';
 import type { Sql } from './sql';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
+import { withQueryTiming } from './timed-sql';
 
 /** Both generated clients have the same models; the app is typed against the SQLite one. */
 export type Prisma = SqliteClient;
@@ -34,6 +35,8 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
     prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: config.url, max: 3 }) }) as unknown as Prisma;
     sql = createPostgresqlSql(config.url, poolSize);
   }
+  // Timed for doorwatch_db_query_duration_seconds (a no-op until /metrics installs its observer).
+  sql = withQueryTiming(sql);
   return {
     config,
     prisma,
