@@ -3,6 +3,9 @@ import type { Db } from '@/lib/db/client';
 import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { reporterLossByServer } from '@/lib/store/reporter-status';
+import { UNKNOWN_SERVER_BUCKET, rejectionsByServer, type ServerRejections } from '@/lib/store/ingest-rejections';
+import type { TRejectionSummary } from '@/lib/contract/api/rejections';
+import type { TimeRange } from '@/lib/time/range';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { lastEventAtByServer } from '@/lib/store/sessions';
@@ -28,11 +31,18 @@ export function verdictOf(c: VerdictCounts): TServerVerdict {
 
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
 
-export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
+const rejectionSummary = (r: ServerRejections | undefined): TRejectionSummary => ({
+  count: r?.count ?? 0,
+  byReason: r?.byReason ?? {},
+  last: r?.last ? { reason: r.last.reason, at: toIsoMs(r.last.at), skewMs: r.last.skewMs } : null,
+});
+
+export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TServerListResponse> {
   const registered = await registeredServers(db);
   const totMap = await rollupTotalsByServer(db.sql, TOTALS);
   const lastMap = await lastEventAtByServer(db.sql);
   const lossMap = await reporterLossByServer(db.sql);
+  const rejections = await rejectionsByServer(db.sql, { fromMs: range.fromMs, toMs: range.toMs, server: null });
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -56,8 +66,14 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       sessions: n('sessions'),
       verdict: verdictOf(counts),
       reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,
+      rejections: rejectionSummary(rejections.get(name)),
       counts,
     };
   });
-  return { servers };
+  const unknown = rejections.get(UNKNOWN_SERVER_BUCKET);
+  return {
+    range: { from: toIsoMs(range.fromMs), to: toIsoMs(range.toMs), fromInput: range.fromInput, toInput: range.toInput },
+    servers,
+    unknownServers: { ...rejectionSummary(unknown), recentNames: unknown?.recentNames ?? [] },
+  };
 }

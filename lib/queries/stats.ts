@@ -18,6 +18,7 @@ import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/perc
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
+import { countRejections } from '@/lib/store/ingest-rejections';
 import { TABLE_SQL, sumColumn } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
 
@@ -124,6 +125,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
 
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
+  const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
 
   const empty = (): TStatsCounts => ({
     events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
@@ -182,6 +184,7 @@ export async function computeStats(db: Db, q: StatsQuery): Promise<TStatsRespons
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
     deadLetters,
+    rejectedRequests,
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

@@ -114,7 +114,16 @@ export async function rejectionsByServer(sql: SqlExecutor, range: RejectionRange
     const l = latest.get(d.server);
     if (!s || !l || d.reason !== l.reason) continue;
     s.last = { reason: l.reason, at: l.at, skewMs: d.lastSkewMs === null ? null : Number(d.lastSkewMs) };
-    if (d.lastNames) s.recentNames = parseNames(d.lastNames);
+  }
+  const unknown = out.get(UNKNOWN_SERVER_BUCKET);
+  if (unknown && range.server === null) {
+    // The names of the bucket's latest rows (any reason), newest last, distinct.
+    const named = await sql.query<{ lastNames: string | null }>(
+      `SELECT "lastNames" FROM ${T} WHERE ${where} AND "server" = ? ORDER BY "lastAt" DESC LIMIT ?`,
+      [...params, UNKNOWN_SERVER_BUCKET, RECENT_UNKNOWN_NAMES],
+    );
+    const all = named.reverse().flatMap((r) => (r.lastNames ? parseNames(r.lastNames) : []));
+    unknown.recentNames = all.filter((n, i) => all.lastIndexOf(n) === i).slice(-RECENT_UNKNOWN_NAMES);
   }
   return out;
 }

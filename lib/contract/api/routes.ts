@@ -6,7 +6,7 @@ import { routeContract, zText, type RouteContract } from './route-contract';
 import { ZStatsQuery, ZStatsResponse } from './stats';
 import { ZSessionExportJson, ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from './sessions';
 import { ZSessionDetailResponse } from './session-detail';
-import { ZServerListResponse } from './servers';
+import { ZServerListQuery, ZServerListResponse } from './servers';
 import { ZDeadLetterListResponse, ZDeadLetterQuery, ZDeadLetterResponse } from './dead-letters';
 import { ZAddServerRequest, ZRegisteredServersResponse, ZRotateSecretRequest, ZServerSecretResponse } from './admin-servers';
 import {
@@ -61,7 +61,8 @@ export const sessionDetailRoute = routeContract({
 
 export const serverListRoute = routeContract({
   method: 'GET', path: '/api/v1/servers', operationId: 'listServers', tags: ['query'], auth: 'viewer',
-  summary: 'Servers with last seen, event counts and conformance verdict (refuses | naive | unknown)',
+  summary: 'Servers with last seen, event counts, conformance verdict (refuses | naive | unknown) and refused ingest requests in range',
+  query: ZServerListQuery,
   responses: { 200: { description: 'servers', schema: ZServerListResponse } },
 });
 

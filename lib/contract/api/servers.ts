@@ -1,6 +1,7 @@
 // GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
 import { z } from 'zod';
-import { ZCount, ZIsoMs } from './common';
+import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
+import { ZRejectionSummary, ZUnknownServerRejections } from './rejections';
 
 export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
@@ -32,6 +33,8 @@ export const ZServerView = z.object({
       lastReportAt: ZIsoMs,
     })
     .nullable(),
+  /** Ingest requests from this server refused in range, by reason, and the latest one (with clock skew for timestamp refusals). */
+  rejections: ZRejectionSummary,
   counts: z.object({
     boundary: ZCount,
     refused: ZCount,
@@ -43,6 +46,16 @@ export const ZServerView = z.object({
 export type TServerView = z.infer<typeof ZServerView>;
 
 export const ZServerListResponse = z.object({
+  /** The range the rejection counts cover. */
+  range: ZResolvedRange,
   servers: z.array(ZServerView),
+  /** Requests naming no registered server (one bucket for all names), with the last names seen. */
+  unknownServers: ZUnknownServerRejections,
+});
+
+/** GET /api/v1/servers parameters: the range of the rejection counts (default now-15m). */
+export const ZServerListQuery = z.object({
+  from: zInstantParam('Start of the rejection counts (inclusive), same forms as /api/v1/stats. Default now-15m.'),
+  to: zInstantParam('End (exclusive). Default now.'),
 });
 export type TServerListResponse = z.infer<typeof ZServerListResponse>;

@@ -93,6 +93,8 @@ export const ZStatsResponse = z.object({
   refusalLatencyHistogram: z.array(ZHistogramBucket),
   /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
   deadLetters: ZCount,
+  /** Ingest requests refused in range (401 by reason, 413, 415, 429, 503); per server and reason on /api/v1/servers. */
+  rejectedRequests: ZCount,
   series: z.array(ZStatsBucket),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
