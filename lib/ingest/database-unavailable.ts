@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/http/api-error';
+import { componentLogger } from '@/lib/log/logger';
 
 /**
  * A failed write means nothing was committed; the sender should retry later. Every database
@@ -7,7 +8,7 @@ import { ApiError } from '@/lib/http/api-error';
  */
 export function databaseUnavailable(err: unknown): ApiError {
   const detail = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);
-  console.error('[doorwatch] ingest write failed:', detail);
+  componentLogger('ingest').error({ err: detail }, 'ingest write failed');
   return new ApiError(503, 'database_unavailable', 'the database cannot take the write right now; nothing from this request was stored, retry later', {
     'retry-after': '5',
   });
