@@ -59,7 +59,12 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
     const log = logger();
     if (response.status >= 500) log.error(line, 'request failed');
     else log.info(line, 'request');
-    appMetrics().httpRequestDuration.observe({ route: contract.path, method: request.method, status: String(response.status) }, seconds);
+    try {
+      appMetrics().httpRequestDuration.observe({ route: contract.path, method: request.method, status: String(response.status) }, seconds);
+    } catch (err) {
+      // Metrics never break a request.
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'request metric failed');
+    }
     return response;
   };
   const handle = async (request: Request, context: NextContext, annotate: RouteInput<C>['annotate']): Promise<Response> => {

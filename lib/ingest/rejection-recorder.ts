@@ -27,6 +27,8 @@ export class RejectionRecorder {
   private names = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  /** The last names seen in the unknown bucket by this instance, across flushes (newest last). */
+  private recentUnknown: string[] = [];
 
   constructor(private readonly sql: () => SqlExecutor, private readonly intervalMs = FLUSH_INTERVAL_MS) {}
 
@@ -65,6 +67,13 @@ export class RejectionRecorder {
         const names = isKnown ? null : [...(c.lastNames ?? []), ...(c.server === UNKNOWN_SERVER_BUCKET ? [] : [c.server])];
         merge(cells, isKnown ? c : { ...c, server: UNKNOWN_SERVER_BUCKET, lastNames: names });
       }
+      // A row keeps the names of its latest write: write this instance's whole recent list, not only this second's.
+      for (const c of cells.values()) {
+        if (c.server !== UNKNOWN_SERVER_BUCKET || !c.lastNames) continue;
+        const all = [...this.recentUnknown, ...c.lastNames];
+        this.recentUnknown = all.filter((n, i) => all.lastIndexOf(n) === i).slice(-RECENT_UNKNOWN_NAMES);
+      }
+      for (const c of cells.values()) if (c.server === UNKNOWN_SERVER_BUCKET) c.lastNames = [...this.recentUnknown];
       await addRejections(sql, [...cells.values()]);
     } catch (err) {
       // Keep the counts for the next flush; rejections must never break ingest.

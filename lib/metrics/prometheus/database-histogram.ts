@@ -2,7 +2,8 @@
 // counts, count and sum per server, derived from the rollups' per-bucket counters. prom-client's
 // Histogram only observes values one by one (per instance, reset at restart), so this is a
 // metric object of its own that the Registry formats like any other.
-import { MetricType } from 'prom-client';
+// MetricType is declared in prom-client's types only (no runtime export): use its string value.
+import type { MetricType } from 'prom-client';
 
 interface SampleValue {
   metricName: string;
@@ -19,7 +20,7 @@ export interface HistogramSnapshot {
 }
 
 export class DatabaseHistogram {
-  readonly type = MetricType.Histogram;
+  readonly type = 'histogram' as unknown as MetricType;
   readonly aggregator = 'sum' as const;
   constructor(
     readonly name: string,
