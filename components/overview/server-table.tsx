@@ -62,12 +62,13 @@ export function describeRejection(last: NonNullable<TServerView['rejections']['l
   }
 }
 
-function RejectionsCell({ r }: { r: TServerView['rejections'] }) {
+/** `nowMs`: when the list was fetched (render stays pure; the next refetch moves it). */
+function RejectionsCell({ r, nowMs }: { r: TServerView['rejections']; nowMs: number }) {
   if (r.count === 0 || !r.last) return <span className="muted">0</span>;
   const reasons = Object.entries(r.byReason).map(([k, n]) => `${k.replace(/_/g, ' ')}: ${n}`).join(', ');
   return (
     <span className="warn-text" title={reasons} data-testid="server-rejections">
-      <strong className="num">{fmtInt(r.count)}</strong> · {describeRejection(r.last, Date.now())}
+      <strong className="num">{fmtInt(r.count)}</strong> · {describeRejection(r.last, nowMs)}
     </span>
   );
 }
@@ -132,7 +133,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           <td className="num">
             <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
           </td>
-          {!compact && <td><RejectionsCell r={s.rejections} /></td>}
+          {!compact && <td><RejectionsCell r={s.rejections} nowMs={query.dataUpdatedAt} /></td>}
           {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
         </tr>
       ))}

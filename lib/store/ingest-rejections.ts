@@ -62,7 +62,10 @@ function rangeWhere(range: RejectionRange): { where: string; params: unknown[] }
   // Minute rows overlapping [fromMs, toMs); minute 0 holds folded history and is never in a range.
   const params: unknown[] = [Math.max(1, range.fromMs - 59_999), range.toMs];
   let where = `"minute" >= ? AND "minute" < ?`;
-  if (range.server !== null) (where += ` AND "server" = ?`), params.push(range.server);
+  if (range.server !== null) {
+    where += ` AND "server" = ?`;
+    params.push(range.server);
+  }
   return { where, params };
 }
 
