@@ -15,6 +15,12 @@ const isPublicPage = (pathname: string) => pathname === '/login' || pathname.sta
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  // Prometheus scrapes with a bearer token and cannot follow a login redirect: /metrics answers 401 itself.
+  if (pathname === '/metrics') {
+    const res = NextResponse.next();
+    applySecurityHeaders(res.headers, API_CSP);
+    return res;
+  }
   const bad = undecodableSegment(pathname);
   if (bad !== null) {
     const res = NextResponse.json(errorBody('invalid_path', `the path segment ${JSON.stringify(bad)} is not valid percent-encoded UTF-8`), {

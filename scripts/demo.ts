@@ -51,6 +51,8 @@ async function main() {
     PORT: port,
     DOORWATCH_ADMIN_TOKEN: creds.adminToken,
     DOORWATCH_SERVERS: serversEnv(creds.servers),
+    // Readable log lines for a person at the terminal (pino-pretty).
+    LOG_FORMAT: 'pretty',
   };
   const app = spawn(process.execPath, [join(process.cwd(), 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], { stdio: 'inherit', env });
   let fleet: { stop(): Promise<void> } | null = null;

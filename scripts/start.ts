@@ -1,9 +1,10 @@
 // npm start: apply pending migrations, prepare the instance, then serve (Next's handler in this
 // process, lib/launch/next-server.ts), so this process is the real server's PID.
-import { settings } from '@/lib/config/settings';
+import { SettingsError, settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { prepareInstance } from '@/lib/startup/prepare-instance';
 import { withStartupLock } from '@/lib/db/startup-lock';
+import { componentLogger } from '@/lib/log/logger';
 import { ensureBuild } from './ensure-build.mjs';
 
 async function main() {
@@ -13,7 +14,7 @@ async function main() {
   ensureBuild({ quiet: true });
   const config = s.DATABASE_URL;
   const report = await runMigrations(config);
-  if (report.applied.length) console.log(`migrations: applied ${report.applied.join(', ')}`);
+  if (report.applied.length) componentLogger('migrations').info({ applied: report.applied }, 'migrations applied');
   await withStartupLock(config, prepareInstance); // instances starting together take turns
   // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
@@ -28,7 +29,7 @@ async function main() {
     keepAliveTimeoutMs: s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: s.DOORWATCH_TRUST_PROXY,
   });
-  console.log(`doorwatch listening on http://${s.HOST}:${s.PORT}`);
+  componentLogger('startup').info({ url: `http://${s.HOST}:${s.PORT}` }, 'doorwatch listening');
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       server.close(() => process.exit(0));
@@ -39,6 +40,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(`doorwatch start failed: ${err instanceof Error ? err.message : err}`);
+  // Bad settings: the plain list, one line per bad value, for the person at the terminal (and before LOG_* is known).
+  if (err instanceof SettingsError) process.stderr.write(`doorwatch start failed: ${err.message}\n`);
+  else componentLogger('startup').fatal({ err: err instanceof Error ? err.message : String(err) }, 'doorwatch start failed');
   process.exit(1);
 });

@@ -321,6 +321,16 @@ export function OverviewView() {
             </div>
           )}
 
+          {s.rejectedRequests > 0 && (
+            <div className="notice" role="status" data-testid="rejected-requests-notice">
+              <strong className="num">{fmtInt(s.rejectedRequests)}</strong>
+              <span>
+                ingest {s.rejectedRequests === 1 ? 'request was' : 'requests were'} refused in this range (wrong secret, skewed clock, unknown server, too large, rate limited): whatever they carried is in none of these numbers.
+              </span>
+              <Link href={link('/servers')} data-testid="rejected-requests-notice-link">See why, per server →</Link>
+            </div>
+          )}
+
           <div className="tiles">
             {tiles(s, <IdleTime stats={s} receivedAt={stats.dataUpdatedAt} />).map((t) => (
               <Tile key={t.testId} {...t} href={sessionsLink(t.flag ? { flag: t.flag } : {})} />

@@ -65,6 +65,42 @@ function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLin
   );
 }
 
+const AGO = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s` : ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+
+/** "signature mismatch 12 s ago: check the secret", "clock 6 min ahead": what an operator does about the latest refusal. */
+export function describeRejection(last: NonNullable<TServerView['rejections']['last']>, nowMs: number): string {
+  const ago = `${AGO(Math.max(0, nowMs - Date.parse(last.at)))} ago`;
+  switch (last.reason) {
+    case 'signature_mismatch':
+      return `signature mismatch ${ago}: check the secret`;
+    case 'timestamp_out_of_tolerance':
+      return last.skewMs === null ? `timestamp out of tolerance ${ago}` : `clock ${AGO(Math.abs(last.skewMs))} ${last.skewMs > 0 ? 'ahead' : 'behind'} (${ago})`;
+    case 'missing_headers':
+      return `unsigned request ${ago}: send the webhook-* headers`;
+    case 'unknown_server':
+      return `no active secret ${ago}: rotate or re-add it`;
+    case 'payload_too_large':
+      return `body over 1 MiB ${ago}: send smaller batches`;
+    case 'unsupported_media_type':
+      return `not application/json ${ago}`;
+    case 'rate_limited':
+      return `over the ingest rate ${ago}`;
+    case 'database_unavailable':
+      return `database unavailable ${ago} (retried)`;
+  }
+}
+
+/** `nowMs`: when the list was fetched (render stays pure; the next refetch moves it). */
+function RejectionsCell({ r, nowMs }: { r: TServerView['rejections']; nowMs: number }) {
+  if (r.count === 0 || !r.last) return <span className="muted">0</span>;
+  const reasons = Object.entries(r.byReason).map(([k, n]) => `${k.replace(/_/g, ' ')}: ${n}`).join(', ');
+  return (
+    <span className="warn-text" title={reasons} data-testid="server-rejections">
+      <strong className="num">{fmtInt(r.count)}</strong> · {describeRejection(r.last, nowMs)}
+    </span>
+  );
+}
+
 export function ServerTable({ query, compact = false }: { query: UseQueryResult<TServerListResponse>; compact?: boolean }) {
   const { link, global } = useUrlState();
   if (query.isPending) return <Loading />;
@@ -97,6 +133,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           <th className="num">Dual</th>
           <th className="num">Burned reuse</th>
           {!compact && <th>SSE resumes</th>}
+          {!compact && <th>Rejected (range)</th>}
           {!compact && <th>Registered</th>}
         </>
       }
@@ -127,6 +164,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
             <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
           </td>
           {!compact && <td><ResumptionCell r={s.resumption} flagLink={(flag) => sl(s.name, flag)} /></td>}
+          {!compact && <td><RejectionsCell r={s.rejections} nowMs={query.dataUpdatedAt} /></td>}
           {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
         </tr>
       ))}

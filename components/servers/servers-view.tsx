@@ -7,7 +7,7 @@ import { useUrlState } from '@/lib/ui/url-state';
 
 export function ServersView() {
   const { global } = useUrlState();
-  const q = useServers(global.refresh);
+  const q = useServers(global.refresh, { from: global.from, to: global.to });
   const me = useMe();
   const admin = me.data?.operator.role === 'admin';
   const servers = q.data?.servers ?? [];
@@ -41,7 +41,16 @@ export function ServersView() {
         latest door probe (“probed 2 min ago”), observed traffic, or both; a probe that shows a naive answer makes the verdict
         naive, a passed one makes an untested server “refuses”. <strong>⚠ N lost</strong>: the server’s reporters
         dropped or gave up on N events before sending them, so its numbers may be incomplete.
+        <strong>Rejected</strong>: its ingest requests Doorwatch refused in the selected range, and the latest reason (the sender
+        only ever sees a generic 401).
       </p>
+      {q.data && q.data.unknownServers.count > 0 && (
+        <p className="notice small" role="status" data-testid="unknown-server-rejections">
+          <strong className="num">{fmtInt(q.data.unknownServers.count)}</strong> ingest requests in this range named no registered server
+          {q.data.unknownServers.recentNames.length > 0 && <> (last names seen: <code>{q.data.unknownServers.recentNames.join(', ')}</code>)</>}: register the
+          server, or fix the name in its reporter’s URL.
+        </p>
+      )}
     </div>
   );
 }

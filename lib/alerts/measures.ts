@@ -8,8 +8,7 @@ import { deadlockThresholdMs } from '@/lib/config/settings';
 import { computeStats } from '@/lib/queries/stats';
 import { lastEventAtByServer } from '@/lib/store/sessions';
 import type { MeasureScope } from './measure-scope';
-// Branch `metrics` adds the real reader: import { countRejections } from '@/lib/store/ingest-rejections';
-import { countRejections } from './rejected-requests';
+import { countRejections } from '@/lib/store/ingest-rejections';
 
 export type { MeasureScope };
 export type MeasureFn = (sql: Sql, scope: MeasureScope) => Promise<number>;

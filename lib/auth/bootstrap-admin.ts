@@ -41,7 +41,8 @@ export async function ensureBootstrapAdmin(
 export async function prepareBootstrapAdmin(db: Db): Promise<void> {
   const result = await ensureBootstrapAdmin(db);
   if (result.action === 'generated') {
-    console.log(
+    // Deliberately not a log line (logs never carry tokens): a one-time notice on the terminal.
+    process.stdout.write(
       [
         '',
         '  Doorwatch generated a bootstrap admin token (shown only this once, stored hashed):',

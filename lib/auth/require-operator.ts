@@ -20,7 +20,8 @@ export interface AuthenticatedOperator extends Operator {
   expiresAt: number | null;
 }
 
-const RANK: Record<TOperatorRole, number> = { viewer: 1, admin: 2 };
+// scrape ranks below viewer: a Prometheus token reads /metrics and nothing else; viewer and admin read /metrics too.
+const RANK: Record<TOperatorRole, number> = { scrape: 0, viewer: 1, admin: 2 };
 
 function unauthorized(message: string): ApiError {
   return new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="doorwatch"' });

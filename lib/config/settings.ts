@@ -129,6 +129,10 @@ export const ZSettings = z.object({
       return origins;
     })
     .describe('the dashboard’s public origin(s) behind a proxy, comma-separated, for the CSRF Origin check'),
+  LOG_LEVEL: z
+    .preprocess(trimmed, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .describe('least severe log level written (fatal, error, warn, info, debug, trace, silent)'),
+  LOG_FORMAT: z.preprocess(trimmed, z.enum(['json', 'pretty']).default('json')).describe('json: one JSON object per line; pretty: readable lines (the demo)'),
 });
 
 export type Settings = Readonly<z.output<typeof ZSettings>>;

@@ -9,6 +9,7 @@ import { AsyncQueue, type Sql } from './sql';
 import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
+import { withQueryTiming } from './timed-sql';
 
 /** Both generated clients have the same models; the app is typed against the SQLite one. */
 export type Prisma = SqliteClient;
@@ -37,6 +38,8 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
     prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: config.url, max: 3 }) }) as unknown as Prisma;
     sql = createPostgresqlSql(config.url, poolSize);
   }
+  // Timed for doorwatch_db_query_duration_seconds (a no-op until /metrics installs its observer).
+  sql = withQueryTiming(sql);
   return {
     config,
     prisma,

@@ -1,5 +1,6 @@
 // Sql on node-postgres: a pool; each transaction holds one client from BEGIN to COMMIT.
 import pg from 'pg';
+import { componentLogger } from '@/lib/log/logger';
 import { insertManyAsUnnest, toProviderPlaceholders, type ColumnSpec, type Sql, type SqlExecutor } from './sql';
 
 // int8 (COUNT, BIGINT epoch ms) and numeric (SUM of BIGINT) come back as numbers: every value
@@ -35,7 +36,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 export function createPostgresqlSql(url: string, poolSize: number): Sql {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
   // An idle client losing its connection (database restart) must not crash the process.
-  pool.on('error', (err) => console.error('[doorwatch] idle PostgreSQL connection failed:', err.message));
+  pool.on('error', (err) => componentLogger('database').error({ err: err.message }, 'idle PostgreSQL connection failed'));
   const base = executor(pool);
   return {
     ...base,

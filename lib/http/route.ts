@@ -2,8 +2,12 @@
 // routes.ts: auth, zod schemas of params, query and body, responses, operationId) and a handler that
 // receives typed, checked input and delegates to lib/. The wrapper does what every route needs:
 // authorisation, getDb(), input validation (400 naming the wrong parameter), ApiError → JSON,
-// a logged 500 for anything else, and the cache-control header.
+// a logged 500 for anything else, the cache-control header, and one structured log line and one
+// duration observation per request (with a request id, also sent back as x-request-id).
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { logger } from '@/lib/log/logger';
+import { appMetrics } from '@/lib/metrics/prometheus/registry';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { getDb, type Db } from '@/lib/db/client';
@@ -22,7 +26,9 @@ export interface RouteInput<C extends RouteContract> {
   /** Undefined when the contract has `rawBody` (the handler reads `request` itself). */
   body: C['rawBody'] extends true ? undefined : Parsed<C['body']>;
   /** The caller, for viewer/admin routes; null for public and webhook routes. */
-  operator: C['auth'] extends 'viewer' | 'admin' ? AuthenticatedOperator : null;
+  operator: C['auth'] extends 'scrape' | 'viewer' | 'admin' ? AuthenticatedOperator : null;
+  /** Adds fields (counts, a reason) to this request's log line; never secrets. */
+  annotate: (fields: Record<string, string | number | boolean | null>) => void;
 }
 
 /** A plain value is answered as JSON with the contract's first success status; a Response is passed through. */
@@ -35,24 +41,58 @@ export type DefinedRoute<C extends RouteContract> = ((request: Request, context:
 
 const successStatus = (c: RouteContract) => Number(Object.keys(c.responses)[0]);
 
+/** A caller's x-request-id when it looks like one (a load balancer's), else a new UUID. */
+function requestId(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
 export function defineRoute<const C extends RouteContract>(contract: C, handler: RouteHandler<C>): DefinedRoute<C> {
   const cacheControl = contract.cacheControl ?? 'no-store';
   const run = async (request: Request, context: NextContext): Promise<Response> => {
+    const start = performance.now();
+    const id = requestId(request);
+    const fields: Record<string, string | number | boolean | null> = {};
+    const response = await handle(request, context, (more) => Object.assign(fields, more));
+    const seconds = (performance.now() - start) / 1000;
+    response.headers.set('x-request-id', id);
+    const line = { reqId: id, method: request.method, route: contract.path, status: response.status, durationMs: Math.round(seconds * 1e4) / 10, ...fields };
+    const log = logger();
+    if (response.status >= 500) log.error(line, 'request failed');
+    else log.info(line, 'request');
     try {
-      const operator = contract.auth === 'viewer' || contract.auth === 'admin' ? await authorize(request, contract.auth, getDb()) : null;
+      appMetrics().httpRequestDuration.observe({ route: contract.path, method: request.method, status: String(response.status) }, seconds);
+    } catch (err) {
+      // Metrics never break a request.
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'request metric failed');
+    }
+    return response;
+  };
+  const handle = async (request: Request, context: NextContext, annotate: RouteInput<C>['annotate']): Promise<Response> => {
+    try {
+      const operator = contract.auth === 'scrape' || contract.auth === 'viewer' || contract.auth === 'admin' ? await authorize(request, contract.auth, getDb()) : null;
       const params = contract.params ? parseInput('params', contract.params, await context.params) : undefined;
+      const server = (params as { server?: unknown } | undefined)?.server;
+      if (typeof server === 'string') annotate({ server });
       const query = contract.query ? parseQuery(contract.query, new URL(request.url).searchParams) : undefined;
       const body = contract.body && !contract.rawBody ? await readJsonBody(request, contract.body) : undefined;
       // db is opened on first use: openapi.json is rendered at build time, where there is no database.
-      const input = { request, get db() { return getDb(); }, params, query, body, operator } as RouteInput<C>;
+      const input = { request, get db() { return getDb(); }, params, query, body, operator, annotate } as RouteInput<C>;
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', cacheControl);
       return response;
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
-      if (isRetryableDatabaseError(err)) return errorResponse(databaseUnavailable(err));
-      console.error(`[doorwatch] ${request.method} ${new URL(request.url).pathname} failed:`, err);
+      if (err instanceof ApiError) {
+        annotate({ code: err.code });
+        return errorResponse(err);
+      }
+      if (isRetryableDatabaseError(err)) {
+        const unavailable = databaseUnavailable(err);
+        annotate({ code: unavailable.code });
+        return errorResponse(unavailable);
+      }
+      annotate({ error: err instanceof Error ? err.message.split('\n')[0].slice(0, 300) : String(err) });
       return Response.json(errorBody('internal_error', 'Doorwatch failed to handle this request; see the server log.'), {
         status: 500,
         headers: { 'cache-control': 'no-store' },

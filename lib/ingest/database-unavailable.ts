@@ -35,13 +35,14 @@ export function isRetryableDatabaseError(err: unknown): boolean {
 }
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200));
+import { componentLogger } from '@/lib/log/logger';
 
 /**
  * A failed write means nothing was committed; the sender should retry later. Answered 503 +
  * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
  */
 export function databaseUnavailable(err: unknown): ApiError {
-  console.error('[doorwatch] database unavailable:', firstLine(err));
+  componentLogger('ingest').error({ err: firstLine(err) }, 'database unavailable');
   return new ApiError(503, 'database_unavailable', 'the database cannot take the request right now; nothing from this request was stored, retry later', {
     'retry-after': '5',
   });

@@ -5,7 +5,9 @@ import { ApiError } from '@/lib/http/api-error';
 import { readLimitedBody } from '@/lib/http/read-limited-body';
 import { SERVER_NAME } from '@/lib/store/servers/server-secret';
 import { activeSecrets } from '@/lib/store/servers/server-registry';
-import { readWebhookHeaders, verifyWebhook } from './verify-signature';
+import { classifyVerificationFailure, readWebhookHeaders, verifyWebhook } from './verify-signature';
+import type { Rejection } from './rejection-recorder';
+import type { TRejectionReason } from '@/lib/contract/api/rejections';
 import type { EventRateLimiter } from './rate-limiter';
 import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';
@@ -14,21 +16,61 @@ import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/
 
 export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 events and 1 MiB per request' };
 
-const unauthorized = () =>
-  new ApiError(401, 'unauthorized', 'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)');
+/** Where refusals are counted (lib/ingest/rejection-recorder.ts); must be cheap and never throw. */
+export type RejectionSink = (r: Rejection) => void;
 
-export async function handleIngestRequest(db: Db, limiter: EventRateLimiter, server: string, request: Request): Promise<{ status: 200 | 207; body: IngestResult }> {
+const REASON_BY_STATUS: Partial<Record<number, TRejectionReason>> = {
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'database_unavailable',
+};
+
+/** handleIngestRequest, counting every refusal (401 with its real reason, 413, 415, 429, 503) before it is answered. */
+export async function handleIngestRequest(
+  db: Db,
+  limiter: EventRateLimiter,
+  server: string,
+  request: Request,
+  reject: RejectionSink = () => undefined,
+): Promise<{ status: 200 | 207; body: IngestResult }> {
+  try {
+    return await judgeIngestRequest(db, limiter, server, request);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      const refusal = err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: REASON_BY_STATUS[err.status], skewMs: null };
+      if (refusal.reason) reject({ server, reason: refusal.reason, at: Date.now(), skewMs: refusal.skewMs });
+    }
+    throw err;
+  }
+}
+
+/** The generic 401 the sender sees, carrying the reason only operators see. */
+class Unauthorized extends ApiError {
+  constructor(readonly reason: TRejectionReason, readonly skewMs: number | null = null) {
+    super(401, 'unauthorized', 'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)');
+  }
+}
+
+async function judgeIngestRequest(db: Db, limiter: EventRateLimiter, server: string, request: Request): Promise<{ status: 200 | 207; body: IngestResult }> {
   const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json') {
     throw new ApiError(415, 'unsupported_media_type', 'send the batch as Content-Type: application/json');
   }
   const raw = await readLimitedBody(request, MAX_INGEST_BODY);
+  if (!SERVER_NAME.test(server)) throw new Unauthorized('unknown_server');
   const headers = readWebhookHeaders(request.headers);
-  if (!headers || !SERVER_NAME.test(server)) throw unauthorized();
   const secrets = await activeSecrets(db, server).catch((err) => {
     throw isRetryableDatabaseError(err) ? databaseUnavailable(err) : err;
   });
-  if (secrets.length === 0 || !verifyWebhook(raw, headers, secrets)) throw unauthorized();
+  // A name without an active secret is refused as unknown before anything else, so the count
+  // lands in the unknown bucket and never under a name the caller made up.
+  if (secrets.length === 0) throw new Unauthorized('unknown_server');
+  if (!headers) throw new Unauthorized('missing_headers');
+  if (!verifyWebhook(raw, headers, secrets)) {
+    const { reason, skewMs } = classifyVerificationFailure(raw, headers, secrets);
+    throw new Unauthorized(reason, skewMs);
+  }
 
   let parsed: unknown;
   let envelopeError: string | null = null;

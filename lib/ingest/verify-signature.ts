@@ -39,3 +39,34 @@ export function verifyWebhook(rawBody: string, headers: WebhookHeaders, secrets:
   }
   return false;
 }
+
+/** Standard Webhooks' timestamp tolerance (the `standardwebhooks` package's). */
+export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * Why verification failed, for operators only (the sender gets one generic 401). Run on the
+ * failure path only: a signature that matches one of the secrets over the sent timestamp means
+ * the sender's clock is off (skewMs = sender − Doorwatch); otherwise no active secret signed it.
+ */
+export function classifyVerificationFailure(
+  rawBody: string,
+  headers: WebhookHeaders,
+  secrets: readonly string[],
+  now = Date.now(),
+): { reason: 'signature_mismatch' | 'timestamp_out_of_tolerance'; skewMs: number | null } {
+  const seconds = Number(headers['webhook-timestamp']);
+  if (!Number.isInteger(seconds)) return { reason: 'signature_mismatch', skewMs: null };
+  const skewMs = seconds * 1000 - now;
+  const sent = headers['webhook-signature'].split(' ').map((s) => s.split(',')[1]).filter(Boolean);
+  for (const secret of secrets) {
+    try {
+      const expected = new Webhook(secret).sign(headers['webhook-id'], new Date(seconds * 1000), rawBody).split(',')[1];
+      if (sent.includes(expected)) {
+        return Math.abs(skewMs) > TIMESTAMP_TOLERANCE_MS ? { reason: 'timestamp_out_of_tolerance', skewMs } : { reason: 'signature_mismatch', skewMs: null };
+      }
+    } catch {
+      // a secret that cannot sign (malformed) matches nothing
+    }
+  }
+  return { reason: 'signature_mismatch', skewMs: null };
+}

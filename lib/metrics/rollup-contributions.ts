@@ -18,11 +18,19 @@ export const ROLLUP_COLUMNS = [
   'renegotiations',
   'renegUnder200ms',
   ...REFUSAL_HISTOGRAM_COLUMNS,
+  // For the Prometheus histograms (lib/metrics/prometheus): latency sums and the 50 ms mark.
+  'refusalLatencyMsSum',
+  'renegUnder50ms',
+  'renegLatencyMsSum',
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 
 export const MINUTE_MS = 60_000;
 export const RENEGOTIATION_FAST_MS = 200;
+export const RENEGOTIATION_VERY_FAST_MS = 50;
+
+/** Columns holding millisecond sums (BIGINT), not counts. */
+export const ROLLUP_MS_COLUMNS: readonly RollupColumn[] = ['deadlockIdleMs', 'refusalLatencyMsSum', 'renegLatencyMsSum'];
 
 export const minuteOf = (epochMs: number): number => Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
 
@@ -56,7 +64,10 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
   add(a.boundaryAt, 'boundary');
   if (a.boundaryOutcome === 'refused') {
     add(a.answeredAt, 'refused');
-    if (a.refusalLatencyMs !== null) add(a.answeredAt, refusalHistogramColumn(a.refusalLatencyMs));
+    if (a.refusalLatencyMs !== null) {
+      add(a.answeredAt, refusalHistogramColumn(a.refusalLatencyMs));
+      add(a.answeredAt, 'refusalLatencyMsSum', a.refusalLatencyMs);
+    }
   }
   if (a.boundaryOutcome === 'naive_resume') add(a.answeredAt, 'naiveResumes');
   add(a.dualNegotiationAt, 'dualNegotiations');
@@ -71,6 +82,10 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
   if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs < RENEGOTIATION_FAST_MS) {
     add(a.successorOpenedAt, 'renegUnder200ms');
   }
+  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs < RENEGOTIATION_VERY_FAST_MS) {
+    add(a.successorOpenedAt, 'renegUnder50ms');
+  }
+  if (a.renegotiationLatencyMs !== null) add(a.successorOpenedAt, 'renegLatencyMsSum', a.renegotiationLatencyMs);
   return out;
 }
 

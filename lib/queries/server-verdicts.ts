@@ -5,6 +5,9 @@ import type { StepFinding } from '@/lib/contract/probe-result';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { latestProbeVerdicts } from '@/lib/store/probe-runs';
 import { reporterLossByServer } from '@/lib/store/reporter-status';
+import { UNKNOWN_SERVER_BUCKET, rejectionsByServer, type ServerRejections } from '@/lib/store/ingest-rejections';
+import type { TRejectionSummary } from '@/lib/contract/api/rejections';
+import type { TimeRange } from '@/lib/time/range';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { lastEventAtByServer } from '@/lib/store/sessions';
@@ -100,7 +103,13 @@ export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | nu
 
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
 
-export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
+const rejectionSummary = (r: ServerRejections | undefined): TRejectionSummary => ({
+  count: r?.count ?? 0,
+  byReason: r?.byReason ?? {},
+  last: r?.last ? { reason: r.last.reason, at: toIsoMs(r.last.at), skewMs: r.last.skewMs } : null,
+});
+
+export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TServerListResponse> {
   const registered = await registeredServers(db);
   const totMap = await rollupTotalsByServer(db.sql, TOTALS);
   const lastMap = await lastEventAtByServer(db.sql);
@@ -108,6 +117,7 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
   const resumption = await resumptionCounts(db);
   const probeMap = await latestProbeVerdicts(db.sql);
   const nowMs = Date.now();
+  const rejections = await rejectionsByServer(db.sql, { fromMs: range.fromMs, toMs: range.toMs, server: null });
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -140,9 +150,15 @@ export async function listServerVerdicts(db: Db): Promise<TServerListResponse> {
       evidence: combined.evidence,
       probe,
       reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,
+      rejections: rejectionSummary(rejections.get(name)),
       counts,
       resumption: health,
     };
   });
-  return { servers };
+  const unknown = rejections.get(UNKNOWN_SERVER_BUCKET);
+  return {
+    range: { from: toIsoMs(range.fromMs), to: toIsoMs(range.toMs), fromInput: range.fromInput, toInput: range.toInput },
+    servers,
+    unknownServers: { ...rejectionSummary(unknown), recentNames: unknown?.recentNames ?? [] },
+  };
 }

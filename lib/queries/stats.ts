@@ -18,6 +18,7 @@ import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/perc
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
+import { countRejections } from '@/lib/store/ingest-rejections';
 import { TABLE_SQL, sumColumn } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
 import { resumptionCounts, sumResumption } from '@/lib/store/resumption-counts';
@@ -133,6 +134,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
 
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
+  const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
 
   const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
   const empty = emptyCounts;
@@ -191,6 +193,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
     deadLetters,
     resumption,
+    rejectedRequests,
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,

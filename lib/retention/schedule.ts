@@ -3,7 +3,11 @@
 // never overlap. Every instance runs it; deletes of the same rows are harmless (PostgreSQL
 // makes the second one wait, then find nothing).
 import { getDb } from '@/lib/db/client';
+import { foldRejectionsBefore } from '@/lib/store/ingest-rejections';
+import { componentLogger } from '@/lib/log/logger';
 import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
+
+const log = componentLogger('retention');
 
 const state = globalThis as unknown as { doorwatchRetention?: NodeJS.Timeout | null };
 
@@ -22,11 +26,16 @@ export function startRetentionSchedule(config: RetentionConfig = readRetentionCo
       const events = await pruneEvents(getDb().sql, options);
       const letters = await pruneDeadLetters(getDb().sql, options);
       const probes = await pruneProbeRuns(getDb().sql, options);
-      if (events.deleted + letters.deleted + probes.deleted > 0) {
-        console.log(`[doorwatch] retention: deleted ${events.deleted} events, ${letters.deleted} dead letters and ${probes.deleted} probe records older than ${new Date(events.cutoff).toISOString()}`);
+      // Rejection counts older than the cutoff fold into all-time rows (counters never go down).
+      const rejectionRows = await foldRejectionsBefore(getDb().sql, events.cutoff);
+      if (events.deleted + letters.deleted + probes.deleted + rejectionRows > 0) {
+        log.info(
+          { events: events.deleted, deadLetters: letters.deleted, probeRecords: probes.deleted, rejectionRows, cutoff: new Date(events.cutoff).toISOString() },
+          'retention pruned old rows',
+        );
       }
     } catch (err) {
-      console.error(`[doorwatch] retention run failed (will retry): ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+      log.error({ err: err instanceof Error ? err.message.split('\n')[0] : String(err) }, 'retention run failed (will retry)');
     } finally {
       running = false;
     }

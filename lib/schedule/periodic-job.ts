@@ -3,6 +3,7 @@
 // never keeps the process alive (timers are unref'd). A failed run is reported and retried at
 // the next tick; it never throws out of the timer.
 import type { LeaderLease } from './leader-lease';
+import { componentLogger } from '@/lib/log/logger';
 
 export interface PeriodicJobOptions {
   name: string;
@@ -33,7 +34,7 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
         await options.run();
         return true;
       } catch (err) {
-        (options.onError ?? ((e) => console.error(`[doorwatch] ${options.name} failed (will retry):`, e)))(err);
+        (options.onError ?? ((e) => componentLogger('schedule').error({ job: options.name, err: e instanceof Error ? e.message : String(e) }, 'scheduled job failed (will retry)')))(err);
         return false;
       } finally {
         running = null;

@@ -1,7 +1,7 @@
 // The "Rollup" table: per-server, per-minute counters (columns = ROLLUP_COLUMNS of lib/metrics).
 // Written only as additive deltas, so concurrent writers and late events compose.
 import type { ColumnSpec, SqlExecutor } from '@/lib/db/sql';
-import type { RollupColumn, RollupDelta } from '@/lib/metrics/rollup-contributions';
+import { ROLLUP_MS_COLUMNS, type RollupColumn, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { TABLE, TABLE_SQL, sumColumn } from './tables';
 
 /** The key and the given counters of "Rollup", typed for bulk writes (lib/db/sql.ts insertMany). */
@@ -9,7 +9,7 @@ export function rollupColumnSpecs(columns: readonly RollupColumn[]): ColumnSpec[
   return [
     { name: 'server', type: 'text' },
     { name: 'minute', type: 'bigint' },
-    ...columns.map((name): ColumnSpec => ({ name, type: name === 'deadlockIdleMs' ? 'bigint' : 'int' })),
+    ...columns.map((name): ColumnSpec => ({ name, type: ROLLUP_MS_COLUMNS.includes(name) ? 'bigint' : 'int' })),
   ];
 }
 

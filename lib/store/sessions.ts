@@ -37,3 +37,18 @@ export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string,
   const rows = await sql.query<{ server: string; last: number | null }>(`SELECT "server", MAX("lastEventAt") AS "last" FROM ${TABLE_SQL.session} GROUP BY "server"`);
   return new Map(rows.map((r) => [r.server, r.last === null ? null : Number(r.last)]));
 }
+
+/** Unended naive resumes that started at or before `startedBy` (ongoing deadlocks by that clock), per server. */
+export async function ongoingDeadlocksByServer(sql: SqlExecutor, startedBy: number): Promise<Map<string, number>> {
+  const rows = await sql.query<{ server: string; n: unknown }>(
+    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "deadlockStartedAt" <= ? AND "deadlockEndedAt" IS NULL GROUP BY "server"`,
+    [startedBy],
+  );
+  return new Map(rows.map((r) => [r.server, Number(r.n)]));
+}
+
+/** Sessions in a given state, per server (upgrade_pending: the gauge of upgrades pending). */
+export async function sessionsInStateByServer(sql: SqlExecutor, state: string): Promise<Map<string, number>> {
+  const rows = await sql.query<{ server: string; n: unknown }>(`SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = ? GROUP BY "server"`, [state]);
+  return new Map(rows.map((r) => [r.server, Number(r.n)]));
+}

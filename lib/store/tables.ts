@@ -15,6 +15,7 @@ export const TABLE = {
   alertState: 'AlertState',
   alertTransition: 'AlertTransition',
   alertDelivery: 'AlertDelivery',
+  ingestRejection: 'IngestRejection',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -33,6 +34,7 @@ export const TABLE_SQL = {
   alertState: `"${TABLE.alertState}"`,
   alertTransition: `"${TABLE.alertTransition}"`,
   alertDelivery: `"${TABLE.alertDelivery}"`,
+  ingestRejection: `"${TABLE.ingestRejection}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

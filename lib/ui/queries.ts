@@ -108,11 +108,13 @@ export function useTokenLookup(token: string) {
   });
 }
 
-export function useServers(refresh: RefreshMode) {
+/** `range`: the window of the refused-request counts (default: the API's, now-15m). */
+export function useServers(refresh: RefreshMode, range?: { from: string; to: string }) {
   const refetchInterval = useInterval(refresh);
+  const url = range ? `/api/v1/servers?${new URLSearchParams(range).toString()}` : '/api/v1/servers';
   return useQuery({
-    queryKey: queryKeys.servers(),
-    queryFn: ({ signal }) => apiFetch('/api/v1/servers', ZServerListResponse, { signal }),
+    queryKey: [...queryKeys.servers(), range ?? null],
+    queryFn: ({ signal }) => apiFetch(url, ZServerListResponse, { signal }),
     refetchInterval,
   });
 }

@@ -19,6 +19,8 @@ import { ZStatsResponse } from '@/lib/contract/api/stats';
 import { ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
+import { RejectionRecorder } from '@/lib/ingest/rejection-recorder';
+import { countRejections, foldRejectionsBefore, rejectionTotals } from '@/lib/store/ingest-rejections';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
 let db: Db;
@@ -242,7 +244,7 @@ describe('session detail', () => {
 
 describe('servers', () => {
   test('verdicts, counts, last seen; registered servers without data are unknown', async () => {
-    const r = await listServerVerdicts(db);
+    const r = await listServerVerdicts(db, { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
     ZServerListResponse.parse(r);
     const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
     assert.equal(by.alpha.verdict, 'refuses');
@@ -258,5 +260,46 @@ describe('servers', () => {
     assert.equal(by.alpha.events, 16);
     assert.equal(by.alpha.sessions, 4);
     assert.equal(by.alpha.lastSeenAt, new Date(Q_T0 + 120_230).toISOString());
+  });
+});
+
+describe('ingest rejections', () => {
+  test('counted per server and reason; unknown names share one bucket with the last names; folding keeps totals', async () => {
+    const rec = new RejectionRecorder(() => db.sql, 60_000);
+    const at = Q_T0 + 30_000;
+    rec.record({ server: 'delta', reason: 'signature_mismatch', at });
+    rec.record({ server: 'delta', reason: 'timestamp_out_of_tolerance', at: at + 1_000, skewMs: 360_000 });
+    for (let i = 0; i < 14; i++) rec.record({ server: `made-up-${i}`, reason: 'unknown_server', at: at + i });
+    // A made-up name with another reason (a 415 before the signature check) also lands in the bucket.
+    rec.record({ server: 'nobody', reason: 'unsupported_media_type', at: at + 2_000 });
+    await rec.flush();
+    rec.record({ server: 'delta', reason: 'rate_limited', at: at + 61_000 });
+    await rec.flush();
+
+    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: null }), 18);
+    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: 'delta' }), 3);
+    assert.equal(await countRejections(db.sql, { fromMs: Q_T0 + 60_000, toMs: NOW, server: 'delta' }), 1);
+    assert.equal(await countRejections(db.sql, { fromMs: NOW, toMs: NOW + 60_000, server: null }), 0);
+
+    const r = await listServerVerdicts(db, { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
+    ZServerListResponse.parse(r);
+    const delta = r.servers.find((s) => s.name === 'delta')!;
+    assert.deepEqual(delta.rejections.byReason, { signature_mismatch: 1, timestamp_out_of_tolerance: 1, rate_limited: 1 });
+    assert.equal(delta.rejections.last?.reason, 'rate_limited');
+    assert.equal(r.servers.some((s) => s.name.startsWith('made-up')), false);
+    assert.equal(r.unknownServers.count, 15);
+    assert.equal(r.unknownServers.recentNames.length, 10);
+    assert.ok(r.unknownServers.recentNames.includes('nobody'));
+
+    const first = await listServerVerdicts(db, { fromMs: Q_T0, toMs: Q_T0 + 60_000, fromInput: 'a', toInput: 'b' });
+    const d1 = first.servers.find((s) => s.name === 'delta')!;
+    assert.equal(d1.rejections.last?.reason, 'timestamp_out_of_tolerance');
+    assert.equal(d1.rejections.last?.skewMs, 360_000);
+
+    const before = await rejectionTotals(db.sql);
+    await foldRejectionsBefore(db.sql, NOW + 3_600_000);
+    const sum = (rows: typeof before) => rows.reduce((n, x) => n + x.count, 0);
+    assert.equal(sum(await rejectionTotals(db.sql)), sum(before));
+    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: null }), 0, 'folded history is in no range');
   });
 });

@@ -67,6 +67,7 @@ function responses(c: RouteContract): JsonObject {
 const SECURITY: Record<RouteContract['auth'], JsonObject[]> = {
   public: [],
   webhook: [{ webhookSignature: [] }],
+  scrape: [{ bearer: [] }],
   viewer: [{ bearer: [] }, { session: [] }],
   admin: [{ bearer: [] }, { session: [] }],
 };

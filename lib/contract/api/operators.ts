@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { ZIsoMs } from './common';
 
-export const OPERATOR_ROLES = ['viewer', 'admin'] as const;
+/** scrape: GET /metrics only (a Prometheus bearer token); viewer: read; admin: everything. */
+export const OPERATOR_ROLES = ['viewer', 'admin', 'scrape'] as const;
 export type TOperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const ZOperatorView = z.object({

@@ -6,7 +6,7 @@ import { routeContract, zText, type RouteContract } from './route-contract';
 import { ZStatsQuery, ZStatsResponse } from './stats';
 import { ZSessionExportJson, ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from './sessions';
 import { ZSessionDetailResponse } from './session-detail';
-import { ZServerListResponse } from './servers';
+import { ZServerListQuery, ZServerListResponse } from './servers';
 import { ZDeadLetterListResponse, ZDeadLetterQuery, ZDeadLetterResponse } from './dead-letters';
 import { ZAddServerRequest, ZRegisteredServersResponse, ZRotateSecretRequest, ZServerSecretResponse } from './admin-servers';
 import {
@@ -18,6 +18,8 @@ import {
   ZRevokeOperatorResponse,
 } from './operators';
 import { ZHealthResponse } from './health';
+import { ZLiveResponse, ZReadyResponse } from './health-probes';
+import { ZPrometheusText } from './metrics';
 import { INGEST_HEADERS, ZIngestRequest, ZIngestResponse } from './ingest';
 import { ZProbeHistoryQuery, ZProbeHistoryResponse, ZProbeRunView, ZProbeTargetRequest, ZProbeTargetView } from './probes';
 import {
@@ -73,7 +75,8 @@ export const sessionDetailRoute = routeContract({
 
 export const serverListRoute = routeContract({
   method: 'GET', path: '/api/v1/servers', operationId: 'listServers', tags: ['query'], auth: 'viewer',
-  summary: 'Servers with last seen, event counts and conformance verdict (refuses | naive | unknown)',
+  summary: 'Servers with last seen, event counts, conformance verdict (refuses | naive | unknown) and refused ingest requests in range',
+  query: ZServerListQuery,
   responses: { 200: { description: 'servers', schema: ZServerListResponse } },
 });
 
@@ -226,6 +229,31 @@ export const healthRoute = routeContract({
   },
 });
 
+export const liveRoute = routeContract({
+  method: 'GET', path: '/api/live', operationId: 'getLiveness', tags: ['meta'], auth: 'public',
+  summary: 'Liveness: the process answers (no database round trip; no auth)',
+  responses: { 200: { description: 'the process is up', schema: ZLiveResponse } },
+});
+
+export const readyRoute = routeContract({
+  method: 'GET', path: '/api/ready', operationId: 'getReadiness', tags: ['meta'], auth: 'public',
+  summary: 'Readiness: the database is reachable and every migration is applied (no auth)',
+  responses: {
+    200: { description: 'ready to serve', schema: ZReadyResponse },
+    503: { description: 'not ready: `reason` says why (database_unreachable, migrations_pending)', schema: ZReadyResponse },
+  },
+});
+
+export const metricsRoute = routeContract({
+  method: 'GET', path: '/metrics', operationId: 'getMetrics', tags: ['meta'], auth: 'scrape',
+  summary: 'Prometheus metrics (text format); bearer token of role scrape, viewer or admin',
+  description:
+    'Domain counters and histograms are computed from the database at scrape time (the same on every instance, ' +
+    'correct across restarts); request, ingest-batch and query durations are per instance. No login redirect: ' +
+    'without a valid bearer token the answer is 401.',
+  responses: { 200: { description: 'metrics', content: { 'text/plain; version=0.0.4': ZPrometheusText } } },
+});
+
 export const openApiRoute = routeContract({
   method: 'GET', path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tags: ['meta'], auth: 'public',
   summary: 'This document (OpenAPI 3.1)',
@@ -314,5 +342,6 @@ export const API_ROUTES: readonly RouteContract[] = [
   ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute, changesRoute,
   alertRuleListRoute, alertRuleCreateRoute, alertRuleUpdateRoute, alertRuleDeleteRoute, alertHistoryRoute,
   contactPointListRoute, contactPointCreateRoute, contactPointDeleteRoute, alertDeliveryListRoute,
+  liveRoute, readyRoute, metricsRoute,
 ];
 

@@ -1,7 +1,8 @@
 // GET /api/v1/servers — each server, when it was last seen, and its conformance verdict.
 import { z } from 'zod';
 import { PROBE_STEPS, PROBE_VERDICTS, STEP_FINDINGS } from '@/lib/contract/probe-result';
-import { ZCount, ZIsoMs } from './common';
+import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
+import { ZRejectionSummary, ZUnknownServerRejections } from './rejections';
 import { ZResumptionCounts } from './resumption-counts';
 
 export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
@@ -56,6 +57,8 @@ export const ZServerView = z.object({
       lastReportAt: ZIsoMs,
     })
     .nullable(),
+  /** Ingest requests from this server refused in range, by reason, and the latest one (with clock skew for timestamp refusals). */
+  rejections: ZRejectionSummary,
   counts: z.object({
     boundary: ZCount,
     refused: ZCount,
@@ -69,6 +72,16 @@ export const ZServerView = z.object({
 export type TServerView = z.infer<typeof ZServerView>;
 
 export const ZServerListResponse = z.object({
+  /** The range the rejection counts cover. */
+  range: ZResolvedRange,
   servers: z.array(ZServerView),
+  /** Requests naming no registered server (one bucket for all names), with the last names seen. */
+  unknownServers: ZUnknownServerRejections,
+});
+
+/** GET /api/v1/servers parameters: the range of the rejection counts (default now-15m). */
+export const ZServerListQuery = z.object({
+  from: zInstantParam('Start of the rejection counts (inclusive), same forms as /api/v1/stats. Default now-15m.'),
+  to: zInstantParam('End (exclusive). Default now.'),
 });
 export type TServerListResponse = z.infer<typeof ZServerListResponse>;

@@ -116,6 +116,8 @@ export const ZStatsResponse = z.object({
   deadLetters: ZCount,
   /** SSE resumption health over the sessions whose last event falls in range (lib/store/resumption-counts.ts). */
   resumption: ZResumptionCounts,
+  /** Ingest requests refused in range (401 by reason, 413, 415, 429, 503); per server and reason on /api/v1/servers. */
+  rejectedRequests: ZCount,
   series: z.array(ZStatsBucket),
   /** With split=server: one entry per server with activity in range, most boundary entries first. */
   byServer: z.array(ZServerSplit).optional(),

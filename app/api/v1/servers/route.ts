@@ -1,7 +1,8 @@
 import { serverListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';
+import { parseTimeRange } from '@/lib/queries/time-range';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(serverListRoute, ({ db }) => listServerVerdicts(db));
+export const GET = defineRoute(serverListRoute, ({ db, query }) => listServerVerdicts(db, parseTimeRange(query.from, query.to, Date.now())));

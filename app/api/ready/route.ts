@@ -1,0 +1,10 @@
+import { readyRoute } from '@/lib/contract/api/routes';
+import { checkReadiness } from '@/lib/health/check-readiness';
+import { defineRoute } from '@/lib/http/route';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = defineRoute(readyRoute, async () => {
+  const ready = await checkReadiness();
+  return Response.json(ready, { status: ready.status === 'ready' ? 200 : 503 });
+});

@@ -1,0 +1,10 @@
+import { metricsRoute } from '@/lib/contract/api/routes';
+import { defineRoute } from '@/lib/http/route';
+import { appMetrics } from '@/lib/metrics/prometheus/registry';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = defineRoute(metricsRoute, async () => {
+  const { registry } = appMetrics();
+  return new Response(await registry.metrics(), { status: 200, headers: { 'content-type': registry.contentType } });
+});

@@ -1,0 +1,41 @@
+// Times every statement and transaction of an Sql handle for the database-duration metric. The
+// observer is installed by lib/metrics/prometheus (lib/db must not depend on it); until one is,
+// timing costs one check per statement.
+import type { Sql, SqlExecutor } from './sql';
+
+export type QueryObserver = (operation: 'query' | 'execute' | 'insert_many' | 'transaction', seconds: number) => void;
+
+const state = globalThis as unknown as { doorwatchQueryObserver?: QueryObserver };
+
+export function observeQueries(observer: QueryObserver): void {
+  state.doorwatchQueryObserver = observer;
+}
+
+async function timed<T>(operation: Parameters<QueryObserver>[0], run: () => Promise<T>): Promise<T> {
+  const observer = state.doorwatchQueryObserver;
+  if (!observer) return run();
+  const start = performance.now();
+  try {
+    return await run();
+  } finally {
+    observer(operation, (performance.now() - start) / 1000);
+  }
+}
+
+function timedExecutor<E extends SqlExecutor>(inner: E): SqlExecutor {
+  return {
+    provider: inner.provider,
+    query: (text, params) => timed('query', () => inner.query(text, params)),
+    execute: (text, params) => timed('execute', () => inner.execute(text, params)),
+    insertMany: (table, columns, rows, tail) => timed('insert_many', () => inner.insertMany(table, columns, rows, tail)),
+  };
+}
+
+/** The same handle, timed; statements inside a transaction are timed too. */
+export function withQueryTiming(sql: Sql): Sql {
+  return {
+    ...timedExecutor(sql),
+    transaction: (fn) => timed('transaction', () => sql.transaction((tx) => fn(timedExecutor(tx)))),
+    close: () => sql.close(),
+  };
+}
