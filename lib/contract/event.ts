@@ -33,13 +33,19 @@ export const ZEventId = z
 
 // C0/C1 control characters (NUL above all: PostgreSQL text cannot hold it, SQLite stores it and
 // then no search finds it) are refused in every string that becomes a column.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+function hasControlChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
 
 export const ZToken = z
   .string()
   .min(1, 'must not be empty')
   .max(256, 'must be at most 256 characters')
-  .refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' });
+  .refine((s) => !hasControlChars(s), { message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' });
 
 export const ZTimestamp = z
   .string()

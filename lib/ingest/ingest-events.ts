@@ -5,7 +5,7 @@ import { jsonPreview } from '@/lib/contract/json-bounds';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
-import { storeDeadLetters, type DeadLetter } from '@/lib/store/dead-letters';
+import type { DeadLetter } from '@/lib/store/dead-letters';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { storeBatch, type StoreOptions, type StoreResult } from './store-batch';
 import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';

@@ -21,7 +21,7 @@ export interface DeadLetter {
  */
 const MAX_EVENT_ID_CHARS = 128;
 function columnText(s: string): string {
-  return s.replace(/\u0000/g, '\uFFFD');
+  return s.replaceAll('\u0000', '\uFFFD');
 }
 
 export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadLetter[], receivedAt: number): Promise<void> {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { postEvents, postSigned } from '../support/post-events';
+import { postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
