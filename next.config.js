@@ -16,7 +16,15 @@ const nextConfig = {
   // gate; skipping next build's own narrower pass keeps builds fast and checks only once.
   typescript: { ignoreBuildErrors: true },
   // Native and driver packages stay outside the server bundle.
-  serverExternalPackages: ['better-sqlite3', 'pg', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pino', 'pino-pretty', 'prom-client'],
+  serverExternalPackages: [
+    'better-sqlite3',
+    'pg',
+    '@prisma/adapter-better-sqlite3',
+    '@prisma/adapter-pg',
+    'pino',
+    'pino-pretty',
+    'prom-client',
+  ],
   // API answers (JSON) get their security headers here; pages get theirs, with a per-request CSP
   // nonce, from proxy.ts (lib/http/security-headers.ts holds both sets).
   async headers() {

@@ -11,7 +11,8 @@ import { errorBody } from '@/lib/http/api-error';
 import { API_CSP, NONCE_HEADER, applySecurityHeaders, newNonce, pageCsp, undecodableSegment } from '@/lib/http/security-headers';
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const isPublicPage = (pathname: string) => pathname === '/login' || pathname.startsWith('/login/') || pathname === '/icon.svg' || pathname === '/favicon.ico';
+const isPublicPage = (pathname: string) =>
+  pathname === '/login' || pathname.startsWith('/login/') || pathname === '/icon.svg' || pathname === '/favicon.ico';
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

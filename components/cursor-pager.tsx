@@ -41,16 +41,32 @@ export function CursorPager({
   return (
     <div className="pager">
       <span className="small" data-testid="page-info">
-        {shown} {shown === 1 ? noun[0] : noun[1]} on this page{stack.length || cursor ? ` · page ${stack.length + 1}${cursor && !stack.length ? '+' : ''}` : ''}
+        {shown} {shown === 1 ? noun[0] : noun[1]} on this page
+        {stack.length || cursor ? ` · page ${stack.length + 1}${cursor && !stack.length ? '+' : ''}` : ''}
       </span>
       <span className="grow" />
       <label htmlFor="limit-select">Per page</label>
-      <select id="limit-select" className="select" value={limit} onChange={(e) => onLimit(Number(e.target.value) === defaultLimit ? null : Number(e.target.value))}>
+      <select
+        id="limit-select"
+        className="select"
+        value={limit}
+        onChange={(e) => onLimit(Number(e.target.value) === defaultLimit ? null : Number(e.target.value))}
+      >
         {options.map((l) => (
-          <option key={l} value={l}>{l}</option>
+          <option key={l} value={l}>
+            {l}
+          </option>
         ))}
       </select>
-      <button type="button" className="btn btn-xs" disabled={!cursor} onClick={() => { setStack([]); onCursor(null); }}>
+      <button
+        type="button"
+        className="btn btn-xs"
+        disabled={!cursor}
+        onClick={() => {
+          setStack([]);
+          onCursor(null);
+        }}
+      >
         ⇤ First
       </button>
       <button

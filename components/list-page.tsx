@@ -94,7 +94,11 @@ export function ListPage<Row>({
         <div className="filters" role="group" aria-label="Filters">
           {filters}
           {filtered ? (
-            <button type="button" className="btn btn-ghost btn-xs" onClick={() => set({ ...Object.fromEntries(filterParams.map((p) => [p, null])), cursor: null })}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-xs"
+              onClick={() => set({ ...Object.fromEntries(filterParams.map((p) => [p, null])), cursor: null })}
+            >
               Clear filters
             </button>
           ) : null}
@@ -102,7 +106,12 @@ export function ListPage<Row>({
       </section>
 
       <section className={`panel ${query.isPlaceholderData ? 'stale' : ''}`} aria-label={listLabel}>
-        <ListStates query={query} loadingLabel={loadingLabel} isEmpty={rows.length === 0} empty={<Empty title={emptyTitle}>{emptyText}</Empty>}>
+        <ListStates
+          query={query}
+          loadingLabel={loadingLabel}
+          isEmpty={rows.length === 0}
+          empty={<Empty title={emptyTitle}>{emptyText}</Empty>}
+        >
           <DataTable
             testId={table.testId}
             className={table.className}

@@ -14,7 +14,17 @@ export function Panel({ id, title, aside, children }: { id: string; title: React
 }
 
 /** A scrollable data table: the head row's cells go in `head`, the body rows are the children. */
-export function DataTable({ testId, className, head, children }: { testId: string; className?: string; head: ReactNode; children: ReactNode }) {
+export function DataTable({
+  testId,
+  className,
+  head,
+  children,
+}: {
+  testId: string;
+  className?: string;
+  head: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="table-wrap">
       <table className={className ? `data ${className}` : 'data'} data-testid={testId}>

@@ -16,7 +16,12 @@ export function Skeleton({ height = 160 }: { height?: number }) {
 
 export function Loading({ label = 'Loading…', height }: { label?: string; height?: number }) {
   return (
-    <div className="state-box" role="status" aria-live="polite" style={height ? { height, display: 'grid', placeItems: 'center' } : undefined}>
+    <div
+      className="state-box"
+      role="status"
+      aria-live="polite"
+      style={height ? { height, display: 'grid', placeItems: 'center' } : undefined}
+    >
       {label}
     </div>
   );
@@ -24,7 +29,11 @@ export function Loading({ label = 'Loading…', height }: { label?: string; heig
 
 export function Empty({ title, children, height }: { title: string; children?: ReactNode; height?: number }) {
   return (
-    <div className="state-box" data-testid="empty-state" style={height ? { minHeight: height, display: 'grid', placeContent: 'center' } : undefined}>
+    <div
+      className="state-box"
+      data-testid="empty-state"
+      style={height ? { minHeight: height, display: 'grid', placeContent: 'center' } : undefined}
+    >
       <div className="title">{title}</div>
       {children && <div className="small">{children}</div>}
     </div>

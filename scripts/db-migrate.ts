@@ -15,7 +15,9 @@ async function main() {
   }
   const report = await runMigrations(config);
   const where = config.provider === 'sqlite' ? config.sqliteFile : 'PostgreSQL';
-  console.log(`migrations (${config.provider}, ${where}): ${report.applied.length} applied, ${report.alreadyApplied.length} already applied`);
+  console.log(
+    `migrations (${config.provider}, ${where}): ${report.applied.length} applied, ${report.alreadyApplied.length} already applied`,
+  );
   for (const name of report.applied) console.log(`  applied ${name}`);
   for (const name of report.modified) console.warn(`  warning: ${name} changed after it was applied (not re-run)`);
 }

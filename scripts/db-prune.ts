@@ -19,7 +19,9 @@ async function main() {
       onBatch: (n: number) => n > 0 && process.stdout.write(`  deleted ${n}\n`),
     };
     const r = await pruneEvents(db.sql, options);
-    console.log(`db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`);
+    console.log(
+      `db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`,
+    );
     const d = await pruneDeadLetters(db.sql, options);
     console.log(`db:prune (${db.config.provider}): ${d.deleted} dead letters older than the same cutoff deleted in ${d.batches} batch(es)`);
     const p = await pruneProbeRuns(db.sql, options);

@@ -54,7 +54,10 @@ async function main() {
     // Readable log lines for a person at the terminal (pino-pretty).
     LOG_FORMAT: 'pretty',
   };
-  const app = spawn(process.execPath, [join(process.cwd(), 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], { stdio: 'inherit', env });
+  const app = spawn(process.execPath, [join(process.cwd(), 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+    stdio: 'inherit',
+    env,
+  });
   let fleet: { stop(): Promise<void> } | null = null;
   const shutdown = async (code: number) => {
     await fleet?.stop().catch(() => undefined);

@@ -8,7 +8,18 @@ import { fileURLToPath } from 'node:url';
 import { buildPackages } from './build-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const INPUTS = ['app', 'components', 'lib', 'packages', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = [
+  'app',
+  'components',
+  'lib',
+  'packages',
+  'public',
+  'instrumentation.ts',
+  'proxy.ts',
+  'next.config.js',
+  'package-lock.json',
+  'tsconfig.json',
+];
 // packages/*/dist is derived from packages/*/src (rebuilt below), so only sources count.
 const SKIP = new Set(['generated', 'node_modules', '.next', 'dist', '__pycache__']);
 

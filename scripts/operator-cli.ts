@@ -52,6 +52,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof ApiError ? `${err.code}: ${err.message}` : `operator command failed: ${err instanceof Error ? err.message : err}`);
+  console.error(
+    err instanceof ApiError ? `${err.code}: ${err.message}` : `operator command failed: ${err instanceof Error ? err.message : err}`,
+  );
   process.exit(1);
 });

@@ -35,11 +35,17 @@ function main() {
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     if (current !== text) {
       if (checkOnly) stale.push(file);
-      else { mkdirSync(dirname(file), { recursive: true }); writeFileSync(file, text); }
+      else {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      }
     }
   }
   if (checkOnly) {
-    if (stale.length) { console.error(`stale generated schema: ${stale.join(', ')} (run node scripts/prisma-generate.mjs)`); process.exit(1); }
+    if (stale.length) {
+      console.error(`stale generated schema: ${stale.join(', ')} (run node scripts/prisma-generate.mjs)`);
+      process.exit(1);
+    }
     return;
   }
   const env = {
@@ -50,7 +56,11 @@ function main() {
   };
   const cli = join(root, 'node_modules/prisma/build/index.js');
   for (const provider of PROVIDERS) {
-    execFileSync(process.execPath, [cli, 'generate', '--schema', join('prisma', provider, 'schema.prisma')], { cwd: root, env, stdio: 'inherit' });
+    execFileSync(process.execPath, [cli, 'generate', '--schema', join('prisma', provider, 'schema.prisma')], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
   }
 }
 

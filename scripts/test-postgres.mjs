@@ -19,10 +19,14 @@ export function findPostgresBin() {
   if (process.env.DOORWATCH_PG_BIN) candidates.push(process.env.DOORWATCH_PG_BIN);
   try {
     candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-  } catch { /* no pg_config */ }
+  } catch {
+    /* no pg_config */
+  }
   for (const base of ['/usr/lib/postgresql', '/usr/local/lib/postgresql']) {
     if (!existsSync(base)) continue;
-    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) candidates.push(join(base, v, 'bin'));
   }
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir) candidates.push(dir);
@@ -69,7 +73,9 @@ export async function startThrowawayCluster() {
   const runAsync = (cmd, args) =>
     new Promise((resolve, reject) => {
       const [file, argv] = command(cmd, args);
-      execFile(file, argv, { encoding: 'utf8', cwd: dir }, (err, stdout, stderr) => (err ? reject(failed(cmd, err.code, stderr || stdout)) : resolve()));
+      execFile(file, argv, { encoding: 'utf8', cwd: dir }, (err, stdout, stderr) =>
+        err ? reject(failed(cmd, err.code, stderr || stdout)) : resolve(),
+      );
     });
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
@@ -81,7 +87,11 @@ export async function startThrowawayCluster() {
   const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   const startArgs = ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', opts];
   const stop = () => {
-    try { run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-s']); } catch { /* not running */ }
+    try {
+      run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-s']);
+    } catch {
+      /* not running */
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   try {

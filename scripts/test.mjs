@@ -16,8 +16,20 @@ process.env.CHECKPOINT_DISABLE = '1';
 const SUITES = [
   { name: 'unit', dir: 'tests/unit' },
   // The integration suite runs on both databases (DOORWATCH_TEST_DATABASE, tests/support/test-database.ts).
-  { name: 'integration', label: 'integration (sqlite)', dir: 'tests/integration', needs: ['build'], env: { DOORWATCH_TEST_DATABASE: 'sqlite' } },
-  { name: 'integration', label: 'integration (postgresql)', dir: 'tests/integration', needs: ['build', 'postgresql'], env: { DOORWATCH_TEST_DATABASE: 'postgresql' } },
+  {
+    name: 'integration',
+    label: 'integration (sqlite)',
+    dir: 'tests/integration',
+    needs: ['build'],
+    env: { DOORWATCH_TEST_DATABASE: 'sqlite' },
+  },
+  {
+    name: 'integration',
+    label: 'integration (postgresql)',
+    dir: 'tests/integration',
+    needs: ['build', 'postgresql'],
+    env: { DOORWATCH_TEST_DATABASE: 'postgresql' },
+  },
   { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'] },
 ];
 
@@ -38,7 +50,11 @@ function testFiles(dir) {
 function runSuite(suite, files, extraEnv = {}) {
   return new Promise((resolve) => {
     const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...suite.env, ...extraEnv } });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...suite.env, ...extraEnv },
+    });
     // The whole output is kept: the spec reporter lists failures again after its summary lines.
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -70,31 +86,62 @@ async function main() {
   console.log('\n== typecheck (tsc --noEmit)');
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
   console.log('\n== lint (eslint)');
-  execFileSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'], { stdio: 'inherit', cwd: root });
+  execFileSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  console.log('\n== format (prettier --check)');
+  execFileSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (selected.some((s) => s.needs?.includes('build'))) ensureBuild();
 
-  let pass = 0, fail = 0, skipped = 0;
+  let pass = 0,
+    fail = 0,
+    skipped = 0;
   let cluster = null;
-  const stopCluster = () => { cluster?.stop(); cluster = null; };
-  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopCluster(); process.exit(130); });
+  const stopCluster = () => {
+    cluster?.stop();
+    cluster = null;
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.once(sig, () => {
+      stopCluster();
+      process.exit(130);
+    });
   try {
-  for (const suite of selected) {
-    const label = suite.label ?? suite.name;
-    const files = testFiles(suite.dir);
-    console.log(`\n== ${label}: ${files.length} file(s)`);
-    if (files.length === 0) { console.log(`   (no ${suite.name} tests yet)`); continue; }
-    const extraEnv = {};
-    if (suite.needs?.includes('postgresql')) {
-      cluster ??= await startTestCluster();
-      console.log(cluster.started ? `   PostgreSQL: throwaway cluster at ${cluster.url}` : `   PostgreSQL: DOORWATCH_TEST_PG_URL (${cluster.url.replace(/:[^:@/]*@/, ':***@')})`);
-      extraEnv.DOORWATCH_TEST_PG_URL = cluster.url;
+    for (const suite of selected) {
+      const label = suite.label ?? suite.name;
+      const files = testFiles(suite.dir);
+      console.log(`\n== ${label}: ${files.length} file(s)`);
+      if (files.length === 0) {
+        console.log(`   (no ${suite.name} tests yet)`);
+        continue;
+      }
+      const extraEnv = {};
+      if (suite.needs?.includes('postgresql')) {
+        cluster ??= await startTestCluster();
+        console.log(
+          cluster.started
+            ? `   PostgreSQL: throwaway cluster at ${cluster.url}`
+            : `   PostgreSQL: DOORWATCH_TEST_PG_URL (${cluster.url.replace(/:[^:@/]*@/, ':***@')})`,
+        );
+        extraEnv.DOORWATCH_TEST_PG_URL = cluster.url;
+      }
+      const started = Date.now();
+      const r = await runSuite(suite, files, extraEnv);
+      pass += r.pass;
+      fail += r.fail + r.cancelled;
+      skipped += r.skipped;
+      if (r.code !== 0 && r.fail + r.cancelled === 0) {
+        console.error(`suite ${label} exited with ${r.code}`);
+        fail += 1;
+      }
+      console.log(
+        `== ${label}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`,
+      );
     }
-    const started = Date.now();
-    const r = await runSuite(suite, files, extraEnv);
-    pass += r.pass; fail += r.fail + r.cancelled; skipped += r.skipped;
-    if (r.code !== 0 && r.fail + r.cancelled === 0) { console.error(`suite ${label} exited with ${r.code}`); fail += 1; }
-    console.log(`== ${label}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`);
-  }
   } finally {
     stopCluster();
   }

@@ -53,7 +53,17 @@ type Draft = {
   contactPointIds: string[];
 };
 
-const EMPTY_DRAFT: Draft = { name: '', measure: 'naive_resumes', comparison: 'gt', threshold: '0', windowSeconds: '300', forSeconds: '0', server: '', enabled: true, contactPointIds: [] };
+const EMPTY_DRAFT: Draft = {
+  name: '',
+  measure: 'naive_resumes',
+  comparison: 'gt',
+  threshold: '0',
+  windowSeconds: '300',
+  forSeconds: '0',
+  server: '',
+  enabled: true,
+  contactPointIds: [],
+};
 
 const draftOf = (r: TAlertRule): Draft => ({
   name: r.name,
@@ -79,7 +89,21 @@ const bodyOf = (d: Draft) => ({
   contactPointIds: d.contactPointIds,
 });
 
-function RuleForm({ initial, submitLabel, onSubmit, onCancel, pending, error }: { initial: Draft; submitLabel: string; onSubmit: (d: Draft) => void; onCancel?: () => void; pending: boolean; error: unknown }) {
+function RuleForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  pending,
+  error,
+}: {
+  initial: Draft;
+  submitLabel: string;
+  onSubmit: (d: Draft) => void;
+  onCancel?: () => void;
+  pending: boolean;
+  error: unknown;
+}) {
   const [d, setD] = useState(initial);
   const contactPoints = useContactPoints();
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
@@ -94,13 +118,27 @@ function RuleForm({ initial, submitLabel, onSubmit, onCancel, pending, error }: 
     >
       <label>
         Name
-        <input className="input" value={d.name} onChange={(e) => set({ name: e.target.value })} required maxLength={120} data-testid="rule-name" />
+        <input
+          className="input"
+          value={d.name}
+          onChange={(e) => set({ name: e.target.value })}
+          required
+          maxLength={120}
+          data-testid="rule-name"
+        />
       </label>
       <label>
         Measure
-        <select className="select" value={d.measure} onChange={(e) => set({ measure: e.target.value as TAlertMeasure })} data-testid="rule-measure">
+        <select
+          className="select"
+          value={d.measure}
+          onChange={(e) => set({ measure: e.target.value as TAlertMeasure })}
+          data-testid="rule-measure"
+        >
           {ALERT_MEASURES.map((m) => (
-            <option key={m} value={m}>{MEASURE_LABELS[m]}</option>
+            <option key={m} value={m}>
+              {MEASURE_LABELS[m]}
+            </option>
           ))}
         </select>
       </label>
@@ -108,32 +146,68 @@ function RuleForm({ initial, submitLabel, onSubmit, onCancel, pending, error }: 
         Is
         <select className="select" value={d.comparison} onChange={(e) => set({ comparison: e.target.value as TAlertComparison })}>
           {ALERT_COMPARISONS.map((c) => (
-            <option key={c} value={c}>{COMPARISON_SYMBOLS[c]}</option>
+            <option key={c} value={c}>
+              {COMPARISON_SYMBOLS[c]}
+            </option>
           ))}
         </select>
       </label>
       <label>
         Threshold
-        <input className="input num" type="number" step="any" value={d.threshold} onChange={(e) => set({ threshold: e.target.value })} required style={{ width: 90 }} data-testid="rule-threshold" />
+        <input
+          className="input num"
+          type="number"
+          step="any"
+          value={d.threshold}
+          onChange={(e) => set({ threshold: e.target.value })}
+          required
+          style={{ width: 90 }}
+          data-testid="rule-threshold"
+        />
       </label>
       <label>
         Window (s)
-        <input className="input num" type="number" min={60} value={d.windowSeconds} onChange={(e) => set({ windowSeconds: e.target.value })} required style={{ width: 90 }} />
+        <input
+          className="input num"
+          type="number"
+          min={60}
+          value={d.windowSeconds}
+          onChange={(e) => set({ windowSeconds: e.target.value })}
+          required
+          style={{ width: 90 }}
+        />
       </label>
       <label>
         For (s)
-        <input className="input num" type="number" min={0} value={d.forSeconds} onChange={(e) => set({ forSeconds: e.target.value })} required style={{ width: 80 }} />
+        <input
+          className="input num"
+          type="number"
+          min={0}
+          value={d.forSeconds}
+          onChange={(e) => set({ forSeconds: e.target.value })}
+          required
+          style={{ width: 80 }}
+        />
       </label>
       <label>
         Server
-        <input className="input mono" value={d.server} onChange={(e) => set({ server: e.target.value })} placeholder="all" pattern="[a-z0-9-]{1,64}" style={{ width: 120 }} />
+        <input
+          className="input mono"
+          value={d.server}
+          onChange={(e) => set({ server: e.target.value })}
+          placeholder="all"
+          pattern="[a-z0-9-]{1,64}"
+          style={{ width: 120 }}
+        />
       </label>
       {(contactPoints.data?.contactPoints ?? []).map((c) => (
         <label key={c.id} className="row gap small">
           <input
             type="checkbox"
             checked={d.contactPointIds.includes(c.id)}
-            onChange={(e) => set({ contactPointIds: e.target.checked ? [...d.contactPointIds, c.id] : d.contactPointIds.filter((x) => x !== c.id) })}
+            onChange={(e) =>
+              set({ contactPointIds: e.target.checked ? [...d.contactPointIds, c.id] : d.contactPointIds.filter((x) => x !== c.id) })
+            }
           />
           notify {c.name}
         </label>
@@ -142,9 +216,19 @@ function RuleForm({ initial, submitLabel, onSubmit, onCancel, pending, error }: 
         <input type="checkbox" checked={d.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
         enabled
       </label>
-      <button type="submit" className="btn btn-primary" disabled={pending}>{submitLabel}</button>
-      {onCancel && <button type="button" className="btn btn-ghost" onClick={onCancel}>Cancel</button>}
-      {error ? <div className="form-error" role="alert">{error instanceof Error ? error.message : String(error)}</div> : null}
+      <button type="submit" className="btn btn-primary" disabled={pending}>
+        {submitLabel}
+      </button>
+      {onCancel && (
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      {error ? (
+        <div className="form-error" role="alert">
+          {error instanceof Error ? error.message : String(error)}
+        </div>
+      ) : null}
     </form>
   );
 }
@@ -152,12 +236,19 @@ function RuleForm({ initial, submitLabel, onSubmit, onCancel, pending, error }: 
 function useRuleMutations() {
   const qc = useQueryClient();
   const done = () => void qc.invalidateQueries({ queryKey: queryKeys.alertRules() });
-  const create = useMutation({ mutationFn: (d: Draft) => apiFetch('/api/v1/alerts/rules', ZAlertRuleResponse, { method: 'POST', body: bodyOf(d) }), onSuccess: done });
-  const update = useMutation({
-    mutationFn: ({ id, body }: { id: string; body: Record<string, unknown> }) => apiFetch(`/api/v1/alerts/rules/${encodeURIComponent(id)}`, ZAlertRuleResponse, { method: 'PATCH', body }),
+  const create = useMutation({
+    mutationFn: (d: Draft) => apiFetch('/api/v1/alerts/rules', ZAlertRuleResponse, { method: 'POST', body: bodyOf(d) }),
     onSuccess: done,
   });
-  const remove = useMutation({ mutationFn: (id: string) => apiFetch(`/api/v1/alerts/rules/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }), onSuccess: done });
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: string; body: Record<string, unknown> }) =>
+      apiFetch(`/api/v1/alerts/rules/${encodeURIComponent(id)}`, ZAlertRuleResponse, { method: 'PATCH', body }),
+    onSuccess: done,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiFetch(`/api/v1/alerts/rules/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }),
+    onSuccess: done,
+  });
   return { create, update, remove };
 }
 
@@ -169,7 +260,11 @@ function RulesPanel({ admin }: { admin: boolean }) {
   const [adding, setAdding] = useState(false);
   const rules = q.data?.rules ?? [];
   return (
-    <Panel id="h-rules" title="Rules" aside={admin ? 'evaluated by one instance on a schedule; firing and resolved are notified' : 'read-only: admins edit rules'}>
+    <Panel
+      id="h-rules"
+      title="Rules"
+      aside={admin ? 'evaluated by one instance on a schedule; firing and resolved are notified' : 'read-only: admins edit rules'}
+    >
       {admin && (
         <div className="panel-body">
           {adding ? (
@@ -182,12 +277,27 @@ function RulesPanel({ admin }: { admin: boolean }) {
               onSubmit={(d) => create.mutate(d, { onSuccess: () => setAdding(false) })}
             />
           ) : (
-            <button type="button" className="btn" onClick={() => setAdding(true)} data-testid="add-rule">New rule</button>
+            <button type="button" className="btn" onClick={() => setAdding(true)} data-testid="add-rule">
+              New rule
+            </button>
           )}
         </div>
       )}
       <ListStates query={q} loadingLabel="Loading rules…" isEmpty={rules.length === 0} empty={<Empty title="No alert rules" />}>
-        <DataTable testId="alert-rules" head={<><th>Rule</th><th>Condition</th><th>For</th><th>Server</th><th>State</th><th>Notifies</th><th /></>}>
+        <DataTable
+          testId="alert-rules"
+          head={
+            <>
+              <th>Rule</th>
+              <th>Condition</th>
+              <th>For</th>
+              <th>Server</th>
+              <th>State</th>
+              <th>Notifies</th>
+              <th />
+            </>
+          }
+        >
           {rules.map((r) =>
             editing === r.id ? (
               <tr key={r.id}>
@@ -204,13 +314,23 @@ function RulesPanel({ admin }: { admin: boolean }) {
               </tr>
             ) : (
               <tr key={r.id} data-testid={`alert-rule-${r.id}`}>
-                <td>{r.name}{!r.enabled && <span className="chip" style={{ marginLeft: 6 }}>disabled</span>}</td>
+                <td>
+                  {r.name}
+                  {!r.enabled && (
+                    <span className="chip" style={{ marginLeft: 6 }}>
+                      disabled
+                    </span>
+                  )}
+                </td>
                 <td className="small">{condition(r)}</td>
                 <td className="num">{fmtSeconds(r.forSeconds)}</td>
                 <td className="mono small">{r.server ?? 'all'}</td>
                 <td>
                   {r.status ? (
-                    <span className={`chip ${STATE_TONE[r.status.state]}`} title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}>
+                    <span
+                      className={`chip ${STATE_TONE[r.status.state]}`}
+                      title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
+                    >
                       {r.status.state} since {fmtDateTime(r.status.since, global.tz)}
                     </span>
                   ) : (
@@ -219,14 +339,30 @@ function RulesPanel({ admin }: { admin: boolean }) {
                 </td>
                 <td className="small">{r.contactPointIds.length}</td>
                 <td className="right">
-                  <Link className="btn btn-xs btn-ghost" href={link(r.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(r.sessionsPath.split('?')[1])))}>Sessions</Link>{' '}
+                  <Link
+                    className="btn btn-xs btn-ghost"
+                    href={link(r.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(r.sessionsPath.split('?')[1])))}
+                  >
+                    Sessions
+                  </Link>{' '}
                   {admin && (
                     <>
-                      <button type="button" className="btn btn-xs" disabled={update.isPending} onClick={() => update.mutate({ id: r.id, body: { enabled: !r.enabled } })}>
+                      <button
+                        type="button"
+                        className="btn btn-xs"
+                        disabled={update.isPending}
+                        onClick={() => update.mutate({ id: r.id, body: { enabled: !r.enabled } })}
+                      >
                         {r.enabled ? 'Disable' : 'Enable'}
                       </button>{' '}
-                      <button type="button" className="btn btn-xs" onClick={() => setEditing(r.id)}>Edit</button>{' '}
-                      <ConfirmButton label="Delete" question={`Delete the rule "${r.name}"? Its history stays.`} onConfirm={() => remove.mutate(r.id)} />
+                      <button type="button" className="btn btn-xs" onClick={() => setEditing(r.id)}>
+                        Edit
+                      </button>{' '}
+                      <ConfirmButton
+                        label="Delete"
+                        question={`Delete the rule "${r.name}"? Its history stays.`}
+                        onConfirm={() => remove.mutate(r.id)}
+                      />
                     </>
                   )}
                 </td>
@@ -235,7 +371,11 @@ function RulesPanel({ admin }: { admin: boolean }) {
           )}
         </DataTable>
       </ListStates>
-      {(update.error || remove.error) && !editing ? <div className="form-error" role="alert">{String((update.error ?? remove.error) as Error)}</div> : null}
+      {(update.error || remove.error) && !editing ? (
+        <div className="form-error" role="alert">
+          {String((update.error ?? remove.error) as Error)}
+        </div>
+      ) : null}
     </Panel>
   );
 }
@@ -250,7 +390,11 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
   const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
   const done = () => void qc.invalidateQueries({ queryKey: queryKeys.contactPoints() });
   const create = useMutation({
-    mutationFn: () => apiFetch('/api/v1/alerts/contact-points', ZContactPointCreated, { method: 'POST', body: { name: name.trim(), url: url.trim(), format } }),
+    mutationFn: () =>
+      apiFetch('/api/v1/alerts/contact-points', ZContactPointCreated, {
+        method: 'POST',
+        body: { name: name.trim(), url: url.trim(), format },
+      }),
     onSuccess: (r) => {
       setShown({ label: `Signing secret for ${r.contactPoint.name} (verify webhook-signature with it)`, value: r.secret });
       setName('');
@@ -258,10 +402,13 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
       done();
     },
   });
-  const remove = useMutation({ mutationFn: (id: string) => apiFetch(`/api/v1/alerts/contact-points/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }), onSuccess: done });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiFetch(`/api/v1/alerts/contact-points/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }),
+    onSuccess: done,
+  });
   const points = q.data?.contactPoints ?? [];
   return (
-    <Panel id="h-contacts" title="Contact points" aside="webhooks signed with Standard Webhooks; Slack format posts {&quot;text&quot;}">
+    <Panel id="h-contacts" title="Contact points" aside='webhooks signed with Standard Webhooks; Slack format posts {"text"}'>
       {admin && (
         <div className="panel-body">
           <form
@@ -273,35 +420,83 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
           >
             <label>
               Name
-              <input className="input" value={name} onChange={(e) => setName(e.target.value)} required placeholder="on-call pager" data-testid="contact-name" />
+              <input
+                className="input"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+                placeholder="on-call pager"
+                data-testid="contact-name"
+              />
             </label>
             <label>
               Webhook URL
-              <input className="input mono" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/…" style={{ width: 280 }} data-testid="contact-url" />
+              <input
+                className="input mono"
+                type="url"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                required
+                placeholder="https://hooks.example.com/…"
+                style={{ width: 280 }}
+                data-testid="contact-url"
+              />
             </label>
             <label>
               Body
               <select className="select" value={format} onChange={(e) => setFormat(e.target.value as typeof format)}>
                 {CONTACT_POINT_FORMATS.map((f) => (
-                  <option key={f} value={f}>{f === 'slack' ? 'Slack-compatible' : 'JSON'}</option>
+                  <option key={f} value={f}>
+                    {f === 'slack' ? 'Slack-compatible' : 'JSON'}
+                  </option>
                 ))}
               </select>
             </label>
-            <button type="submit" className="btn btn-primary" disabled={create.isPending}>Add contact point</button>
+            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+              Add contact point
+            </button>
           </form>
           {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={() => setShown(null)} />}
-          {create.error || remove.error ? <div className="form-error" role="alert">{String((create.error ?? remove.error) as Error)}</div> : null}
+          {create.error || remove.error ? (
+            <div className="form-error" role="alert">
+              {String((create.error ?? remove.error) as Error)}
+            </div>
+          ) : null}
         </div>
       )}
-      <ListStates query={q} loadingLabel="Loading contact points…" isEmpty={points.length === 0} empty={<Empty title="No contact points">Alerts show here and in the banner; add a webhook to be notified.</Empty>}>
-        <DataTable testId="contact-points" head={<><th>Name</th><th>URL</th><th>Body</th><th>Added</th><th /></>}>
+      <ListStates
+        query={q}
+        loadingLabel="Loading contact points…"
+        isEmpty={points.length === 0}
+        empty={<Empty title="No contact points">Alerts show here and in the banner; add a webhook to be notified.</Empty>}
+      >
+        <DataTable
+          testId="contact-points"
+          head={
+            <>
+              <th>Name</th>
+              <th>URL</th>
+              <th>Body</th>
+              <th>Added</th>
+              <th />
+            </>
+          }
+        >
           {points.map((c) => (
             <tr key={c.id}>
               <td>{c.name}</td>
               <td className="mono small">{c.url}</td>
               <td>{c.format}</td>
               <td className="ts">{fmtDateTime(c.createdAt, global.tz)}</td>
-              <td className="right">{admin && <ConfirmButton label="Remove" question={`Remove ${c.name}? Rules stop notifying it.`} onConfirm={() => remove.mutate(c.id)} />}</td>
+              <td className="right">
+                {admin && (
+                  <ConfirmButton
+                    label="Remove"
+                    question={`Remove ${c.name}? Rules stop notifying it.`}
+                    onConfirm={() => remove.mutate(c.id)}
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </DataTable>
@@ -311,9 +506,19 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
 }
 
 function DeliveryChip({ d }: { d: TDeliverySummary }) {
-  const what = d.status === 'failed' ? `failed after ${d.attempts} attempts: ${d.lastError ?? ''}` : d.status === 'pending' ? `retrying (${d.attempts} attempts${d.lastError ? `: ${d.lastError}` : ''})` : 'delivered';
+  const what =
+    d.status === 'failed'
+      ? `failed after ${d.attempts} attempts: ${d.lastError ?? ''}`
+      : d.status === 'pending'
+        ? `retrying (${d.attempts} attempts${d.lastError ? `: ${d.lastError}` : ''})`
+        : 'delivered';
   return (
-    <span className={`chip ${DELIVERY_TONE[d.status]}`} title={`webhook-id ${d.id}`} data-testid={`delivery-${d.status}`} style={{ marginRight: 4 }}>
+    <span
+      className={`chip ${DELIVERY_TONE[d.status]}`}
+      title={`webhook-id ${d.id}`}
+      data-testid={`delivery-${d.status}`}
+      style={{ marginRight: 4 }}
+    >
       {d.contactPointName ?? 'removed contact point'}: {what}
     </span>
   );
@@ -325,17 +530,49 @@ function HistoryPanel() {
   const rows: TAlertTransition[] = q.data?.transitions ?? [];
   return (
     <Panel id="h-history" title="History" aside="every state change, newest first, with its notifications">
-      <ListStates query={q} loadingLabel="Loading history…" isEmpty={rows.length === 0} empty={<Empty title="No alert has changed state yet" />}>
-        <DataTable testId="alert-history" head={<><th>When</th><th>Rule</th><th>Change</th><th>Value</th><th>Notifications</th><th /></>}>
+      <ListStates
+        query={q}
+        loadingLabel="Loading history…"
+        isEmpty={rows.length === 0}
+        empty={<Empty title="No alert has changed state yet" />}
+      >
+        <DataTable
+          testId="alert-history"
+          head={
+            <>
+              <th>When</th>
+              <th>Rule</th>
+              <th>Change</th>
+              <th>Value</th>
+              <th>Notifications</th>
+              <th />
+            </>
+          }
+        >
           {rows.map((t) => (
             <tr key={t.id}>
               <td className="ts">{fmtDateTime(t.at, global.tz)}</td>
-              <td>{t.ruleName}<div className="small muted">{condition(t)}{t.server ? ` · ${t.server}` : ''}</div></td>
-              <td><span className={`chip ${KIND_TONE[t.kind]}`}>{t.kind}</span></td>
+              <td>
+                {t.ruleName}
+                <div className="small muted">
+                  {condition(t)}
+                  {t.server ? ` · ${t.server}` : ''}
+                </div>
+              </td>
+              <td>
+                <span className={`chip ${KIND_TONE[t.kind]}`}>{t.kind}</span>
+              </td>
               <td className="num">{fmtValue(t.value)}</td>
-              <td>{t.deliveries.length ? t.deliveries.map((d) => <DeliveryChip key={d.id} d={d} />) : <span className="faint small">—</span>}</td>
+              <td>
+                {t.deliveries.length ? t.deliveries.map((d) => <DeliveryChip key={d.id} d={d} />) : <span className="faint small">—</span>}
+              </td>
               <td className="right">
-                <Link className="btn btn-xs btn-ghost" href={link(t.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(t.sessionsPath.split('?')[1])))}>Sessions</Link>
+                <Link
+                  className="btn btn-xs btn-ghost"
+                  href={link(t.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(t.sessionsPath.split('?')[1])))}
+                >
+                  Sessions
+                </Link>
               </td>
             </tr>
           ))}
@@ -351,14 +588,24 @@ function FiringPanel() {
   const firing = (q.data?.rules ?? []).filter((r) => r.status?.state === 'firing');
   return (
     <Panel id="h-firing" title="Firing now" aside={q.data ? `${firing.length} of ${q.data.rules.length} rules` : undefined}>
-      <ListStates query={q} loadingLabel="Loading…" isEmpty={firing.length === 0} empty={<div className="calm" data-testid="no-firing"><strong>Nothing is firing.</strong></div>}>
+      <ListStates
+        query={q}
+        loadingLabel="Loading…"
+        isEmpty={firing.length === 0}
+        empty={
+          <div className="calm" data-testid="no-firing">
+            <strong>Nothing is firing.</strong>
+          </div>
+        }
+      >
         <ul className="stack" data-testid="firing-alerts" style={{ listStyle: 'none', padding: 12, margin: 0 }}>
           {firing.map((r) => (
             <li key={r.id} className="alarm">
               <div className="alarm-text">
                 <strong>{r.name}</strong>
                 <div className="small">
-                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since {fmtDateTime(r.status!.since, global.tz)}{r.server ? ` · ${r.server}` : ''}
+                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since {fmtDateTime(r.status!.since, global.tz)}
+                  {r.server ? ` · ${r.server}` : ''}
                 </div>
               </div>
             </li>
@@ -372,7 +619,12 @@ function FiringPanel() {
 export function AlertsView() {
   const me = useMe();
   if (me.isPending) return <Loading />;
-  if (me.isError) return <div className="panel"><ErrorState error={me.error} onRetry={() => void me.refetch()} /></div>;
+  if (me.isError)
+    return (
+      <div className="panel">
+        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
+      </div>
+    );
   const admin = me.data.operator.role === 'admin';
   return (
     <div className="stack" data-testid="alerts">

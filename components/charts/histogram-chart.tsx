@@ -18,12 +18,30 @@ export function HistogramChart({ buckets, height = 170, onClick }: { buckets: TH
   const pal = PALETTES[theme];
   const data = buckets.map((b) => ({ ...b, name: short(b), full: label(b) }));
   return (
-    <div className={`chart ${onClick ? 'chart-click' : ''}`} style={{ height }} role="img" aria-label="Refusal latency histogram" data-testid="refusal-histogram">
+    <div
+      className={`chart ${onClick ? 'chart-click' : ''}`}
+      style={{ height }}
+      role="img"
+      aria-label="Refusal latency histogram"
+      data-testid="refusal-histogram"
+    >
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 6, right: 8, bottom: 0, left: -14 }} barCategoryGap={2} onClick={onClick ? () => onClick() : undefined}>
+        <BarChart
+          data={data}
+          margin={{ top: 6, right: 8, bottom: 0, left: -14 }}
+          barCategoryGap={2}
+          onClick={onClick ? () => onClick() : undefined}
+        >
           <CartesianGrid vertical={false} stroke={pal.grid} />
           <XAxis dataKey="name" stroke={pal.axis} tick={{ fill: pal.muted, fontSize: 10.5 }} tickLine={false} interval="preserveStartEnd" />
-          <YAxis allowDecimals={false} stroke={pal.axis} tick={{ fill: pal.muted, fontSize: 11 }} tickLine={false} axisLine={false} width={44} />
+          <YAxis
+            allowDecimals={false}
+            stroke={pal.axis}
+            tick={{ fill: pal.muted, fontSize: 11 }}
+            tickLine={false}
+            axisLine={false}
+            width={44}
+          />
           <Tooltip
             cursor={{ fill: pal.cursor }}
             isAnimationActive={false}

@@ -1,16 +1,6 @@
 'use client';
 import { useRef } from 'react';
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-  type TooltipContentProps,
-} from 'recharts';
+import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
 import { PALETTES, type Palette } from '@/lib/ui/palette';
@@ -51,7 +41,14 @@ interface Props {
   ariaLabel: string;
 }
 
-function Tip({ active, payload, series, tz, bucketMs, clickable }: TooltipContentProps<number, string> & { series: SeriesDef[]; tz: TimeZoneMode; bucketMs: number; clickable: boolean }) {
+function Tip({
+  active,
+  payload,
+  series,
+  tz,
+  bucketMs,
+  clickable,
+}: TooltipContentProps<number, string> & { series: SeriesDef[]; tz: TimeZoneMode; bucketMs: number; clickable: boolean }) {
   if (!active || !payload?.length) return null;
   const row = payload[0].payload as SeriesRow;
   return (
@@ -75,7 +72,18 @@ function Tip({ active, payload, series, tz, bucketMs, clickable }: TooltipConten
   );
 }
 
-export function SeriesChart({ data, series, bucketMs, tz, height = 200, leftFormat, rightFormat, onBucketClick, testId, ariaLabel }: Props) {
+export function SeriesChart({
+  data,
+  series,
+  bucketMs,
+  tz,
+  height = 200,
+  leftFormat,
+  rightFormat,
+  onBucketClick,
+  testId,
+  ariaLabel,
+}: Props) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
   const barHit = useRef(false);
@@ -88,7 +96,13 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, leftForm
   };
 
   return (
-    <div className={`chart ${onBucketClick ? 'chart-click' : ''}`} style={{ height }} data-testid={testId} role="img" aria-label={ariaLabel}>
+    <div
+      className={`chart ${onBucketClick ? 'chart-click' : ''}`}
+      style={{ height }}
+      data-testid={testId}
+      role="img"
+      aria-label={ariaLabel}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart
           data={data}
@@ -138,7 +152,15 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, leftForm
           <Tooltip
             cursor={{ fill: pal.cursor }}
             isAnimationActive={false}
-            content={(props) => <Tip {...(props as TooltipContentProps<number, string>)} series={series} tz={tz} bucketMs={bucketMs} clickable={!!onBucketClick} />}
+            content={(props) => (
+              <Tip
+                {...(props as TooltipContentProps<number, string>)}
+                series={series}
+                tz={tz}
+                bucketMs={bucketMs}
+                clickable={!!onBucketClick}
+              />
+            )}
           />
           {series.map((s) =>
             s.kind === 'tip' ? null : s.kind === 'line' ? (
@@ -150,7 +172,11 @@ export function SeriesChart({ data, series, bucketMs, tz, height = 200, leftForm
                 stroke={pal[s.color]}
                 strokeWidth={1.8}
                 strokeDasharray={s.dashed ? '5 3' : undefined}
-                dot={s.dashed ? { r: 4, fill: 'none', stroke: pal[s.color], strokeWidth: 1.5, strokeDasharray: '' } : { r: 2.5, fill: pal[s.color], strokeWidth: 0 }}
+                dot={
+                  s.dashed
+                    ? { r: 4, fill: 'none', stroke: pal[s.color], strokeWidth: 1.5, strokeDasharray: '' }
+                    : { r: 2.5, fill: pal[s.color], strokeWidth: 0 }
+                }
                 activeDot={{ r: 4 }}
                 connectNulls={false}
                 isAnimationActive={false}
@@ -183,20 +209,22 @@ export function Legend({ series }: { series: SeriesDef[] }) {
   const pal = PALETTES[theme];
   return (
     <div className="legend">
-      {series.filter((s) => s.kind !== 'tip').map((s) => (
-        <span key={s.key}>
-          <span
-            className="swatch"
-            style={{
-              background: s.dashed ? `repeating-linear-gradient(90deg, ${pal[s.color]} 0 5px, transparent 5px 8px)` : pal[s.color],
-              borderRadius: s.kind === 'line' ? 5 : 2,
-              height: s.kind === 'line' ? 3 : 9,
-              width: s.kind === 'line' ? 14 : undefined,
-            }}
-          />
-          {s.label}
-        </span>
-      ))}
+      {series
+        .filter((s) => s.kind !== 'tip')
+        .map((s) => (
+          <span key={s.key}>
+            <span
+              className="swatch"
+              style={{
+                background: s.dashed ? `repeating-linear-gradient(90deg, ${pal[s.color]} 0 5px, transparent 5px 8px)` : pal[s.color],
+                borderRadius: s.kind === 'line' ? 5 : 2,
+                height: s.kind === 'line' ? 3 : 9,
+                width: s.kind === 'line' ? 14 : undefined,
+              }}
+            />
+            {s.label}
+          </span>
+        ))}
     </div>
   );
 }

@@ -37,7 +37,9 @@ function Payload({ letter }: { letter: TDeadLetter }) {
       <summary className="small">
         {fmtInt(letter.payloadChars)} chars{letter.payloadTruncated ? ' (preview)' : ''}
       </summary>
-      <pre className="mono small" data-testid="dead-letter-payload">{readable(shown.payload, shown.payloadTruncated)}</pre>
+      <pre className="mono small" data-testid="dead-letter-payload">
+        {readable(shown.payload, shown.payloadTruncated)}
+      </pre>
       {letter.payloadTruncated && !whole && (
         <button type="button" className="btn btn-xs" onClick={() => setWhole(true)}>
           Load all {fmtInt(letter.payloadChars)} chars
@@ -55,13 +57,23 @@ function Row({ letter, tz }: { letter: TDeadLetter; tz: TimeZoneMode }) {
       <td className="ts">{fmtDateTime(letter.receivedAt, tz, true)}</td>
       <td className="mono">{letter.server ?? <span className="faint">unknown</span>}</td>
       <td>
-        <span className="chip bad" title={CODE_HINTS[letter.code]}>{letter.code}</span>
+        <span className="chip bad" title={CODE_HINTS[letter.code]}>
+          {letter.code}
+        </span>
       </td>
       <td className="mono small">
-        {letter.eventIndex === null ? <span className="muted">whole request</span> : <>#{letter.eventIndex} {letter.eventId ?? <span className="faint">no id</span>}</>}
+        {letter.eventIndex === null ? (
+          <span className="muted">whole request</span>
+        ) : (
+          <>
+            #{letter.eventIndex} {letter.eventId ?? <span className="faint">no id</span>}
+          </>
+        )}
       </td>
       <td className="small dead-letter-message">{letter.message}</td>
-      <td><Payload letter={letter} /></td>
+      <td>
+        <Payload letter={letter} />
+      </td>
     </tr>
   );
 }
@@ -93,7 +105,8 @@ export function DeadLettersView() {
       sub={
         data ? (
           <>
-            <strong className={data.total ? 'bad-text' : ''}>{fmtInt(data.total)}</strong> refused {rangeText.toLowerCase().startsWith('last') ? `in the ${rangeText.toLowerCase()}` : `in ${rangeText}`}
+            <strong className={data.total ? 'bad-text' : ''}>{fmtInt(data.total)}</strong> refused{' '}
+            {rangeText.toLowerCase().startsWith('last') ? `in the ${rangeText.toLowerCase()}` : `in ${rangeText}`}
           </>
         ) : (
           rangeText
@@ -101,9 +114,9 @@ export function DeadLettersView() {
       }
       intro={
         <p className="small muted">
-          What senders posted that Doorwatch could not accept: events that failed the contract (the rest of their batch was
-          stored, the sender got a 207) and bodies that were not a batch at all (a 400). Accepted events never appear here;
-          fix the sender, then it resends. Kept as long as raw events (<code>DOORWATCH_RETENTION_DAYS</code>).
+          What senders posted that Doorwatch could not accept: events that failed the contract (the rest of their batch was stored, the
+          sender got a 207) and bodies that were not a batch at all (a 400). Accepted events never appear here; fix the sender, then it
+          resends. Kept as long as raw events (<code>DOORWATCH_RETENTION_DAYS</code>).
         </p>
       }
       filters={

@@ -32,7 +32,8 @@ export function LoginForm() {
       window.location.assign(next);
     } catch (err) {
       setBusy(false);
-      if (err instanceof UiApiError && (err.status === 401 || err.status === 403)) setError('That token was not accepted (unknown or revoked).');
+      if (err instanceof UiApiError && (err.status === 401 || err.status === 403))
+        setError('That token was not accepted (unknown or revoked).');
       else if (err instanceof UiApiError && err.status === 429) setError('Too many attempts; wait a moment and try again.');
       else setError(err instanceof Error ? err.message : String(err));
       inputRef.current?.select();
@@ -42,7 +43,10 @@ export function LoginForm() {
   return (
     <form className="panel login-card" onSubmit={(e) => void submit(e)} data-testid="login-form">
       <div className="brand" style={{ fontSize: 16 }}>
-        <span className="brand-mark" aria-hidden="true">▮▯</span> Doorwatch
+        <span className="brand-mark" aria-hidden="true">
+          ▮▯
+        </span>{' '}
+        Doorwatch
       </div>
       <p className="muted small" style={{ margin: 0 }}>
         The SSE → WebSocket upgrade boundary of your MCP fleet. Sign in with an operator token.
@@ -63,7 +67,9 @@ export function LoginForm() {
         data-testid="login-token"
       />
       {error ? (
-        <div id="login-error" className="form-error" role="alert">{error}</div>
+        <div id="login-error" className="form-error" role="alert">
+          {error}
+        </div>
       ) : (
         <div id="login-hint" className="hint">
           The first admin token is <code>DOORWATCH_ADMIN_TOKEN</code> (or the one printed at first start); admins create more in Settings.

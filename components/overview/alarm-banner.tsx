@@ -45,7 +45,11 @@ export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receive
   // Each ongoing deadlock adds a second of idle time per second.
   const now = useNow(1000);
   const ms = stats.deadlocks.idleMs + stats.deadlocks.ongoing * Math.max(0, now - receivedAt);
-  return <span className="num" data-testid="deadlock-idle">{fmtDuration(ms)}</span>;
+  return (
+    <span className="num" data-testid="deadlock-idle">
+      {fmtDuration(ms)}
+    </span>
+  );
 }
 
 export function AlarmBanner({
@@ -71,18 +75,31 @@ export function AlarmBanner({
       </div>
     );
   return (
-    <div className={`alarm ${level === 'warn' ? 'warn-level' : ''}`} role="alert" data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'} data-level={level}>
+    <div
+      className={`alarm ${level === 'warn' ? 'warn-level' : ''}`}
+      role="alert"
+      data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'}
+      data-level={level}
+    >
       <span className="alarm-count num">{fmtInt(stuck)}</span>
       <div className="alarm-text">
         <strong data-testid="alarm-headline">{text.headline}</strong>
-        <span className="small" data-testid="alarm-details"> · {text.details.join(' · ')}</span>
+        <span className="small" data-testid="alarm-details">
+          {' '}
+          · {text.details.join(' · ')}
+        </span>
         {stuck > 0 && (
           <div className="small">
-            A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake that will not come (until the idle timeout).
+            A naive resume handed back an idle SSE stream after <code>upgrade.accepted</code>; the client waits for a WebSocket handshake
+            that will not come (until the idle timeout).
           </div>
         )}
       </div>
-      <Link className="btn" href={sessionsLink(stuck > 0 ? { flag: 'deadlock', state: 'upgrade_pending' } : { flag: 'deadlock' })} data-testid="ongoing-deadlocks-link">
+      <Link
+        className="btn"
+        href={sessionsLink(stuck > 0 ? { flag: 'deadlock', state: 'upgrade_pending' } : { flag: 'deadlock' })}
+        data-testid="ongoing-deadlocks-link"
+      >
         {stuck > 0 ? 'Show stuck sessions →' : 'Show deadlocks →'}
       </Link>
     </div>

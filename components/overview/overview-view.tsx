@@ -159,12 +159,23 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
     {
       label: 'Deadlocks',
       value: fmtInt(s.deadlocks.total),
-      sub: <>idle {idle} · {fmtInt(s.deadlocks.ongoing)} ongoing</>,
+      sub: (
+        <>
+          idle {idle} · {fmtInt(s.deadlocks.ongoing)} ongoing
+        </>
+      ),
       tone: toneIf(s.deadlocks.total, 'bad'),
       flag: 'deadlock',
       testId: 'tile-deadlocks',
     },
-    { label: 'Boundary entries', value: fmtInt(s.boundary), sub: 'resumes after upgrade.accepted', tone: toneIf(s.boundary, 'warn'), flag: 'boundary', testId: 'tile-boundary' },
+    {
+      label: 'Boundary entries',
+      value: fmtInt(s.boundary),
+      sub: 'resumes after upgrade.accepted',
+      tone: toneIf(s.boundary, 'warn'),
+      flag: 'boundary',
+      testId: 'tile-boundary',
+    },
     {
       label: 'Refused',
       value: fmtInt(s.refused),
@@ -173,9 +184,30 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
       flag: 'refused',
       testId: 'tile-refused',
     },
-    { label: 'Naive resumes', value: fmtInt(s.naiveResumes), sub: 'idle stream handed back', tone: toneIf(s.naiveResumes, 'bad'), flag: 'naive_resume', testId: 'tile-naive' },
-    { label: 'Dual negotiations', value: fmtInt(s.dualNegotiations), sub: 'second upgrade.accepted (409)', tone: toneIf(s.dualNegotiations, 'bad'), flag: 'dual_negotiation', testId: 'tile-dual' },
-    { label: 'Burned-token reuse', value: fmtInt(s.burnedTokenReuses), sub: 'resume on a refused token', tone: toneIf(s.burnedTokenReuses, 'bad'), flag: 'burned_token_reuse', testId: 'tile-burned' },
+    {
+      label: 'Naive resumes',
+      value: fmtInt(s.naiveResumes),
+      sub: 'idle stream handed back',
+      tone: toneIf(s.naiveResumes, 'bad'),
+      flag: 'naive_resume',
+      testId: 'tile-naive',
+    },
+    {
+      label: 'Dual negotiations',
+      value: fmtInt(s.dualNegotiations),
+      sub: 'second upgrade.accepted (409)',
+      tone: toneIf(s.dualNegotiations, 'bad'),
+      flag: 'dual_negotiation',
+      testId: 'tile-dual',
+    },
+    {
+      label: 'Burned-token reuse',
+      value: fmtInt(s.burnedTokenReuses),
+      sub: 'resume on a refused token',
+      tone: toneIf(s.burnedTokenReuses, 'bad'),
+      flag: 'burned_token_reuse',
+      testId: 'tile-burned',
+    },
     {
       label: 'Refusal p95',
       value: fmtDuration(s.refusalLatencyMs.p95),
@@ -257,7 +289,9 @@ export function OverviewView() {
   const legendAndList = (spec: ChartSpec) => (
     <>
       <Legend series={spec.series} />
-      <Link href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>list →</Link>
+      <Link href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>
+        list →
+      </Link>
     </>
   );
   const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
@@ -269,7 +303,8 @@ export function OverviewView() {
         <span className="sub small">
           {s ? (
             <>
-              {fmtInt(s.sessions)} sessions · {fmtInt(s.events)} events · {s.server ? `server ${s.server}` : 'all servers'} · bucket {fmtDuration(s.bucketMs)}
+              {fmtInt(s.sessions)} sessions · {fmtInt(s.events)} events · {s.server ? `server ${s.server}` : 'all servers'} · bucket{' '}
+              {fmtDuration(s.bucketMs)}
             </>
           ) : (
             ' '
@@ -295,18 +330,29 @@ export function OverviewView() {
         </div>
       </div>
 
-      {stats.isError && !s && <div className="panel"><ErrorState error={stats.error} onRetry={() => void stats.refetch()} /></div>}
+      {stats.isError && !s && (
+        <div className="panel">
+          <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />
+        </div>
+      )}
       {stats.isPending && (
         <div className="stack">
           <Skeleton height={52} />
           <Skeleton height={70} />
-          <div className="grid grid-2"><Skeleton height={240} /><Skeleton height={240} /></div>
+          <div className="grid grid-2">
+            <Skeleton height={240} />
+            <Skeleton height={240} />
+          </div>
         </div>
       )}
 
       {s && (
         <div className={`stack ${stats.isPlaceholderData ? 'stale' : ''}`}>
-          {stats.isError && <div className="panel"><ErrorState error={stats.error} onRetry={() => void stats.refetch()} /></div>}
+          {stats.isError && (
+            <div className="panel">
+              <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />
+            </div>
+          )}
           {alarm && <AlarmBanner alarm={alarm} stats={s} receivedAt={stats.dataUpdatedAt} sessionsLink={sessionsLink} />}
 
           <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} tz={tz} />
@@ -315,9 +361,12 @@ export function OverviewView() {
             <div className="notice" role="status" data-testid="dead-letter-notice">
               <strong className="num">{fmtInt(s.deadLetters)}</strong>
               <span>
-                {s.deadLetters === 1 ? 'payload was' : 'payloads were'} refused at ingest in this range (events that failed the contract or bodies that were not a batch): these numbers do not include them.
+                {s.deadLetters === 1 ? 'payload was' : 'payloads were'} refused at ingest in this range (events that failed the contract or
+                bodies that were not a batch): these numbers do not include them.
               </span>
-              <Link href={link('/dead-letters')} data-testid="dead-letter-notice-link">See what was sent →</Link>
+              <Link href={link('/dead-letters')} data-testid="dead-letter-notice-link">
+                See what was sent →
+              </Link>
             </div>
           )}
 
@@ -325,9 +374,12 @@ export function OverviewView() {
             <div className="notice" role="status" data-testid="rejected-requests-notice">
               <strong className="num">{fmtInt(s.rejectedRequests)}</strong>
               <span>
-                ingest {s.rejectedRequests === 1 ? 'request was' : 'requests were'} refused in this range (wrong secret, skewed clock, unknown server, too large, rate limited): whatever they carried is in none of these numbers.
+                ingest {s.rejectedRequests === 1 ? 'request was' : 'requests were'} refused in this range (wrong secret, skewed clock,
+                unknown server, too large, rate limited): whatever they carried is in none of these numbers.
               </span>
-              <Link href={link('/servers')} data-testid="rejected-requests-notice-link">See why, per server →</Link>
+              <Link href={link('/servers')} data-testid="rejected-requests-notice-link">
+                See why, per server →
+              </Link>
             </div>
           )}
 
@@ -340,8 +392,8 @@ export function OverviewView() {
           {s.events === 0 && s.sessions === 0 ? (
             <div className="panel">
               <Empty title="No events in this range">
-                Nothing was reported {s.server ? `by ${s.server} ` : ''}between these times. Widen the range (z zooms out) or check that servers post to{' '}
-                <code>/api/v1/ingest/&lt;server&gt;</code>.
+                Nothing was reported {s.server ? `by ${s.server} ` : ''}between these times. Widen the range (z zooms out) or check that
+                servers post to <code>/api/v1/ingest/&lt;server&gt;</code>.
               </Empty>
             </div>
           ) : null}
@@ -354,7 +406,8 @@ export function OverviewView() {
               <div className="panel-body">
                 {chart(CHARTS.deadlocks, s.bucketMs)}
                 <div className="small muted">
-                  Total idle time in deadlocks: <strong className="num">{fmtDuration(s.deadlocks.idleMs)}</strong> (ended + ongoing, threshold {fmtDuration(s.deadlockThresholdMs)})
+                  Total idle time in deadlocks: <strong className="num">{fmtDuration(s.deadlocks.idleMs)}</strong> (ended + ongoing,
+                  threshold {fmtDuration(s.deadlockThresholdMs)})
                 </div>
               </div>
             </Panel>
@@ -364,7 +417,11 @@ export function OverviewView() {
             <Panel
               id="h-refusal"
               title="Refusal latency"
-              aside={<>resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link></>}
+              aside={
+                <>
+                  resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link>
+                </>
+              }
             >
               <div className="panel-body">
                 <PctStrip
@@ -375,10 +432,16 @@ export function OverviewView() {
                   ]}
                 />
                 {s.refusalLatencyMs.count === 0 ? (
-                  <Empty title="No refusals in this range" height={150}>A conforming server answers a boundary resume with session-superseded in about 50 ms.</Empty>
+                  <Empty title="No refusals in this range" height={150}>
+                    A conforming server answers a boundary resume with session-superseded in about 50 ms.
+                  </Empty>
                 ) : (
                   <>
-                    <HistogramChart buckets={s.refusalLatencyHistogram} height={130} onClick={() => router.push(sessionsLink({ flag: 'refused' }))} />
+                    <HistogramChart
+                      buckets={s.refusalLatencyHistogram}
+                      height={130}
+                      onClick={() => router.push(sessionsLink({ flag: 'refused' }))}
+                    />
                     {chart(CHARTS.refusalLatency, s.bucketMs)}
                   </>
                 )}
@@ -400,7 +463,6 @@ export function OverviewView() {
               </div>
             </Panel>
           </div>
-
         </div>
       )}
     </div>

@@ -19,13 +19,22 @@ function Sparkline({ series, server }: { series: TServerSplit['series']; server:
   const max = Math.max(1, ...series.map((b) => Math.max(b.boundary, b.deadlocks)));
   const bw = W / Math.max(1, series.length);
   return (
-    <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Boundary entries and deadlocks per bucket on ${server}`} className="spark">
+    <svg
+      width={W}
+      height={H}
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={`Boundary entries and deadlocks per bucket on ${server}`}
+      className="spark"
+    >
       {series.map((b, i) => {
         const h = (b.boundary / max) * (H - 2);
         const naive = b.naiveResumes > 0;
         return (
           <g key={b.t}>
-            {b.boundary > 0 && <rect x={i * bw} y={H - h} width={Math.max(1, bw - 1)} height={h} className={naive ? 'spark-bad' : 'spark-ok'} />}
+            {b.boundary > 0 && (
+              <rect x={i * bw} y={H - h} width={Math.max(1, bw - 1)} height={h} className={naive ? 'spark-bad' : 'spark-ok'} />
+            )}
             {b.deadlocks > 0 && <rect x={i * bw} y={0} width={Math.max(1, bw - 1)} height={3} className="spark-bad" />}
           </g>
         );
@@ -35,7 +44,12 @@ function Sparkline({ series, server }: { series: TServerSplit['series']; server:
   );
 }
 
-const ago = (ms: number) => (ms < 90_000 ? `${Math.max(0, Math.round(ms / 1000))} s ago` : ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min ago` : `${Math.round(ms / 3_600_000)} h ago`);
+const ago = (ms: number) =>
+  ms < 90_000
+    ? `${Math.max(0, Math.round(ms / 1000))} s ago`
+    : ms < 90 * 60_000
+      ? `${Math.round(ms / 60_000)} min ago`
+      : `${Math.round(ms / 3_600_000)} h ago`;
 
 interface StripRow {
   name: string;
@@ -47,13 +61,24 @@ interface StripRow {
 // Broken first: naive, then lossy or idle resumes, then what is not known yet, then the healthy ones.
 const RANK: Record<TServerVerdict, number> = { naive: 0, idle_resumes: 1, lossy_resumes: 2, unknown: 3, resumes_correctly: 4, refuses: 5 };
 
-export function ServerStrip({ servers, byServer, filter, tz }: { servers: TServerListResponse | undefined; byServer: readonly TServerSplit[]; filter: string; tz: TimeZoneMode }) {
+export function ServerStrip({
+  servers,
+  byServer,
+  filter,
+  tz,
+}: {
+  servers: TServerListResponse | undefined;
+  byServer: readonly TServerSplit[];
+  filter: string;
+  tz: TimeZoneMode;
+}) {
   const { link } = useUrlState();
   const now = useNow(1000);
   const splits = new Map(byServer.map((b) => [b.server, b]));
   const known = servers?.servers ?? [];
   const rows: StripRow[] = known.map((s) => ({ name: s.name, verdict: s.verdict, lastSeenAt: s.lastSeenAt, split: splits.get(s.name) }));
-  for (const b of byServer) if (!known.some((s) => s.name === b.server)) rows.push({ name: b.server, verdict: 'unknown', lastSeenAt: null, split: b });
+  for (const b of byServer)
+    if (!known.some((s) => s.name === b.server)) rows.push({ name: b.server, verdict: 'unknown', lastSeenAt: null, split: b });
   const shown = rows
     .filter((r) => !filter || r.name === filter)
     // The broken server first: stuck now, then naive answers in range, then the verdict.
@@ -74,17 +99,31 @@ export function ServerStrip({ servers, byServer, filter, tz }: { servers: TServe
         const stuck = sp?.ongoingDeadlocks ?? 0;
         const answered = (sp?.refused ?? 0) + (sp?.naiveResumes ?? 0);
         return (
-          <div key={r.name} className={`strip-card ${stuck > 0 ? 'bad' : sp && sp.naiveResumes + sp.dualNegotiations > 0 ? 'warn' : ''}`} data-testid={`strip-${r.name}`}>
+          <div
+            key={r.name}
+            className={`strip-card ${stuck > 0 ? 'bad' : sp && sp.naiveResumes + sp.dualNegotiations > 0 ? 'warn' : ''}`}
+            data-testid={`strip-${r.name}`}
+          >
             <div className="strip-head">
-              <Link href={link('/', { server: r.name })} className="mono strip-name" title="Overview for this server">{r.name}</Link>
+              <Link href={link('/', { server: r.name })} className="mono strip-name" title="Overview for this server">
+                {r.name}
+              </Link>
               <VerdictChip verdict={r.verdict} />
             </div>
             <div className="strip-figures">
-              <Link href={link('/sessions', { server: r.name, flag: 'deadlock', state: 'upgrade_pending' })} className={stuck > 0 ? 'bad-text' : ''} data-testid={`strip-stuck-${r.name}`}>
+              <Link
+                href={link('/sessions', { server: r.name, flag: 'deadlock', state: 'upgrade_pending' })}
+                className={stuck > 0 ? 'bad-text' : ''}
+                data-testid={`strip-stuck-${r.name}`}
+              >
                 <strong className="num">{fmtInt(stuck)}</strong> stuck now
               </Link>
-              <Link href={link('/sessions', { server: r.name, flag: 'boundary' })} title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}>
-                <strong className="num">{fmtInt(answered)}</strong> answered{sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
+              <Link
+                href={link('/sessions', { server: r.name, flag: 'boundary' })}
+                title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}
+              >
+                <strong className="num">{fmtInt(answered)}</strong> answered
+                {sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
               </Link>
               <Link href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
                 <strong className="num">{fmtInt(sp?.deadlocks ?? 0)}</strong> deadlocks
@@ -92,7 +131,12 @@ export function ServerStrip({ servers, byServer, filter, tz }: { servers: TServe
             </div>
             <div className="strip-foot">
               {sp ? <Sparkline series={sp.series} server={r.name} /> : <span className="small muted">no activity in range</span>}
-              <span className={`strip-seen ${seenTone}`} data-testid={`strip-seen-${r.name}`} data-tone={seenTone} title={r.lastSeenAt ? `Last event ${fmtDateTime(r.lastSeenAt, tz)}` : 'Never reported'}>
+              <span
+                className={`strip-seen ${seenTone}`}
+                data-testid={`strip-seen-${r.name}`}
+                data-tone={seenTone}
+                title={r.lastSeenAt ? `Last event ${fmtDateTime(r.lastSeenAt, tz)}` : 'Never reported'}
+              >
                 {seenAge === null ? 'never seen' : `last seen ${ago(seenAge)}`}
               </span>
             </div>

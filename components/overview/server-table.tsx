@@ -11,9 +11,17 @@ const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: stri
   refuses: { label: 'refuses ✓', tone: 'good', title: 'Every answered boundary resume was refused with session-superseded' },
   naive: { label: 'naive ✗', tone: 'bad', title: 'Seen: a naive resume, a dual negotiation or a burned-token reuse' },
   unknown: { label: 'unknown', tone: '', title: 'No answered boundary resume and no checked SSE resume yet' },
-  resumes_correctly: { label: 'resumes correctly ✓', tone: 'good', title: 'No upgrade boundary seen; every checked SSE resume replayed all the events its store held' },
+  resumes_correctly: {
+    label: 'resumes correctly ✓',
+    tone: 'good',
+    title: 'No upgrade boundary seen; every checked SSE resume replayed all the events its store held',
+  },
   lossy_resumes: { label: 'lossy resumes ✗', tone: 'bad', title: 'A resume replayed fewer events than its store held after the cursor' },
-  idle_resumes: { label: 'idle resumes ✗', tone: 'bad', title: 'A resume answered 200 with an idle stream while its store held events for it' },
+  idle_resumes: {
+    label: 'idle resumes ✗',
+    tone: 'bad',
+    title: 'A resume answered 200 with an idle stream while its store held events for it',
+  },
 };
 
 export function VerdictChip({ verdict }: { verdict: TServerVerdict }) {
@@ -58,14 +66,17 @@ function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLin
       {shown.map(([n, label, flag, bad], i) => (
         <span key={label}>
           {i > 0 && ' · '}
-          <Link href={flagLink(flag)} className={bad ? 'bad-text' : ''}>{fmtInt(n)} {label}</Link>
+          <Link href={flagLink(flag)} className={bad ? 'bad-text' : ''}>
+            {fmtInt(n)} {label}
+          </Link>
         </span>
       ))}
     </span>
   );
 }
 
-const AGO = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s` : ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+const AGO = (ms: number) =>
+  ms < 90_000 ? `${Math.round(ms / 1000)} s` : ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`;
 
 /** "signature mismatch 12 s ago: check the secret", "clock 6 min ahead": what an operator does about the latest refusal. */
 export function describeRejection(last: NonNullable<TServerView['rejections']['last']>, nowMs: number): string {
@@ -74,7 +85,9 @@ export function describeRejection(last: NonNullable<TServerView['rejections']['l
     case 'signature_mismatch':
       return `signature mismatch ${ago}: check the secret`;
     case 'timestamp_out_of_tolerance':
-      return last.skewMs === null ? `timestamp out of tolerance ${ago}` : `clock ${AGO(Math.abs(last.skewMs))} ${last.skewMs > 0 ? 'ahead' : 'behind'} (${ago})`;
+      return last.skewMs === null
+        ? `timestamp out of tolerance ${ago}`
+        : `clock ${AGO(Math.abs(last.skewMs))} ${last.skewMs > 0 ? 'ahead' : 'behind'} (${ago})`;
     case 'missing_headers':
       return `unsigned request ${ago}: send the webhook-* headers`;
     case 'unknown_server':
@@ -93,7 +106,9 @@ export function describeRejection(last: NonNullable<TServerView['rejections']['l
 /** `nowMs`: when the list was fetched (render stays pure; the next refetch moves it). */
 function RejectionsCell({ r, nowMs }: { r: TServerView['rejections']; nowMs: number }) {
   if (r.count === 0 || !r.last) return <span className="muted">0</span>;
-  const reasons = Object.entries(r.byReason).map(([k, n]) => `${k.replace(/_/g, ' ')}: ${n}`).join(', ');
+  const reasons = Object.entries(r.byReason)
+    .map(([k, n]) => `${k.replace(/_/g, ' ')}: ${n}`)
+    .join(', ');
   return (
     <span className="warn-text" title={reasons} data-testid="server-rejections">
       <strong className="num">{fmtInt(r.count)}</strong> · {describeRejection(r.last, nowMs)}
@@ -109,7 +124,8 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
   if (servers.length === 0)
     return (
       <Empty title="No servers yet">
-        Register one in Settings (admin) or with <code>DOORWATCH_SERVERS</code>, then point its reporter at <code>/api/v1/ingest/&lt;name&gt;</code>.
+        Register one in Settings (admin) or with <code>DOORWATCH_SERVERS</code>, then point its reporter at{' '}
+        <code>/api/v1/ingest/&lt;name&gt;</code>.
       </Empty>
     );
   const sorted = [...servers].sort((a, b) => {
@@ -147,24 +163,48 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           </td>
           <td>
             <VerdictChip verdict={s.verdict} /> <ReporterLossChip loss={s.reporterLoss} />
-            {!compact && <div className="small muted" data-testid="verdict-text">{s.verdictText}</div>}
+            {!compact && (
+              <div className="small muted" data-testid="verdict-text">
+                {s.verdictText}
+              </div>
+            )}
           </td>
           <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
-          <td className="num"><Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link></td>
+          <td className="num">
+            <Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link>
+          </td>
           {!compact && <td className="num">{fmtInt(s.events)}</td>}
-          <td className="num"><Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link></td>
-          <td className="num"><Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link></td>
           <td className="num">
-            <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>{fmtInt(s.counts.naiveResumes)}</Link>
+            <Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>{fmtInt(s.counts.dualNegotiations)}</Link>
+            <Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>{fmtInt(s.counts.burnedTokenReuses)}</Link>
+            <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>
+              {fmtInt(s.counts.naiveResumes)}
+            </Link>
           </td>
-          {!compact && <td><ResumptionCell r={s.resumption} flagLink={(flag) => sl(s.name, flag)} /></td>}
-          {!compact && <td><RejectionsCell r={s.rejections} nowMs={query.dataUpdatedAt} /></td>}
+          <td className="num">
+            <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>
+              {fmtInt(s.counts.dualNegotiations)}
+            </Link>
+          </td>
+          <td className="num">
+            <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>
+              {fmtInt(s.counts.burnedTokenReuses)}
+            </Link>
+          </td>
+          {!compact && (
+            <td>
+              <ResumptionCell r={s.resumption} flagLink={(flag) => sl(s.name, flag)} />
+            </td>
+          )}
+          {!compact && (
+            <td>
+              <RejectionsCell r={s.rejections} nowMs={query.dataUpdatedAt} />
+            </td>
+          )}
           {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
         </tr>
       ))}

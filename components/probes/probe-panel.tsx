@@ -16,12 +16,28 @@ import { useUrlState } from '@/lib/ui/url-state';
 
 const TONE: Record<ProbeVerdict | StepVerdict, string> = { pass: 'good', fail: 'bad', inconclusive: 'warn', error: 'warn' };
 
-function RunStrip({ runs, selected, onSelect, tz }: { runs: TProbeRunView[]; selected: string | null; onSelect: (id: string) => void; tz: TimeZoneMode }) {
+function RunStrip({
+  runs,
+  selected,
+  onSelect,
+  tz,
+}: {
+  runs: TProbeRunView[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+  tz: TimeZoneMode;
+}) {
   // Oldest left, newest right; bar height is the run's duration.
   const ordered = [...runs].reverse();
   const maxMs = Math.max(1, ...ordered.map((r) => r.durationMs));
   return (
-    <div className="probe-strip" role="list" aria-label="Probe runs, oldest first" data-testid="probe-strip" style={{ display: 'flex', alignItems: 'flex-end', gap: 3, height: 36 }}>
+    <div
+      className="probe-strip"
+      role="list"
+      aria-label="Probe runs, oldest first"
+      data-testid="probe-strip"
+      style={{ display: 'flex', alignItems: 'flex-end', gap: 3, height: 36 }}
+    >
       {ordered.map((r) => (
         <button
           key={r.id}
@@ -31,7 +47,13 @@ function RunStrip({ runs, selected, onSelect, tz }: { runs: TProbeRunView[]; sel
           title={`${fmtDateTime(r.startedAt, tz)} · ${r.verdict} · ${fmtDuration(r.durationMs)} · ${r.trigger}`}
           onClick={() => onSelect(r.id)}
           data-testid={`probe-run-${r.verdict}`}
-          style={{ width: 12, padding: 0, minHeight: 6, height: `${Math.max(18, Math.round((r.durationMs / maxMs) * 100))}%`, outline: r.id === selected ? '2px solid var(--accent)' : undefined }}
+          style={{
+            width: 12,
+            padding: 0,
+            minHeight: 6,
+            height: `${Math.max(18, Math.round((r.durationMs / maxMs) * 100))}%`,
+            outline: r.id === selected ? '2px solid var(--accent)' : undefined,
+          }}
         />
       ))}
     </div>
@@ -43,11 +65,20 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
   return (
     <div data-testid="probe-run-detail">
       <p className="small">
-        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> {fmtDateTime(run.startedAt, tz)} · {fmtDuration(run.durationMs)} · {run.trigger}
+        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> {fmtDateTime(run.startedAt, tz)} · {fmtDuration(run.durationMs)}{' '}
+        · {run.trigger}
       </p>
       <table className="table small">
         <thead>
-          <tr><th>Step</th><th>Expected</th><th>Observed</th><th>Verdict</th><th className="num">Latency</th><th>Sessions</th><th>Why</th></tr>
+          <tr>
+            <th>Step</th>
+            <th>Expected</th>
+            <th>Observed</th>
+            <th>Verdict</th>
+            <th className="num">Latency</th>
+            <th>Sessions</th>
+            <th>Why</th>
+          </tr>
         </thead>
         <tbody>
           {run.result.steps.map((step, i) => {
@@ -57,11 +88,21 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
                 <td className="mono">{step.step}</td>
                 <td>{c?.expected}</td>
                 <td>{step.answer}</td>
-                <td><span className={`chip ${TONE[c?.verdict ?? 'error']}`}>{c?.verdict} · {c?.finding}</span></td>
+                <td>
+                  <span className={`chip ${TONE[c?.verdict ?? 'error']}`}>
+                    {c?.verdict} · {c?.finding}
+                  </span>
+                </td>
                 <td className="num">{fmtDuration(step.latencyMs)}</td>
                 <td>
                   {step.tokens.map((t) => (
-                    <Link key={t} href={sessionHref(link, { server: run.server, token: t })} className="mono small" title={t} style={{ marginRight: 6 }}>
+                    <Link
+                      key={t}
+                      href={sessionHref(link, { server: run.server, token: t })}
+                      className="mono small"
+                      title={t}
+                      style={{ marginRight: 6 }}
+                    >
                       {shortToken(t, 10)}
                     </Link>
                   ))}
@@ -69,8 +110,15 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
                 <td className="small">
                   {c?.reason}
                   <details>
-                    <summary className="small muted">transcript ({step.transcript.entries.length}{step.transcript.omitted ? ` + ${step.transcript.omitted} omitted` : ''})</summary>
-                    <pre className="mono small" data-testid="probe-transcript" style={{ whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}>
+                    <summary className="small muted">
+                      transcript ({step.transcript.entries.length}
+                      {step.transcript.omitted ? ` + ${step.transcript.omitted} omitted` : ''})
+                    </summary>
+                    <pre
+                      className="mono small"
+                      data-testid="probe-transcript"
+                      style={{ whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}
+                    >
                       {step.transcript.entries.map((e) => `${String(e.t).padStart(5)} ms ${e.dir} ${e.text}`).join('\n')}
                     </pre>
                   </details>
@@ -109,20 +157,40 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
         {target ? (
           <span className="small muted" data-testid="probe-target">
             <code>{target.url}</code>
-            {target.credentialHeader && <> · {target.credentialHeader}: {target.credentialSet ? 'set' : 'not set'}</>} · every {fmtDuration(target.intervalSeconds * 1000)}
+            {target.credentialHeader && (
+              <>
+                {' '}
+                · {target.credentialHeader}: {target.credentialSet ? 'set' : 'not set'}
+              </>
+            )}{' '}
+            · every {fmtDuration(target.intervalSeconds * 1000)}
             {target.enabled ? '' : ' (schedule off)'}
           </span>
         ) : (
           <span className="small muted">no target (history only)</span>
         )}
         {admin && target && (
-          <button type="button" className="btn btn-primary btn-xs" onClick={() => run.mutate()} disabled={run.isPending} data-testid="probe-run-now">
+          <button
+            type="button"
+            className="btn btn-primary btn-xs"
+            onClick={() => run.mutate()}
+            disabled={run.isPending}
+            data-testid="probe-run-now"
+          >
             {run.isPending ? 'Probing…' : 'Run probe now'}
           </button>
         )}
       </div>
-      {run.isError && <div className="form-error" role="alert">{run.error instanceof Error ? run.error.message : String(run.error)}</div>}
-      {runs.length === 0 ? <p className="small muted">No run yet.</p> : <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />}
+      {run.isError && (
+        <div className="form-error" role="alert">
+          {run.error instanceof Error ? run.error.message : String(run.error)}
+        </div>
+      )}
+      {runs.length === 0 ? (
+        <p className="small muted">No run yet.</p>
+      ) : (
+        <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />
+      )}
       {shown && <RunDetail run={shown} tz={global.tz} />}
     </section>
   );

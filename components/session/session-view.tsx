@@ -17,7 +17,10 @@ import { SideLegend, TimelineChart, autoSpacing, type Spacing } from './timeline
 function SideCell({ side }: { side: Side }) {
   return (
     <span className="nowrap">
-      <span className={`side-pill`} style={{ background: `var(--c-${side === 'sse' ? 'sse' : side === 'ws' ? 'ws' : side === 'burned' ? 'burned' : 'drops'})` }} />
+      <span
+        className={`side-pill`}
+        style={{ background: `var(--c-${side === 'sse' ? 'sse' : side === 'ws' ? 'ws' : side === 'burned' ? 'burned' : 'drops'})` }}
+      />
       {SIDE_LABELS[side]}
     </span>
   );
@@ -33,12 +36,16 @@ function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: str
   const body = (
     <>
       <span className="mono small">{shortToken(l.token, 26)}</span>
-      <span className="small muted">{l.server} · opened {fmtTime(l.openedAt, tz, false)}</span>
+      <span className="small muted">
+        {l.server} · opened {fmtTime(l.openedAt, tz, false)}
+      </span>
       <Flags flags={l.flags} />
     </>
   );
   return current ? (
-    <div className="chain-node current" aria-current="page">{body}</div>
+    <div className="chain-node current" aria-current="page">
+      {body}
+    </div>
   ) : (
     <Link href={href!} className="chain-node" data-testid="chain-link" data-token={l.token}>
       {body}
@@ -63,18 +70,26 @@ export function SessionView({ server, token }: { server: string; token: string }
       return (
         <div className="panel">
           <Empty title={`No session ${token} on ${server}`}>
-            It may not have reported yet, or it belongs to another server. <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
+            It may not have reported yet, or it belongs to another server.{' '}
+            <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
           </Empty>
         </div>
       );
-    return <div className="panel"><ErrorState error={q.error} onRetry={() => void q.refetch()} /></div>;
+    return (
+      <div className="panel">
+        <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+      </div>
+    );
   }
   if (!detail) return null;
 
   const s = detail.session;
   const nowMs = Date.parse(detail.now);
   const events = detail.timeline;
-  const spacing: Spacing = spacingChoice === 'auto' ? autoSpacing(events, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now)) : spacingChoice;
+  const spacing: Spacing =
+    spacingChoice === 'auto'
+      ? autoSpacing(events, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now))
+      : spacingChoice;
   const preds = detail.chain.predecessors;
   const succs = detail.chain.successors;
   const t0 = events.length ? Date.parse(events[0].at) : 0;
@@ -88,16 +103,26 @@ export function SessionView({ server, token }: { server: string; token: string }
     <div className="stack" data-testid="session-detail">
       <div className="page-head">
         <h1>
-          Session <span className="mono" style={{ fontSize: 15 }} data-testid="session-token">{s.token}</span>
+          Session{' '}
+          <span className="mono" style={{ fontSize: 15 }} data-testid="session-token">
+            {s.token}
+          </span>
         </h1>
         <span className="sub">
-          on <Link href={link('/sessions', { server: s.server })} className="mono">{s.server}</Link>
+          on{' '}
+          <Link href={link('/sessions', { server: s.server })} className="mono">
+            {s.server}
+          </Link>
         </span>
         <StateChip state={s.state} />
         <Flags flags={s.flags} />
         <span className="row gap" style={{ marginLeft: 'auto' }}>
-          <Link className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">Overview at this time</Link>
-          <Link className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>Sessions around it</Link>
+          <Link className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">
+            Overview at this time
+          </Link>
+          <Link className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>
+            Sessions around it
+          </Link>
         </span>
       </div>
 
@@ -105,8 +130,13 @@ export function SessionView({ server, token }: { server: string; token: string }
         <div className="alarm" role="alert">
           <span className="alarm-count">●</span>
           <div className="alarm-text">
-            <strong>Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={q.dataUpdatedAt} testId="deadlocked-for" /></strong>
-            <div className="small">The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still waiting for a handshake.</div>
+            <strong>
+              Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={q.dataUpdatedAt} testId="deadlocked-for" />
+            </strong>
+            <div className="small">
+              The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still
+              waiting for a handshake.
+            </div>
           </div>
         </div>
       )}
@@ -115,7 +145,13 @@ export function SessionView({ server, token }: { server: string; token: string }
         <div className="tile" style={{ cursor: 'default' }} data-testid="callout-outcome">
           <span className="tile-label">Boundary</span>
           <span className={`tile-value ${s.boundaryOutcome === 'naive_resume' ? 'bad-text' : ''}`} style={{ fontSize: 16 }}>
-            {s.boundaryOutcome === null ? 'not entered' : s.boundaryOutcome === 'refused' ? 'refused ✓' : s.boundaryOutcome === 'naive_resume' ? 'naive resume ✗' : 'unanswered'}
+            {s.boundaryOutcome === null
+              ? 'not entered'
+              : s.boundaryOutcome === 'refused'
+                ? 'refused ✓'
+                : s.boundaryOutcome === 'naive_resume'
+                  ? 'naive resume ✗'
+                  : 'unanswered'}
           </span>
           <span className="tile-sub">{s.boundaryAt ? `entered ${fmtTime(s.boundaryAt, tz)}` : 'no resume inside the window'}</span>
         </div>
@@ -137,12 +173,19 @@ export function SessionView({ server, token }: { server: string; token: string }
           <span className="tile-value" style={{ fontSize: 16 }}>
             {s.successorToken ? fmtDuration(s.renegotiationLatencyMs) : s.previousToken ? 'is a successor' : '—'}
           </span>
-          <span className="tile-sub">{s.successorToken ? 'refusal → new session opened' : s.previousToken ? `of ${shortToken(s.previousToken, 20)}` : 'no new token'}</span>
+          <span className="tile-sub">
+            {s.successorToken ? 'refusal → new session opened' : s.previousToken ? `of ${shortToken(s.previousToken, 20)}` : 'no new token'}
+          </span>
         </div>
         <div className="tile" style={{ cursor: 'default' }}>
           <span className="tile-label">Events</span>
-          <span className="tile-value" style={{ fontSize: 16 }}>{events.length}</span>
-          <span className="tile-sub">{s.dropCount} drop{s.dropCount === 1 ? '' : 's'}{s.dualNegotiationCount ? ` · ${s.dualNegotiationCount} dual` : ''}</span>
+          <span className="tile-value" style={{ fontSize: 16 }}>
+            {events.length}
+          </span>
+          <span className="tile-sub">
+            {s.dropCount} drop{s.dropCount === 1 ? '' : 's'}
+            {s.dualNegotiationCount ? ` · ${s.dualNegotiationCount} dual` : ''}
+          </span>
         </div>
       </div>
 
@@ -168,7 +211,16 @@ export function SessionView({ server, token }: { server: string; token: string }
               </span>
             ))}
             <ChainNode
-              link={{ server: s.server, token: s.token, state: s.state, flags: s.flags, openedAt: s.openedAt, lastEventAt: s.lastEventAt ?? s.firstEventAt, refusedAt: s.refusedAt, renegotiationLatencyMs: s.renegotiationLatencyMs }}
+              link={{
+                server: s.server,
+                token: s.token,
+                state: s.state,
+                flags: s.flags,
+                openedAt: s.openedAt,
+                lastEventAt: s.lastEventAt ?? s.firstEventAt,
+                refusedAt: s.refusedAt,
+                renegotiationLatencyMs: s.renegotiationLatencyMs,
+              }}
               href={null}
               current
               tz={tz}
@@ -184,7 +236,12 @@ export function SessionView({ server, token }: { server: string; token: string }
             {succs.length === 0 && s.successorToken && (
               <>
                 <span className="chain-arrow">→</span>
-                <Link className="chain-node" href={sessionHref(s.successorServer ?? s.server, s.successorToken)} data-testid="chain-link" data-token={s.successorToken}>
+                <Link
+                  className="chain-node"
+                  href={sessionHref(s.successorServer ?? s.server, s.successorToken)}
+                  data-testid="chain-link"
+                  data-token={s.successorToken}
+                >
                   <span className="mono small">{shortToken(s.successorToken, 26)}</span>
                   <span className="small muted">successor</span>
                 </Link>
@@ -201,7 +258,13 @@ export function SessionView({ server, token }: { server: string; token: string }
         aside={
           <>
             <SideLegend />
-            <select className="select" value={spacingChoice} onChange={(e) => setSpacingChoice(e.target.value as Spacing | 'auto')} aria-label="Spacing" data-testid="spacing-select">
+            <select
+              className="select"
+              value={spacingChoice}
+              onChange={(e) => setSpacingChoice(e.target.value as Spacing | 'auto')}
+              aria-label="Spacing"
+              data-testid="spacing-select"
+            >
               <option value="auto">Spacing: auto ({spacing === 'time' ? 'time' : 'even'})</option>
               <option value="time">Linear time</option>
               <option value="sequence">Evenly spaced</option>
@@ -213,7 +276,16 @@ export function SessionView({ server, token }: { server: string; token: string }
           {events.length === 0 ? (
             <Empty title="No events stored for this token" />
           ) : (
-            <TimelineChart events={events} sides={sides} session={s} nowMs={nowMs} tz={tz} spacing={spacing} selected={selected} onSelect={setSelected} />
+            <TimelineChart
+              events={events}
+              sides={sides}
+              session={s}
+              nowMs={nowMs}
+              tz={tz}
+              spacing={spacing}
+              selected={selected}
+              onSelect={setSelected}
+            />
           )}
         </div>
         <DataTable
@@ -221,14 +293,14 @@ export function SessionView({ server, token }: { server: string; token: string }
           className="event-table"
           head={
             <>
-                <th className="num">#</th>
-                <th>Time ({tz === 'utc' ? 'UTC' : 'local'})</th>
-                <th className="num">+Δ</th>
-                <th>Event</th>
-                <th>Data</th>
-                <th>Client</th>
-                <th>Server</th>
-                <th>Received</th>
+              <th className="num">#</th>
+              <th>Time ({tz === 'utc' ? 'UTC' : 'local'})</th>
+              <th className="num">+Δ</th>
+              <th>Event</th>
+              <th>Data</th>
+              <th>Client</th>
+              <th>Server</th>
+              <th>Received</th>
             </>
           }
         >
@@ -236,26 +308,57 @@ export function SessionView({ server, token }: { server: string; token: string }
             const sd = sides[i];
             const at = Date.parse(e.at);
             return (
-              <tr key={e.id} className={selected === i ? 'selected-row' : ''} onClick={() => setSelected(i)} data-testid="event-row" data-type={e.type}>
+              <tr
+                key={e.id}
+                className={selected === i ? 'selected-row' : ''}
+                onClick={() => setSelected(i)}
+                data-testid="event-row"
+                data-type={e.type}
+              >
                 <td className="num">{e.seq ?? i + 1}</td>
-                <td className="ts mono" title={fmtDateTime(e.at, tz, true)}>{fmtTime(e.at, tz)}</td>
+                <td className="ts mono" title={fmtDateTime(e.at, tz, true)}>
+                  {fmtTime(e.at, tz)}
+                </td>
                 <td className="num">{i === 0 ? '' : `+${fmtDuration(at - t0)}`}</td>
                 <td>
-                  <span className={e.type === 'upgrade.accepted' ? 'chip warn' : e.type === 'resume.refused' ? 'chip good' : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume' ? 'chip bad' : e.type === 'upgrade.rejected' ? 'chip violet' : 'mono'}>
+                  <span
+                    className={
+                      e.type === 'upgrade.accepted'
+                        ? 'chip warn'
+                        : e.type === 'resume.refused'
+                          ? 'chip good'
+                          : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume'
+                            ? 'chip bad'
+                            : e.type === 'upgrade.rejected'
+                              ? 'chip violet'
+                              : 'mono'
+                    }
+                  >
                     {e.type}
                   </span>
                   {sd.door && !sd.dual && <span className="small muted"> the door</span>}
                   {sd.dual && <span className="small bad-text"> second negotiation</span>}
                 </td>
-                <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>{dataSummary(e)}</td>
-                <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.client} /></td>
-                <td className={sd.disagree ? 'bad-text' : ''}><SideCell side={sd.server} /></td>
-                <td className="ts small muted" title="When Doorwatch received it">{fmtTime(e.receivedAt, tz)}</td>
+                <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>
+                  {dataSummary(e)}
+                </td>
+                <td className={sd.disagree ? 'bad-text' : ''}>
+                  <SideCell side={sd.client} />
+                </td>
+                <td className={sd.disagree ? 'bad-text' : ''}>
+                  <SideCell side={sd.server} />
+                </td>
+                <td className="ts small muted" title="When Doorwatch received it">
+                  {fmtTime(e.receivedAt, tz)}
+                </td>
               </tr>
             );
           })}
         </DataTable>
-        <div className="pager small">Times in {tzLabel(tz)}. Sides are derived from the events: after <code>upgrade.accepted</code> both ends are past the door; a resume there must be refused.</div>
+        <div className="pager small">
+          Times in {tzLabel(tz)}. Sides are derived from the events: after <code>upgrade.accepted</code> both ends are past the door; a
+          resume there must be refused.
+        </div>
       </Panel>
     </div>
   );

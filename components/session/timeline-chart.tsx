@@ -104,7 +104,9 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
   const answeredMs = session.answeredAt ? Date.parse(session.answeredAt) : null;
   const boundaryIdx = boundaryMs === null ? -1 : events.findIndex((e, i) => e.type === 'resume.requested' && ts[i] === boundaryMs);
   const answerIdx =
-    answeredMs === null ? -1 : events.findIndex((e, i) => (e.type === 'resume.refused' || e.type === 'resume.accepted') && ts[i] === answeredMs);
+    answeredMs === null
+      ? -1
+      : events.findIndex((e, i) => (e.type === 'resume.refused' || e.type === 'resume.accepted') && ts[i] === answeredMs);
   const labelEvery = Math.max(1, Math.ceil((n * 96) / plotW));
 
   // Lane segments: from event i to i+1, coloured by the side after event i.
@@ -134,10 +136,23 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
 
   return (
     <div ref={wrapRef} style={{ width: '100%' }}>
-      <svg className="timeline-svg" width={width} height={HEIGHT} fill={pal.muted} fontSize={11} role="img" aria-label={`Timeline of ${n} events for token ${session.token}`} data-testid="timeline-svg">
+      <svg
+        className="timeline-svg"
+        width={width}
+        height={HEIGHT}
+        fill={pal.muted}
+        fontSize={11}
+        role="img"
+        aria-label={`Timeline of ${n} events for token ${session.token}`}
+        data-testid="timeline-svg"
+      >
         {/* lanes */}
-        <text x={8} y={Y_SERVER + 4} className="lane-label">Server</text>
-        <text x={8} y={Y_CLIENT + 4} className="lane-label">Client</text>
+        <text x={8} y={Y_SERVER + 4} className="lane-label">
+          Server
+        </text>
+        <text x={8} y={Y_CLIENT + 4} className="lane-label">
+          Client
+        </text>
         <line x1={LEFT} x2={width - RIGHT} y1={Y_CLIENT + 40} y2={Y_CLIENT + 40} className="axis" />
         {segs('server')}
         {segs('client')}
@@ -155,7 +170,9 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
                 strokeDasharray="4 3"
               />
             ))}
-            <text x={x(n)} y={Y_CLIENT + 56} textAnchor="end" fill={pal.deadlock}>now</text>
+            <text x={x(n)} y={Y_CLIENT + 56} textAnchor="end" fill={pal.deadlock}>
+              now
+            </text>
           </g>
         )}
 
@@ -200,7 +217,13 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
             const gap = t - ts[k];
             const mid = (x(k) + x(k + 1)) / 2;
             return (
-              <text key={`gap-${k}`} x={mid} y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 62 : 30)} textAnchor="middle" fontSize={10}>
+              <text
+                key={`gap-${k}`}
+                x={mid}
+                y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 62 : 30)}
+                textAnchor="middle"
+                fontSize={10}
+              >
                 +{fmtDuration(gap)}
               </text>
             );
@@ -213,7 +236,15 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
           const isBoundary = i === boundaryIdx;
           const isAnswer = i === answerIdx;
           const colour =
-            e.type === 'resume.refused' ? pal.refused : e.type === 'resume.accepted' && isAnswer ? pal.naive : e.type === 'upgrade.rejected' || s.dual ? pal.dual : s.door ? pal.pending : pal.muted;
+            e.type === 'resume.refused'
+              ? pal.refused
+              : e.type === 'resume.accepted' && isAnswer
+                ? pal.naive
+                : e.type === 'upgrade.rejected' || s.dual
+                  ? pal.dual
+                  : s.door
+                    ? pal.pending
+                    : pal.muted;
           return (
             <g key={e.id} data-testid="timeline-event" data-type={e.type}>
               <line x1={cx} x2={cx} y1={Y_LABEL + 4} y2={Y_CLIENT + LANE_H / 2} stroke={pal.axis} strokeWidth={1} opacity={0.7} />
@@ -229,7 +260,14 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
                 </text>
               )}
               {(isBoundary || isAnswer) && (
-                <text x={cx} y={Y_LABEL + 10} textAnchor={i === n - 1 && !ongoing ? 'end' : 'middle'} fontSize={10} fill={isBoundary ? pal.pending : colour} fontWeight={600}>
+                <text
+                  x={cx}
+                  y={Y_LABEL + 10}
+                  textAnchor={i === n - 1 && !ongoing ? 'end' : 'middle'}
+                  fontSize={10}
+                  fill={isBoundary ? pal.pending : colour}
+                  fontWeight={600}
+                >
                   {isBoundary ? 'boundary entry' : e.type === 'resume.refused' ? 'session-superseded' : 'naive resume'}
                 </text>
               )}
@@ -262,12 +300,16 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
         })}
 
         {/* axis ticks: first and last time */}
-        <text x={LEFT} y={HEIGHT - 6} textAnchor="start">{fmtTime(startMs, tz)}</text>
+        <text x={LEFT} y={HEIGHT - 6} textAnchor="start">
+          {fmtTime(startMs, tz)}
+        </text>
         <text x={width - RIGHT} y={HEIGHT - 6} textAnchor="end">
           {ongoing ? `now · ${fmtTime(endMs, tz)}` : fmtTime(endMs, tz)}
         </text>
         <text x={(LEFT + width - RIGHT) / 2} y={HEIGHT - 6} textAnchor="middle">
-          {spacing === 'time' ? `linear time · span ${fmtDuration(endMs - startMs)}` : `events evenly spaced · span ${fmtDuration(endMs - startMs)}`}
+          {spacing === 'time'
+            ? `linear time · span ${fmtDuration(endMs - startMs)}`
+            : `events evenly spaced · span ${fmtDuration(endMs - startMs)}`}
         </text>
       </svg>
     </div>

@@ -2,7 +2,11 @@ import { FLAG_LABELS, STATE_LABELS, flagTone } from '@/lib/ui/format';
 
 export function FlagChip({ flag }: { flag: string }) {
   const tone = flag === 'dual_negotiation' ? 'violet' : flagTone(flag);
-  return <span className={`chip ${tone === 'neutral' ? '' : tone}`} data-flag={flag}>{FLAG_LABELS[flag] ?? flag}</span>;
+  return (
+    <span className={`chip ${tone === 'neutral' ? '' : tone}`} data-flag={flag}>
+      {FLAG_LABELS[flag] ?? flag}
+    </span>
+  );
 }
 
 export function Flags({ flags }: { flags: readonly string[] }) {

@@ -14,7 +14,10 @@ import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
 
 function splitList(v: string | null): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
@@ -46,13 +49,20 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
         </Link>
         {s.synthetic && (
           <span className="chip" title="Opened by a door probe; kept out of fleet statistics" data-testid="synthetic-badge">
-            {' '}synthetic
+            {' '}
+            synthetic
           </span>
         )}
       </td>
-      <td><StateChip state={s.state} /></td>
-      <td><Flags flags={[...s.flags, ...s.resumption.flags]} /></td>
-      <td><Outcome s={s} /></td>
+      <td>
+        <StateChip state={s.state} />
+      </td>
+      <td>
+        <Flags flags={[...s.flags, ...s.resumption.flags]} />
+      </td>
+      <td>
+        <Outcome s={s} />
+      </td>
       <td className="ts">{fmtDateTime(s.firstEventAt, tz)}</td>
       <td className="ts">{fmtDateTime(s.lastEventAt, tz)}</td>
       <td className="num">{fmtInt(s.eventCount)}</td>
@@ -67,7 +77,9 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
             {s.renegotiationLatencyMs !== null && <span className="muted"> ({fmtDuration(s.renegotiationLatencyMs)})</span>}
           </Link>
         ) : s.previousToken ? (
-          <span className="small muted" title={`renegotiated from ${s.previousToken}`}>← {shortToken(s.previousToken, 16)}</span>
+          <span className="small muted" title={`renegotiated from ${s.previousToken}`}>
+            ← {shortToken(s.previousToken, 16)}
+          </span>
         ) : (
           <span className="faint">—</span>
         )}
@@ -76,14 +88,30 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
   );
 }
 
-function SortHeader({ label, field, sort, onSort }: { label: string; field: 'firstEventAt' | 'lastEventAt'; sort: string; onSort: (s: string) => void }) {
+function SortHeader({
+  label,
+  field,
+  sort,
+  onSort,
+}: {
+  label: string;
+  field: 'firstEventAt' | 'lastEventAt';
+  sort: string;
+  onSort: (s: string) => void;
+}) {
   const active = sort.replace('-', '') === field;
   const desc = sort.startsWith('-');
   const next = active && desc ? field : `-${field}`;
   return (
     <th aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" className="th-sort" onClick={() => onSort(next)} title={`Sort by ${label.toLowerCase()}`} data-testid={`sort-${field}`}>
-        {label} {active ? (desc ? '▼' : '▲') : <span className="faint">↕</span>}
+      <button
+        type="button"
+        className="th-sort"
+        onClick={() => onSort(next)}
+        title={`Sort by ${label.toLowerCase()}`}
+        data-testid={`sort-${field}`}
+      >
+        {label} {active ? desc ? '▼' : '▲' : <span className="faint">↕</span>}
       </button>
     </th>
   );
@@ -142,8 +170,12 @@ export function SessionsView() {
       toolbar={
         <>
           <span className="small muted">Export this filter (all pages):</span>
-          <a className="btn btn-xs" href={exportQuery('csv')} download data-testid="export-csv">CSV</a>
-          <a className="btn btn-xs" href={exportQuery('json')} download data-testid="export-json">JSON</a>
+          <a className="btn btn-xs" href={exportQuery('csv')} download data-testid="export-csv">
+            CSV
+          </a>
+          <a className="btn btn-xs" href={exportQuery('json')} download data-testid="export-json">
+            JSON
+          </a>
         </>
       }
       filters={
@@ -176,7 +208,9 @@ export function SessionsView() {
               {/* A link or API user may ask for several states (any of): show that choice as it is. */}
               {states.length > 1 && <option value={states.join(',')}>{states.map((x) => STATE_LABELS[x] ?? x).join(' or ')}</option>}
               {SESSION_STATES.map((s) => (
-                <option key={s} value={s}>{STATE_LABELS[s]}</option>
+                <option key={s} value={s}>
+                  {STATE_LABELS[s]}
+                </option>
               ))}
             </select>
           </div>
@@ -214,7 +248,8 @@ export function SessionsView() {
       emptyTitle="No sessions match"
       emptyText={
         <>
-          {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know? Use the lookup (press /): it searches all time.
+          {anyFilter ? 'Try removing a filter or widening the time range.' : 'No session was active in this time range.'} A token you know?
+          Use the lookup (press /): it searches all time.
         </>
       }
       table={{
@@ -227,7 +262,9 @@ export function SessionsView() {
           'Boundary answer',
           <SortHeader key="first" label="First event" field="firstEventAt" sort={sort} onSort={onSort} />,
           <SortHeader key="last" label="Last event" field="lastEventAt" sort={sort} onSort={onSort} />,
-          <th key="events" className="num">Events</th>,
+          <th key="events" className="num">
+            Events
+          </th>,
           'Renegotiation',
         ],
       }}

@@ -16,7 +16,9 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
   return (
     <div className="secret-box" role="status" data-testid="one-time-secret">
       <div className="grow">
-        <div className="small"><strong>{label}</strong> — shown only now; store it in the sender&apos;s configuration.</div>
+        <div className="small">
+          <strong>{label}</strong> — shown only now; store it in the sender&apos;s configuration.
+        </div>
         <code>{value}</code>
       </div>
       <button
@@ -28,11 +30,12 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
       >
         {copied ? 'Copied' : 'Copy'}
       </button>
-      <button type="button" className="btn btn-ghost btn-xs" onClick={onDone} aria-label="Dismiss">✕</button>
+      <button type="button" className="btn btn-ghost btn-xs" onClick={onDone} aria-label="Dismiss">
+        ✕
+      </button>
     </div>
   );
 }
-
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -41,7 +44,19 @@ function errText(e: unknown): string {
 type Shown = { label: string; value: string } | null;
 
 /** The create form of an admin panel, with the one-time secret it minted and the last mutation error. */
-function AdminForm({ onSubmit, shown, onDismiss, error, children }: { onSubmit: () => void; shown: Shown; onDismiss: () => void; error: unknown; children: ReactNode }) {
+function AdminForm({
+  onSubmit,
+  shown,
+  onDismiss,
+  error,
+  children,
+}: {
+  onSubmit: () => void;
+  shown: Shown;
+  onDismiss: () => void;
+  error: unknown;
+  children: ReactNode;
+}) {
   return (
     <div className="panel-body">
       <form
@@ -54,7 +69,11 @@ function AdminForm({ onSubmit, shown, onDismiss, error, children }: { onSubmit: 
         {children}
       </form>
       {shown && <OneTimeSecret label={shown.label} value={shown.value} onDone={onDismiss} />}
-      {error ? <div className="form-error" role="alert" style={{ marginTop: 6 }}>{errText(error)}</div> : null}
+      {error ? (
+        <div className="form-error" role="alert" style={{ marginTop: 6 }}>
+          {errText(error)}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -99,7 +118,11 @@ function ServersAdmin() {
   const mutationError = add.error ?? rotate.error ?? remove.error;
 
   if (q.isError && q.error instanceof UiApiError && q.error.status === 404)
-    return <Empty title="Server administration is not available on this instance">Use <code>npm run server</code> or <code>DOORWATCH_SERVERS</code>.</Empty>;
+    return (
+      <Empty title="Server administration is not available on this instance">
+        Use <code>npm run server</code> or <code>DOORWATCH_SERVERS</code>.
+      </Empty>
+    );
 
   return (
     <>
@@ -113,9 +136,19 @@ function ServersAdmin() {
       >
         <label>
           New server name
-          <input className="input mono" value={name} onChange={(e) => setName(e.target.value)} placeholder="mcp-eu-1" pattern="[a-z0-9-]{1,64}" title="1–64 characters of a-z, 0-9 and -" data-testid="new-server-name" />
+          <input
+            className="input mono"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="mcp-eu-1"
+            pattern="[a-z0-9-]{1,64}"
+            title="1–64 characters of a-z, 0-9 and -"
+            data-testid="new-server-name"
+          />
         </label>
-        <button type="submit" className="btn btn-primary" disabled={add.isPending}>Register server</button>
+        <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+          Register server
+        </button>
       </AdminForm>
       {q.isPending ? (
         <Loading />
@@ -126,7 +159,13 @@ function ServersAdmin() {
       ) : (
         <table className="data" data-testid="admin-servers">
           <thead>
-            <tr><th>Server</th><th>Registered</th><th>Active secrets</th><th>Ingest URL</th><th /></tr>
+            <tr>
+              <th>Server</th>
+              <th>Registered</th>
+              <th>Active secrets</th>
+              <th>Ingest URL</th>
+              <th />
+            </tr>
           </thead>
           <tbody>
             {q.data!.servers.map((s) => (
@@ -137,13 +176,23 @@ function ServersAdmin() {
                   {(s.secrets ?? []).map((x) => (
                     <div key={x.id} className="small">
                       since {fmtDateTime(x.createdAt, global.tz)}
-                      {x.expiresAt ? <span className="chip warn" style={{ marginLeft: 6 }}>expires {fmtDateTime(x.expiresAt, global.tz)}</span> : null}
+                      {x.expiresAt ? (
+                        <span className="chip warn" style={{ marginLeft: 6 }}>
+                          expires {fmtDateTime(x.expiresAt, global.tz)}
+                        </span>
+                      ) : null}
                     </div>
                   ))}
                 </td>
                 <td className="mono small">/api/v1/ingest/{s.name}</td>
                 <td className="right">
-                  <button type="button" className="btn btn-xs" disabled={rotate.isPending} onClick={() => rotate.mutate(s.name)} title="Mint a new secret; the current ones stay valid for a grace period">
+                  <button
+                    type="button"
+                    className="btn btn-xs"
+                    disabled={rotate.isPending}
+                    onClick={() => rotate.mutate(s.name)}
+                    title="Mint a new secret; the current ones stay valid for a grace period"
+                  >
                     Rotate secret
                   </button>{' '}
                   <ConfirmButton
@@ -192,17 +241,27 @@ function OperatorsAdmin() {
       >
         <label>
           Name
-          <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="on-call laptop" data-testid="new-operator-name" />
+          <input
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="on-call laptop"
+            data-testid="new-operator-name"
+          />
         </label>
         <label>
           Role
           <select className="select" value={role} onChange={(e) => setRole(e.target.value as TOperatorRole)}>
             {OPERATOR_ROLES.map((r) => (
-              <option key={r} value={r}>{r}</option>
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
           </select>
         </label>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>Create token</button>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          Create token
+        </button>
       </AdminForm>
       {q.isPending ? (
         <Loading />
@@ -211,16 +270,36 @@ function OperatorsAdmin() {
       ) : (
         <table className="data" data-testid="operators-table">
           <thead>
-            <tr><th>Name</th><th>Role</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr>
+            <tr>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Status</th>
+              <th />
+            </tr>
           </thead>
           <tbody>
             {q.data.operators.map((o) => (
               <tr key={o.id}>
-                <td>{o.name}{o.bootstrap && <span className="chip" style={{ marginLeft: 6 }}>bootstrap</span>}</td>
+                <td>
+                  {o.name}
+                  {o.bootstrap && (
+                    <span className="chip" style={{ marginLeft: 6 }}>
+                      bootstrap
+                    </span>
+                  )}
+                </td>
                 <td>{o.role}</td>
                 <td className="ts">{fmtDateTime(o.createdAt, global.tz)}</td>
                 <td className="ts">{fmtDateTime(o.lastUsedAt, global.tz)}</td>
-                <td>{o.revokedAt ? <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span> : <span className="chip good">active</span>}</td>
+                <td>
+                  {o.revokedAt ? (
+                    <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span>
+                  ) : (
+                    <span className="chip good">active</span>
+                  )}
+                </td>
                 <td className="right">
                   {!o.revokedAt && (
                     <ConfirmButton
@@ -242,13 +321,20 @@ function OperatorsAdmin() {
 export function SettingsView() {
   const me = useMe();
   if (me.isPending) return <Loading />;
-  if (me.isError) return <div className="panel"><ErrorState error={me.error} onRetry={() => void me.refetch()} /></div>;
+  if (me.isError)
+    return (
+      <div className="panel">
+        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
+      </div>
+    );
   const admin = me.data.operator.role === 'admin';
   return (
     <div className="stack" data-testid="settings">
       <div className="page-head">
         <h1>Settings</h1>
-        <span className="sub small">signed in as {me.data.operator.name} ({me.data.operator.role})</span>
+        <span className="sub small">
+          signed in as {me.data.operator.name} ({me.data.operator.role})
+        </span>
       </div>
       {!admin ? (
         <div className="panel">
@@ -256,7 +342,11 @@ export function SettingsView() {
         </div>
       ) : (
         <>
-          <Panel id="h-srv" title="Servers and webhook secrets" aside="Standard Webhooks signing; rotation keeps the old secret valid for a grace period">
+          <Panel
+            id="h-srv"
+            title="Servers and webhook secrets"
+            aside="Standard Webhooks signing; rotation keeps the old secret valid for a grace period"
+          >
             <ServersAdmin />
           </Panel>
           <Panel id="h-ops" title="Operator tokens" aside="viewer: read-only · admin: also settings">

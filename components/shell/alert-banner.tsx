@@ -18,7 +18,9 @@ export function AlertBanner() {
             {firing.length === 1 ? 'Alert firing' : `${firing.length} alerts firing`}: {firing.map((r) => r.name).join(', ')}
           </strong>
         )}
-        {failed > 0 && <div className="small">{failed === 1 ? 'An alert notification' : `${failed} alert notifications`} failed in the last 24 h.</div>}
+        {failed > 0 && (
+          <div className="small">{failed === 1 ? 'An alert notification' : `${failed} alert notifications`} failed in the last 24 h.</div>
+        )}
       </div>
       {pathname !== '/alerts' && (
         <Link className="btn" href={link('/alerts')}>

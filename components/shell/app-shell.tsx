@@ -14,7 +14,11 @@ import { TimeRangePicker } from './time-range-picker';
 
 const NAV = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
-  { href: '/sessions', label: 'Sessions', match: (p: string) => p.startsWith('/sessions') || p.includes('/sessions/') || p.startsWith('/tokens') },
+  {
+    href: '/sessions',
+    label: 'Sessions',
+    match: (p: string) => p.startsWith('/sessions') || p.includes('/sessions/') || p.startsWith('/tokens'),
+  },
   { href: '/servers', label: 'Servers', match: (p: string) => p === '/servers' },
   { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p === '/dead-letters' },
   { href: '/alerts', label: 'Alerts', match: (p: string) => p === '/alerts' },
@@ -35,7 +39,9 @@ function TokenLookup() {
         if (t) router.push(link(`/tokens/${encodeURIComponent(t)}`));
       }}
     >
-      <label htmlFor="token-lookup" className="sr-only">Look up a session token (any time)</label>
+      <label htmlFor="token-lookup" className="sr-only">
+        Look up a session token (any time)
+      </label>
       <input
         id="token-lookup"
         className="input lookup-input"
@@ -82,15 +88,24 @@ export function AppShell({ children }: { children: ReactNode }) {
   useShortcuts(showHelp);
   return (
     <div className="shell">
-      <a href="#main" className="skip-link">Skip to content</a>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="topbar">
         <Link href={link('/')} className="brand" aria-label="Doorwatch overview">
-          <span className="brand-mark" aria-hidden="true">▮▯</span>
+          <span className="brand-mark" aria-hidden="true">
+            ▮▯
+          </span>
           <span>Doorwatch</span>
         </Link>
         <nav className="nav" aria-label="Sections">
           {NAV.filter((n) => n.href !== '/settings' || me.data?.operator.role === 'admin').map((n) => (
-            <Link key={n.href} href={link(n.href)} className={`nav-link ${n.match(pathname) ? 'active' : ''}`} aria-current={n.match(pathname) ? 'page' : undefined}>
+            <Link
+              key={n.href}
+              href={link(n.href)}
+              className={`nav-link ${n.match(pathname) ? 'active' : ''}`}
+              aria-current={n.match(pathname) ? 'page' : undefined}
+            >
               {n.label}
             </Link>
           ))}
@@ -109,7 +124,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             {global.tz === 'utc' ? 'UTC' : 'Local'}
           </button>
           <ThemeToggle />
-          <button type="button" className="btn btn-ghost btn-icon" onClick={showHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+          <button
+            type="button"
+            className="btn btn-ghost btn-icon"
+            onClick={showHelp}
+            title="Keyboard shortcuts (?)"
+            aria-label="Keyboard shortcuts"
+          >
             ?
           </button>
           <UserMenu />

@@ -89,7 +89,15 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: 'local' | '
   const ageMs = freshAt === null ? null : Math.max(0, now - freshAt);
   const tone = dataAgeTone({ ageMs, stream, off: refresh === 'off', lastFetchFailed });
   const mode =
-    refresh === 'off' ? 'paused' : refresh !== 'live' ? `every ${refresh}` : stream === 'open' ? 'live' : stream === 'connecting' ? 'connecting' : 'polling';
+    refresh === 'off'
+      ? 'paused'
+      : refresh !== 'live'
+        ? `every ${refresh}`
+        : stream === 'open'
+          ? 'live'
+          : stream === 'connecting'
+            ? 'connecting'
+            : 'polling';
   const title = [
     refresh === 'live' && stream === 'down'
       ? `Live stream lost: refreshing every ${FALLBACK_REFRESH_MS / 1000} s until it is back.`
@@ -104,7 +112,15 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: 'local' | '
     .filter(Boolean)
     .join(' ');
   return (
-    <span className={`data-age ${tone}`} data-testid="data-age" data-tone={tone} data-stream={stream} title={title} role="status" aria-live="polite">
+    <span
+      className={`data-age ${tone}`}
+      data-testid="data-age"
+      data-tone={tone}
+      data-stream={stream}
+      title={title}
+      role="status"
+      aria-live="polite"
+    >
       <span className="data-age-dot" aria-hidden="true" />
       <span className="data-age-text">
         {mode}

@@ -34,7 +34,9 @@ export function RefreshPicker() {
         <span className="sr-only">{fetching > 0 ? 'Refreshing' : paused ? 'Paused' : 'Idle'}</span>
       </span>
       <DataAge refresh={global.refresh} tz={global.tz} />
-      <label className="sr-only" htmlFor="refresh-select">Auto-refresh</label>
+      <label className="sr-only" htmlFor="refresh-select">
+        Auto-refresh
+      </label>
       <select
         id="refresh-select"
         className="select"

@@ -121,27 +121,37 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
     <dialog ref={ref} className="dialog" onClose={onClose} aria-labelledby="help-title" data-testid="help-dialog">
       <div className="dialog-head">
         <h2 id="help-title">Keyboard shortcuts</h2>
-        <button type="button" className="btn btn-ghost" onClick={onClose} aria-label="Close">✕</button>
+        <button type="button" className="btn btn-ghost" onClick={onClose} aria-label="Close">
+          ✕
+        </button>
       </div>
       <table className="kbd-table">
         <tbody>
           {SHORTCUTS.map((s) => (
             <tr key={s.keys}>
               <td>
-                {s.keys.split(' ').filter(Boolean).map((k, i) =>
-                  k === '–' ? (
-                    <span key={i} className="muted" style={{ marginRight: 4 }}>to</span>
-                  ) : (
-                    <kbd key={i}>{k}</kbd>
-                  ),
-                )}
+                {s.keys
+                  .split(' ')
+                  .filter(Boolean)
+                  .map((k, i) =>
+                    k === '–' ? (
+                      <span key={i} className="muted" style={{ marginRight: 4 }}>
+                        to
+                      </span>
+                    ) : (
+                      <kbd key={i}>{k}</kbd>
+                    ),
+                  )}
               </td>
               <td>{s.what}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="muted small">Every view is in the address bar: copy it to share exactly what you see. “Freeze as absolute” in the time picker pins a relative range.</p>
+      <p className="muted small">
+        Every view is in the address bar: copy it to share exactly what you see. “Freeze as absolute” in the time picker pins a relative
+        range.
+      </p>
     </dialog>
   );
 }

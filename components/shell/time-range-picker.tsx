@@ -96,7 +96,10 @@ export function TimeRangePicker() {
         data-testid="time-range-button"
         title="Time range (t)"
       >
-        <span aria-hidden="true" className="trp-clock">◷</span> {label}
+        <span aria-hidden="true" className="trp-clock">
+          ◷
+        </span>{' '}
+        {label}
       </button>
       <button
         type="button"
@@ -123,16 +126,29 @@ export function TimeRangePicker() {
               <div className="trp-title">Absolute range</div>
               <label>
                 From
-                <input ref={firstRef} value={fromText} onChange={(e) => setFromText(e.target.value)} spellCheck={false} name="from" data-testid="range-from" />
+                <input
+                  ref={firstRef}
+                  value={fromText}
+                  onChange={(e) => setFromText(e.target.value)}
+                  spellCheck={false}
+                  name="from"
+                  data-testid="range-from"
+                />
               </label>
               <label>
                 To
                 <input value={toText} onChange={(e) => setToText(e.target.value)} spellCheck={false} name="to" data-testid="range-to" />
               </label>
               <div className="hint">Times in {tzLabel(tz)}; relative like now-6h or now-1d/d (rounded in UTC) also work.</div>
-              {error && <div className="form-error" role="alert">{error}</div>}
+              {error && (
+                <div className="form-error" role="alert">
+                  {error}
+                </div>
+              )}
               <div className="row gap">
-                <button type="submit" className="btn btn-primary" data-testid="range-apply">Apply</button>
+                <button type="submit" className="btn btn-primary" data-testid="range-apply">
+                  Apply
+                </button>
                 {isRelative(from) && (
                   <button
                     type="button"

@@ -36,19 +36,35 @@ export function TokenLookupView({ token }: { token: string }) {
         ) : q.isError ? (
           <ErrorState error={q.error} onRetry={() => void q.refetch()} />
         ) : sessions.length === 0 ? (
-          <Empty title="No session with this token">No server has reported a token starting with <code>{token}</code>.</Empty>
+          <Empty title="No session with this token">
+            No server has reported a token starting with <code>{token}</code>.
+          </Empty>
         ) : (
           <table className="data">
             <thead>
-              <tr><th>Server</th><th>Token</th><th>State</th><th>Flags</th><th>Last event</th></tr>
+              <tr>
+                <th>Server</th>
+                <th>Token</th>
+                <th>State</th>
+                <th>Flags</th>
+                <th>Last event</th>
+              </tr>
             </thead>
             <tbody>
               {sessions.map((s) => (
                 <tr key={`${s.server}/${s.token}`}>
                   <td className="mono">{s.server}</td>
-                  <td><Link className="mono" href={sessionHref(link, s)}>{s.token}</Link></td>
-                  <td><StateChip state={s.state} /></td>
-                  <td><Flags flags={s.flags} /></td>
+                  <td>
+                    <Link className="mono" href={sessionHref(link, s)}>
+                      {s.token}
+                    </Link>
+                  </td>
+                  <td>
+                    <StateChip state={s.state} />
+                  </td>
+                  <td>
+                    <Flags flags={s.flags} />
+                  </td>
                   <td className="ts">{fmtDateTime(s.lastEventAt, global.tz)}</td>
                 </tr>
               ))}

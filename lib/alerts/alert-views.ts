@@ -14,11 +14,24 @@ import type {
 } from '@/lib/contract/api/alerts';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { ApiError } from '@/lib/http/api-error';
-import { deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule, type AlertRuleRow } from '@/lib/store/alert-rules';
+import {
+  deleteAlertRule,
+  findAlertRule,
+  insertAlertRule,
+  listAlertRules,
+  updateAlertRule,
+  type AlertRuleRow,
+} from '@/lib/store/alert-rules';
 import { readAlertStates, type AlertStateRow } from '@/lib/store/alert-states';
 import { listAlertTransitions } from '@/lib/store/alert-transitions';
 import { countFailedDeliveries, listAlertDeliveries, type AlertDeliveryRow, type DeliveryStatus } from '@/lib/store/alert-deliveries';
-import { deleteContactPoint, existingContactPointIds, insertContactPoint, listContactPoints, type ContactPointRow } from '@/lib/store/alert-contact-points';
+import {
+  deleteContactPoint,
+  existingContactPointIds,
+  insertContactPoint,
+  listContactPoints,
+  type ContactPointRow,
+} from '@/lib/store/alert-contact-points';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 import { transitionSessionsPath } from './notification-body';
 import { sessionsPath } from './sessions-link';
@@ -40,13 +53,19 @@ function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number):
     contactPointIds: r.contactPointIds,
     createdAt: toIsoMs(r.createdAt),
     updatedAt: toIsoMs(r.updatedAt),
-    status: s ? { state: s.state, since: toIsoMs(s.since), activeSince: iso(s.activeSince), value: s.value, evaluatedAt: toIsoMs(s.evaluatedAt) } : null,
+    status: s
+      ? { state: s.state, since: toIsoMs(s.since), activeSince: iso(s.activeSince), value: s.value, evaluatedAt: toIsoMs(s.evaluatedAt) }
+      : null,
     sessionsPath: sessionsPath(r.server, (s?.activeSince ?? nowMs) - r.windowMs, nowMs),
   };
 }
 
 export async function listRuleViews(db: Db, nowMs: number): Promise<TAlertRuleListResponse> {
-  const [rules, states, failedDeliveries] = await Promise.all([listAlertRules(db.sql), readAlertStates(db.sql), countFailedDeliveries(db.sql, nowMs - DAY_MS)]);
+  const [rules, states, failedDeliveries] = await Promise.all([
+    listAlertRules(db.sql),
+    readAlertStates(db.sql),
+    countFailedDeliveries(db.sql, nowMs - DAY_MS),
+  ]);
   const views = rules.map((r) => ruleView(r, states.get(r.id), nowMs));
   return { rules: views, firing: views.filter((v) => v.status?.state === 'firing').length, failedDeliveries };
 }
@@ -60,7 +79,12 @@ async function ruleResponse(db: Db, id: string, nowMs: number): Promise<{ rule: 
 async function assertContactPoints(db: Db, ids: readonly string[]): Promise<void> {
   const found = await existingContactPointIds(db.sql, ids);
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw new ApiError(400, 'contact_point_not_found', `no contact point with id ${missing.map((m) => `"${m}"`).join(', ')}; create it first`);
+  if (missing.length)
+    throw new ApiError(
+      400,
+      'contact_point_not_found',
+      `no contact point with id ${missing.map((m) => `"${m}"`).join(', ')}; create it first`,
+    );
 }
 
 export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number): Promise<{ rule: TAlertRule }> {
@@ -164,7 +188,11 @@ export async function contactPointList(db: Db, admin: boolean): Promise<{ contac
   return { contactPoints: (await listContactPoints(db.sql)).map((c) => contactPointView(c, admin)) };
 }
 
-export async function createContactPoint(db: Db, body: TContactPointCreate, nowMs: number): Promise<{ contactPoint: TContactPoint; secret: string }> {
+export async function createContactPoint(
+  db: Db,
+  body: TContactPointCreate,
+  nowMs: number,
+): Promise<{ contactPoint: TContactPoint; secret: string }> {
   const row: ContactPointRow = { id: randomUUID(), name: body.name, url: body.url, format: body.format, createdAt: nowMs };
   const secret = generateSecret();
   await insertContactPoint(db.sql, row, secret);

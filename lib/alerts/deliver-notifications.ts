@@ -58,7 +58,12 @@ async function attempt(row: AlertDeliveryRow, url: string, secret: string, timeo
     });
     await res.arrayBuffer().catch(() => undefined);
     if (res.status >= 200 && res.status < 300) return { ok: true, httpStatus: res.status, error: null, retryAfterMs: null };
-    return { ok: false, httpStatus: res.status, error: `answered HTTP ${res.status}`, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
+    return {
+      ok: false,
+      httpStatus: res.status,
+      error: `answered HTTP ${res.status}`,
+      retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+    };
   } catch (err) {
     const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
     return { ok: false, httpStatus: null, error: `not reached: ${cause}`, retryAfterMs: null };

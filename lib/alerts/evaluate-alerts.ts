@@ -53,13 +53,22 @@ export async function evaluateAlerts(sql: Sql, nowMs: number, origin: string): P
       windowMs: rule.windowMs,
       server: rule.server,
     };
-    const contactPoints = row && NOTIFIED.has(row.kind) ? (await Promise.all(rule.contactPointIds.map((id) => contactPointForDelivery(sql, id)))).filter((c) => c !== null) : [];
+    const contactPoints =
+      row && NOTIFIED.has(row.kind)
+        ? (await Promise.all(rule.contactPointIds.map((id) => contactPointForDelivery(sql, id)))).filter((c) => c !== null)
+        : [];
     const written = await sql.transaction(async (tx) => {
       if (!(await writeAlertState(tx, { ruleId: rule.id, ...next, value, evaluatedAt: nowMs }, prev?.version ?? null))) return false;
       if (!row) return true;
       await insertAlertTransition(tx, row);
       for (const cp of contactPoints) {
-        await insertAlertDelivery(tx, { id: `msg_${randomUUID()}`, transitionId: row.id, contactPointId: cp.id, body: notificationBody(cp.format, row, origin), createdAt: nowMs });
+        await insertAlertDelivery(tx, {
+          id: `msg_${randomUUID()}`,
+          transitionId: row.id,
+          contactPointId: cp.id,
+          body: notificationBody(cp.format, row, origin),
+          createdAt: nowMs,
+        });
       }
       return true;
     });

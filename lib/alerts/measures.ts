@@ -16,7 +16,10 @@ export type MeasureFn = (sql: Sql, scope: MeasureScope) => Promise<number>;
 /** The stats API's answer over the scope, as one bucket (the rule's window). */
 function statsOver(sql: Sql, s: MeasureScope): Promise<TStatsResponse> {
   const range = { fromMs: s.fromMs, toMs: s.toMs, fromInput: String(s.fromMs), toInput: String(s.toMs) };
-  return computeStats({ sql }, { range, bucketMs: Math.max(1, s.toMs - s.fromMs), server: s.server, nowMs: s.toMs, thresholdMs: deadlockThresholdMs() });
+  return computeStats(
+    { sql },
+    { range, bucketMs: Math.max(1, s.toMs - s.fromMs), server: s.server, nowMs: s.toMs, thresholdMs: deadlockThresholdMs() },
+  );
 }
 
 const fromStats =

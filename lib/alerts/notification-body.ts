@@ -7,7 +7,8 @@ import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 import type { ContactPointFormat } from '@/lib/store/alert-contact-points';
 import { sessionsPath } from './sessions-link';
 
-const fmtWindow = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+const fmtWindow = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 const fmtValue = (v: number | null) => (v === null || !Number.isFinite(v) ? 'no data' : String(Math.round(v * 1000) / 1000));
 
 /** "FIRING: Naive resume — naive resumes 3 > 0 over 5 min (all servers)" */
@@ -35,7 +36,15 @@ export function notificationBody(format: ContactPointFormat, t: AlertTransitionR
     transitionId: t.id,
     kind: t.kind,
     at: toIsoMs(t.at),
-    rule: { id: t.ruleId, name: t.ruleName, measure: t.measure, comparison: t.comparison, threshold: t.threshold, windowSeconds: Math.round(t.windowMs / 1000), server: t.server },
+    rule: {
+      id: t.ruleId,
+      name: t.ruleName,
+      measure: t.measure,
+      comparison: t.comparison,
+      threshold: t.threshold,
+      windowSeconds: Math.round(t.windowMs / 1000),
+      server: t.server,
+    },
     value: t.value !== null && Number.isFinite(t.value) ? t.value : null,
     summary,
     sessionsUrl: url,

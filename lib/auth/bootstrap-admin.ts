@@ -17,10 +17,7 @@ export interface BootstrapResult {
   token?: string;
 }
 
-export async function ensureBootstrapAdmin(
-  db: Db,
-  env: { DOORWATCH_ADMIN_TOKEN?: string } = settings(),
-): Promise<BootstrapResult> {
+export async function ensureBootstrapAdmin(db: Db, env: { DOORWATCH_ADMIN_TOKEN?: string } = settings()): Promise<BootstrapResult> {
   const fromEnv = env.DOORWATCH_ADMIN_TOKEN?.trim();
   if (fromEnv) {
     if (fromEnv.length < MIN_ADMIN_TOKEN_LENGTH) {

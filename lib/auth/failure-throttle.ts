@@ -82,9 +82,14 @@ export function attemptKeys(address: string, token: string | null): string[] {
 }
 
 export function tooManyFailures(retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'too_many_failures', `too many failed sign-in attempts from this address or for this token; retry after ${retryAfterSeconds} s`, {
-    'retry-after': String(retryAfterSeconds),
-  });
+  return new ApiError(
+    429,
+    'too_many_failures',
+    `too many failed sign-in attempts from this address or for this token; retry after ${retryAfterSeconds} s`,
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
 }
 
 const globalForThrottle = globalThis as unknown as { doorwatchLoginThrottle?: FailureThrottle };
@@ -99,7 +104,12 @@ export function credentialThrottle(): FailureThrottle {
  * Runs a credential check under the throttle: 429 while a key is blocked (before the check, so a
  * blocked guesser learns nothing), and a failed check (401) counts against every key.
  */
-export async function throttled<T>(address: string, token: string | null, check: () => Promise<T>, throttle = credentialThrottle()): Promise<T> {
+export async function throttled<T>(
+  address: string,
+  token: string | null,
+  check: () => Promise<T>,
+  throttle = credentialThrottle(),
+): Promise<T> {
   const keys = attemptKeys(address, token);
   const wait = throttle.retryAfterSeconds(keys);
   if (wait > 0) throw tooManyFailures(wait);

@@ -38,7 +38,12 @@ export async function createOperator(db: Db, name: string, role: TOperatorRole):
   if (trimmed.length === 0 || trimmed.length > 100) throw new ApiError(400, 'invalid_name', 'name must be 1–100 characters');
   if (!isOperatorRole(role)) throw new ApiError(400, 'invalid_role', `role must be one of ${OPERATOR_ROLES.join(', ')}`);
   const token = generateOperatorToken();
-  const row = await insertOperator(db, { id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name: trimmed, role, tokenHash: hashToken(token) });
+  const row = await insertOperator(db, {
+    id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    name: trimmed,
+    role,
+    tokenHash: hashToken(token),
+  });
   return { operator: toOperatorView(row), token };
 }
 

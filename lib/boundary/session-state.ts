@@ -110,10 +110,7 @@ export function upgradePosition(data: { eventId: number | string; ordinal?: numb
  * has not completed, and the resume would treat it as a checkpoint (no cursor,
  * or a cursor at/after the upgrade event).
  */
-export function isBoundaryResume(
-  facts: Pick<SessionFacts, 'state' | 'pendingUpgrade'>,
-  lastEventId: number | null,
-): boolean {
+export function isBoundaryResume(facts: Pick<SessionFacts, 'state' | 'pendingUpgrade'>, lastEventId: number | null): boolean {
   const pending = facts.pendingUpgrade;
   if (facts.state !== 'upgrade_pending' || pending === null) return false;
   return lastEventId === null || lastEventId >= pending.eventId;

@@ -27,16 +27,11 @@ export interface SummarizeOptions {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : toIsoMs(ms));
 
-
 /**
  * @param timeline events of ONE token, any order, repeats allowed (deduped by id). Must be non-empty.
  * @param now the reader's clock (Date or epoch ms), used only for unended deadlocks.
  */
-export function summarize(
-  timeline: readonly DoorwatchEvent[],
-  now: Date | number,
-  options: SummarizeOptions = {},
-): SessionSummary {
+export function summarize(timeline: readonly DoorwatchEvent[], now: Date | number, options: SummarizeOptions = {}): SessionSummary {
   if (timeline.length === 0) throw new RangeError('summarize needs at least one event');
   return summarizeFacts(deriveSessionFacts(timeline), now, options);
 }
@@ -80,8 +75,7 @@ export function summarizeFacts(f: SessionFacts, now: Date | number, options: Sum
     successorServer: successor?.server ?? null,
     successorOpenedAt: iso(successorOpenedMs),
     // Across servers, so clock skew can make this negative; reported as measured.
-    renegotiationLatencyMs:
-      successorOpenedMs !== null && f.refusedAt !== null ? successorOpenedMs - f.refusedAt : null,
+    renegotiationLatencyMs: successorOpenedMs !== null && f.refusedAt !== null ? successorOpenedMs - f.refusedAt : null,
 
     boundaryAt: iso(f.boundary?.at ?? null),
     answeredAt: iso(f.answer?.at ?? null),

@@ -25,8 +25,16 @@ function wholeNumber(o: { default: number; min: number; max?: number; descriptio
     .string()
     .regex(/^\d+$/, { error: `must be a whole number ${bounds}` })
     .transform(Number)
-    .pipe(z.number().min(o.min, { error: `must be a whole number ${bounds}` }).max(o.max ?? Number.MAX_SAFE_INTEGER, { error: `must be a whole number ${bounds}` }));
-  return z.preprocess(trimmed, n.optional()).transform((v) => v ?? o.default).describe(o.description);
+    .pipe(
+      z
+        .number()
+        .min(o.min, { error: `must be a whole number ${bounds}` })
+        .max(o.max ?? Number.MAX_SAFE_INTEGER, { error: `must be a whole number ${bounds}` }),
+    );
+  return z
+    .preprocess(trimmed, n.optional())
+    .transform((v) => v ?? o.default)
+    .describe(o.description);
 }
 
 function positiveNumber<D extends number | undefined>(o: { default: D; min: number; description: string }) {
@@ -34,7 +42,10 @@ function positiveNumber<D extends number | undefined>(o: { default: D; min: numb
     .string()
     .transform(Number)
     .pipe(z.number({ error: 'must be a number' }).min(o.min, { error: `must be a number >= ${o.min}` }));
-  return z.preprocess(trimmed, n.optional()).transform((v) => v ?? o.default).describe(o.description);
+  return z
+    .preprocess(trimmed, n.optional())
+    .transform((v) => v ?? o.default)
+    .describe(o.description);
 }
 
 /** DOORWATCH_SECRET_KEY and _PREVIOUS: base64 of 32 bytes, parsed by the sealing module itself. */
@@ -71,37 +82,103 @@ export const ZSettings = z.object({
   DOORWATCH_SERVERS: z
     .preprocess(trimmed, z.string().optional())
     .superRefine((raw, ctx) => {
-      for (const entry of raw?.split(',').map((s) => s.trim()).filter(Boolean) ?? []) {
+      for (const entry of raw
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? []) {
         const eq = entry.indexOf('=');
         const name = eq > 0 ? entry.slice(0, eq).trim() : '';
         if (!SERVER_NAME.test(name) || !isWellFormedSecret(entry.slice(eq + 1).trim())) {
-          ctx.addIssue({ code: 'custom', message: `entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>`,
+          });
           return;
         }
       }
     })
     .describe('servers provisioned at start-up, name=whsec_…,other=whsec_… (config as code)'),
-  DOORWATCH_SECRET_KEY: sealingKey(readSealingKey, 'DOORWATCH_SECRET_KEY', 'base64 of 32 bytes: webhook secrets are sealed with it (AES-256-GCM) in the database'),
-  DOORWATCH_SECRET_KEY_PREVIOUS: sealingKey(readPreviousSealingKey, 'DOORWATCH_SECRET_KEY_PREVIOUS', 'the previous DOORWATCH_SECRET_KEY while changing keys: its secrets still open and are re-sealed at start-up'),
+  DOORWATCH_SECRET_KEY: sealingKey(
+    readSealingKey,
+    'DOORWATCH_SECRET_KEY',
+    'base64 of 32 bytes: webhook secrets are sealed with it (AES-256-GCM) in the database',
+  ),
+  DOORWATCH_SECRET_KEY_PREVIOUS: sealingKey(
+    readPreviousSealingKey,
+    'DOORWATCH_SECRET_KEY_PREVIOUS',
+    'the previous DOORWATCH_SECRET_KEY while changing keys: its secrets still open and are re-sealed at start-up',
+  ),
   DOORWATCH_ADMIN_TOKEN: z
-    .preprocess(trimmed, z.string().min(MIN_ADMIN_TOKEN_LENGTH, { error: `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters` }).optional())
+    .preprocess(
+      trimmed,
+      z
+        .string()
+        .min(MIN_ADMIN_TOKEN_LENGTH, { error: `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters` })
+        .optional(),
+    )
     .describe('bootstrap admin operator token; when unset, one is generated at first start, stored hashed and printed once'),
   DOORWATCH_DEADLOCK_THRESHOLD_MS: positiveNumber({
     default: DEFAULT_DEADLOCK_THRESHOLD_MS,
     min: 1,
     description: 'milliseconds after which an unended naive resume counts as an ongoing deadlock',
   }),
-  DOORWATCH_INGEST_RATE: positiveNumber({ default: 100_000, min: 0, description: 'per-server ingest budget in events/s per instance; 0 = unlimited' }),
-  DOORWATCH_INGEST_BURST: positiveNumber({ default: undefined, min: 1, description: 'burst of the ingest budget in events; default max(2 × rate, 1000)' }),
-  DOORWATCH_RETENTION_DAYS: wholeNumber({ default: 30, min: 0, description: 'days raw events and dead letters are kept; 0 keeps everything' }),
-  DOORWATCH_RETENTION_BATCH: wholeNumber({ default: DEFAULT_PRUNE_BATCH, min: 1, description: 'rows per pruning DELETE (and per transaction)' }),
-  DOORWATCH_RETENTION_PAUSE_MS: wholeNumber({ default: DEFAULT_PRUNE_PAUSE_MS, min: 0, description: 'milliseconds between pruning batches' }),
-  DOORWATCH_RETENTION_INTERVAL_MS: wholeNumber({ default: 3_600_000, min: 1_000, description: 'milliseconds between scheduled pruning runs' }),
-  DOORWATCH_PROBE_TICK_MS: wholeNumber({ default: 15_000, min: 100, description: 'milliseconds between looks for due door probes (on the leader instance)' }),
-  DOORWATCH_PROBE_CONCURRENCY: wholeNumber({ default: 2, min: 1, max: 32, description: 'door probes one instance runs at a time (each target: one at a time)' }),
-  DOORWATCH_PROBE_MIN_INTERVAL_MS: wholeNumber({ default: 60_000, min: 1_000, description: 'shortest interval an admin may give a probe target (rate bound per target)' }),
-  DOORWATCH_PG_POOL_SIZE: wholeNumber({ default: 10, min: 1, max: 1_000, description: 'PostgreSQL connections per instance for the hot paths' }),
-  DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({ default: 1_000, min: 0, description: 'milliseconds a SQLite write waits (on timers, never blocking) for another process’s lock before answering 503' }),
+  DOORWATCH_INGEST_RATE: positiveNumber({
+    default: 100_000,
+    min: 0,
+    description: 'per-server ingest budget in events/s per instance; 0 = unlimited',
+  }),
+  DOORWATCH_INGEST_BURST: positiveNumber({
+    default: undefined,
+    min: 1,
+    description: 'burst of the ingest budget in events; default max(2 × rate, 1000)',
+  }),
+  DOORWATCH_RETENTION_DAYS: wholeNumber({
+    default: 30,
+    min: 0,
+    description: 'days raw events and dead letters are kept; 0 keeps everything',
+  }),
+  DOORWATCH_RETENTION_BATCH: wholeNumber({
+    default: DEFAULT_PRUNE_BATCH,
+    min: 1,
+    description: 'rows per pruning DELETE (and per transaction)',
+  }),
+  DOORWATCH_RETENTION_PAUSE_MS: wholeNumber({
+    default: DEFAULT_PRUNE_PAUSE_MS,
+    min: 0,
+    description: 'milliseconds between pruning batches',
+  }),
+  DOORWATCH_RETENTION_INTERVAL_MS: wholeNumber({
+    default: 3_600_000,
+    min: 1_000,
+    description: 'milliseconds between scheduled pruning runs',
+  }),
+  DOORWATCH_PROBE_TICK_MS: wholeNumber({
+    default: 15_000,
+    min: 100,
+    description: 'milliseconds between looks for due door probes (on the leader instance)',
+  }),
+  DOORWATCH_PROBE_CONCURRENCY: wholeNumber({
+    default: 2,
+    min: 1,
+    max: 32,
+    description: 'door probes one instance runs at a time (each target: one at a time)',
+  }),
+  DOORWATCH_PROBE_MIN_INTERVAL_MS: wholeNumber({
+    default: 60_000,
+    min: 1_000,
+    description: 'shortest interval an admin may give a probe target (rate bound per target)',
+  }),
+  DOORWATCH_PG_POOL_SIZE: wholeNumber({
+    default: 10,
+    min: 1,
+    max: 1_000,
+    description: 'PostgreSQL connections per instance for the hot paths',
+  }),
+  DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({
+    default: 1_000,
+    min: 0,
+    description: 'milliseconds a SQLite write waits (on timers, never blocking) for another process’s lock before answering 503',
+  }),
   DOORWATCH_TRUST_PROXY: z
     .preprocess(trimmed, z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0 (true or false)' }).optional())
     .transform((v) => v === '1' || v === 'true')
@@ -112,15 +189,31 @@ export const ZSettings = z.object({
     max: 9_999_999,
     description: 'milliseconds idle keep-alive connections stay open (longer than load balancers keep theirs)',
   }),
-  DOORWATCH_ALERT_INTERVAL_MS: wholeNumber({ default: 15_000, min: 100, description: 'milliseconds between alert rule evaluations (one instance evaluates: the leader)' }),
-  DOORWATCH_ALERT_MAX_ATTEMPTS: wholeNumber({ default: 8, min: 1, max: 50, description: 'attempts per alert notification before it is marked failed' }),
-  DOORWATCH_ALERT_RETRY_BASE_MS: wholeNumber({ default: 5_000, min: 10, description: 'first retry delay of a failed alert notification; doubles per attempt (at most 1 h)' }),
+  DOORWATCH_ALERT_INTERVAL_MS: wholeNumber({
+    default: 15_000,
+    min: 100,
+    description: 'milliseconds between alert rule evaluations (one instance evaluates: the leader)',
+  }),
+  DOORWATCH_ALERT_MAX_ATTEMPTS: wholeNumber({
+    default: 8,
+    min: 1,
+    max: 50,
+    description: 'attempts per alert notification before it is marked failed',
+  }),
+  DOORWATCH_ALERT_RETRY_BASE_MS: wholeNumber({
+    default: 5_000,
+    min: 10,
+    description: 'first retry delay of a failed alert notification; doubles per attempt (at most 1 h)',
+  }),
   // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
   DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
   DOORWATCH_PUBLIC_ORIGIN: z
     .preprocess(trimmed, z.string().optional())
     .transform((raw, ctx) => {
-      const origins = (raw ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean);
+      const origins = (raw ?? '')
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+        .filter(Boolean);
       const bad = origins.find((o) => !isOrigin(o));
       if (bad) {
         ctx.issues.push({ code: 'custom', message: `"${bad}" is not an origin like https://doorwatch.example.com`, input: raw });
@@ -132,7 +225,9 @@ export const ZSettings = z.object({
   LOG_LEVEL: z
     .preprocess(trimmed, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .describe('least severe log level written (fatal, error, warn, info, debug, trace, silent)'),
-  LOG_FORMAT: z.preprocess(trimmed, z.enum(['json', 'pretty']).default('json')).describe('json: one JSON object per line; pretty: readable lines (the demo)'),
+  LOG_FORMAT: z
+    .preprocess(trimmed, z.enum(['json', 'pretty']).default('json'))
+    .describe('json: one JSON object per line; pretty: readable lines (the demo)'),
 });
 
 export type Settings = Readonly<z.output<typeof ZSettings>>;
@@ -161,7 +256,9 @@ const SHOWN: Partial<Record<SettingName, (raw: string) => string>> = {
 export class SettingsError extends Error {
   readonly code = 'invalid_settings';
   constructor(readonly problems: readonly string[]) {
-    super(`${problems.length === 1 ? 'a setting is' : `${problems.length} settings are`} invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(
+      `${problems.length === 1 ? 'a setting is' : `${problems.length} settings are`} invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
     this.name = 'SettingsError';
   }
 }

@@ -27,9 +27,7 @@ export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }
 
-export const ZEventId = z
-  .string()
-  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1–128 characters of [A-Za-z0-9._:-]');
+export const ZEventId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1–128 characters of [A-Za-z0-9._:-]');
 
 // C0/C1 control characters (NUL above all: PostgreSQL text cannot hold it, SQLite stores it and
 // then no search finds it) are refused in every string that becomes a column.
@@ -47,11 +45,10 @@ export const ZToken = z
   .max(256, 'must be at most 256 characters')
   .refine((s) => !hasControlChars(s), { message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' });
 
-export const ZTimestamp = z
-  .string()
-  .refine((s) => eventTimestampMs(s) !== null, {
-    message: 'must be an RFC 3339 timestamp with fractional seconds, between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, e.g. 2026-11-29T10:00:00.123Z',
-  });
+export const ZTimestamp = z.string().refine((s) => eventTimestampMs(s) !== null, {
+  message:
+    'must be an RFC 3339 timestamp with fractional seconds, between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, e.g. 2026-11-29T10:00:00.123Z',
+});
 
 const nonNegativeInt = z.int().min(0);
 
@@ -98,9 +95,7 @@ export const ZSessionOpened = z.object({
 export const ZUpgradeAccepted = z.object({
   ...envelope,
   type: z.literal('upgrade.accepted'),
-  data: z
-    .looseObject({ eventId: ZSseId, ordinal: nonNegativeInt.optional() })
-    .superRefine(requireOrdinalForString('eventId', false)),
+  data: z.looseObject({ eventId: ZSseId, ordinal: nonNegativeInt.optional() }).superRefine(requireOrdinalForString('eventId', false)),
 });
 
 export const ZUpgradeCompleted = z.object({
@@ -232,9 +227,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
-    .join('');
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
 }
 
 /** True when the value at `path` in `raw` is absent (as opposed to present but wrong). */

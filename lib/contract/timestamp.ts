@@ -4,8 +4,7 @@
  * are allowed. Parsed by hand rather than with Date.parse so that acceptance
  * does not depend on the JS engine's lenient date parser.
  */
-const RFC3339_FRACTIONAL =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{1,9})(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339_FRACTIONAL = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{1,9})(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /** Accepted instants: 1970-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z. */
 export const MIN_TIMESTAMP_MS = 0;
@@ -21,7 +20,12 @@ function daysInMonth(year: number, month: number): number {
 function parseUncached(value: string): number | null {
   const m = RFC3339_FRACTIONAL.exec(value);
   if (!m) return null;
-  const year = +m[1], month = +m[2], day = +m[3], hour = +m[4], minute = +m[5], second = +m[6];
+  const year = +m[1],
+    month = +m[2],
+    day = +m[3],
+    hour = +m[4],
+    minute = +m[5],
+    second = +m[6];
   if (month < 1 || month > 12) return null;
   if (day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;

@@ -53,7 +53,12 @@ export async function insertManyAsValues<T>(
 const PG_ARRAY_TYPE: Record<ColumnType, string> = { text: 'text[]', bigint: 'int8[]', int: 'int4[]' };
 
 /** PostgreSQL: one statement, one array parameter per column. */
-export function insertManyAsUnnest(table: string, columns: readonly ColumnSpec[], rows: readonly (readonly unknown[])[], tail: string): { text: string; params: unknown[][] } {
+export function insertManyAsUnnest(
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly (readonly unknown[])[],
+  tail: string,
+): { text: string; params: unknown[][] } {
   const params = columns.map((_, c) => rows.map((r) => r[c] ?? null));
   const arrays = columns.map((c, i) => `$${i + 1}::${PG_ARRAY_TYPE[c.type]}`).join(', ');
   return {

@@ -67,7 +67,9 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
     provider: 'sqlite',
     // A statement that writes (INSERT … RETURNING) goes to the writer, never the reader.
     query: (text, params) =>
-      reader.prepare(text).reader ? retryWhileBusy(() => readExec.query(text, params), lockWaitMs) : write(() => writeExec.query(text, params)),
+      reader.prepare(text).reader
+        ? retryWhileBusy(() => readExec.query(text, params), lockWaitMs)
+        : write(() => writeExec.query(text, params)),
     // A write outside a transaction still waits its turn behind running transactions.
     execute: (text, params) => write(() => writeExec.execute(text, params)),
     insertMany: (table, columns, rows, tail) => queue.run(() => writeExec.insertMany(table, columns, rows, tail)),

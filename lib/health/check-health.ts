@@ -20,7 +20,12 @@ export async function checkHealth(): Promise<Health> {
   } catch (err) {
     return {
       status: 'degraded',
-      database: { provider: db.config.provider, reachable: false, latencyMs: null, error: err instanceof Error ? err.message.split('\n')[0] : String(err) },
+      database: {
+        provider: db.config.provider,
+        reachable: false,
+        latencyMs: null,
+        error: err instanceof Error ? err.message.split('\n')[0] : String(err),
+      },
       uptimeSeconds: Math.round(process.uptime()),
     };
   }

@@ -22,7 +22,13 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
     const pending = expected.filter((n) => !applied.has(n));
     const migrations = { expected: expected.length, applied: expected.length - pending.length, pending };
     if (pending.length > 0) {
-      return { status: 'not_ready', reason: 'migrations_pending', message: `${pending.length} migration(s) not applied: run npm run db:migrate (or npm start)`, database, migrations };
+      return {
+        status: 'not_ready',
+        reason: 'migrations_pending',
+        message: `${pending.length} migration(s) not applied: run npm run db:migrate (or npm start)`,
+        database,
+        migrations,
+      };
     }
     state.doorwatchMigrationsReady = true;
     return { status: 'ready', reason: null, message: null, database, migrations };
@@ -30,6 +36,12 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
     const detail = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);
     if (!database.reachable) return { status: 'not_ready', reason: 'database_unreachable', message: detail, database, migrations: null };
     // Reachable but no bookkeeping table (never migrated).
-    return { status: 'not_ready', reason: 'migrations_pending', message: `migration state unreadable: ${detail}`, database, migrations: null };
+    return {
+      status: 'not_ready',
+      reason: 'migrations_pending',
+      message: `migration state unreadable: ${detail}`,
+      database,
+      migrations: null,
+    };
   }
 }

@@ -22,6 +22,9 @@ export function normalizeForwardedHeaders(headers: IncomingHttpHeaders, peerAddr
  * own proxy appended; entries to its left are whatever the client claimed), else 'unknown'.
  */
 export function clientAddress(request: Request): string {
-  const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return hops.at(-1) ?? 'unknown';
 }

@@ -19,10 +19,16 @@ function rejected(part: InputPart, error: z.ZodError): ApiError {
 function refuseNul(part: InputPart, raw: Record<string, string | string[]>) {
   for (const [name, value] of Object.entries(raw)) {
     if ((Array.isArray(value) ? value : [value]).some((v) => v.includes('\0'))) {
-      throw new ApiError(400, `invalid_${name}`, `${name}= must not contain NUL characters`, {}, {
-        in: part,
-        issues: [{ parameter: name, message: 'must not contain NUL characters' }],
-      });
+      throw new ApiError(
+        400,
+        `invalid_${name}`,
+        `${name}= must not contain NUL characters`,
+        {},
+        {
+          in: part,
+          issues: [{ parameter: name, message: 'must not contain NUL characters' }],
+        },
+      );
     }
   }
 }

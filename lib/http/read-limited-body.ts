@@ -7,8 +7,7 @@ export interface BodyLimit {
   hint: string;
 }
 
-const tooLarge = (limit: BodyLimit) =>
-  new ApiError(413, 'payload_too_large', `request body exceeds ${limit.bytes} bytes; ${limit.hint}`);
+const tooLarge = (limit: BodyLimit) => new ApiError(413, 'payload_too_large', `request body exceeds ${limit.bytes} bytes; ${limit.hint}`);
 
 /** Reads the body as UTF-8 text, refusing (413) as soon as it passes the limit rather than after buffering it all. */
 export async function readLimitedBody(request: Request, limit: BodyLimit): Promise<string> {

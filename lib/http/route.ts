@@ -56,7 +56,14 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
     const response = await handle(request, context, (more) => Object.assign(fields, more));
     const seconds = (performance.now() - start) / 1000;
     response.headers.set('x-request-id', id);
-    const line = { reqId: id, method: request.method, route: contract.path, status: response.status, durationMs: Math.round(seconds * 1e4) / 10, ...fields };
+    const line = {
+      reqId: id,
+      method: request.method,
+      route: contract.path,
+      status: response.status,
+      durationMs: Math.round(seconds * 1e4) / 10,
+      ...fields,
+    };
     const log = logger();
     if (response.status >= 500) log.error(line, 'request failed');
     else log.info(line, 'request');
@@ -70,14 +77,27 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
   };
   const handle = async (request: Request, context: NextContext, annotate: RouteInput<C>['annotate']): Promise<Response> => {
     try {
-      const operator = contract.auth === 'scrape' || contract.auth === 'viewer' || contract.auth === 'admin' ? await authorize(request, contract.auth, getDb()) : null;
+      const operator =
+        contract.auth === 'scrape' || contract.auth === 'viewer' || contract.auth === 'admin'
+          ? await authorize(request, contract.auth, getDb())
+          : null;
       const params = contract.params ? parseInput('params', contract.params, await context.params) : undefined;
       const server = (params as { server?: unknown } | undefined)?.server;
       if (typeof server === 'string') annotate({ server });
       const query = contract.query ? parseQuery(contract.query, new URL(request.url).searchParams) : undefined;
       const body = contract.body && !contract.rawBody ? await readJsonBody(request, contract.body) : undefined;
       // db is opened on first use: openapi.json is rendered at build time, where there is no database.
-      const input = { request, get db() { return getDb(); }, params, query, body, operator, annotate } as RouteInput<C>;
+      const input = {
+        request,
+        get db() {
+          return getDb();
+        },
+        params,
+        query,
+        body,
+        operator,
+        annotate,
+      } as RouteInput<C>;
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', cacheControl);

@@ -15,7 +15,8 @@ const NODE_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'E
 // closed, P2024 pool timeout, P2034 write conflict or deadlock.
 const PRISMA_RETRYABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2034']);
 // node-postgres reports a lost or unobtainable connection as a plain Error.
-const PG_CONNECTION_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
+const PG_CONNECTION_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 
 /** True when the same request may succeed if retried later. */
 export function isRetryableDatabaseError(err: unknown): boolean {
@@ -43,9 +44,14 @@ import { componentLogger } from '@/lib/log/logger';
  */
 export function databaseUnavailable(err: unknown): ApiError {
   componentLogger('ingest').error({ err: firstLine(err) }, 'database unavailable');
-  return new ApiError(503, 'database_unavailable', 'the database cannot take the request right now; nothing from this request was stored, retry later', {
-    'retry-after': '5',
-  });
+  return new ApiError(
+    503,
+    'database_unavailable',
+    'the database cannot take the request right now; nothing from this request was stored, retry later',
+    {
+      'retry-after': '5',
+    },
+  );
 }
 
 /** Logs a database failure no retry can cure (the caller answers it as a data error). */

@@ -44,9 +44,17 @@ export async function ingestEvents(
     else reject(index, result.id, result.issues[0].code, result.issues.map((i) => i.message).join('; '), raw);
   });
   const store = (events: DoorwatchEvent[], letters: readonly DeadLetter[]) =>
-    storeBatch(db.sql, server, events, { now, deadlockThresholdMs: deadlockThresholdMs(), deadLetters: letters, reporter: options.reporter } satisfies StoreOptions);
+    storeBatch(db.sql, server, events, {
+      now,
+      deadlockThresholdMs: deadlockThresholdMs(),
+      deadLetters: letters,
+      reporter: options.reporter,
+    } satisfies StoreOptions);
   try {
-    const stored = await store(valid.map((v) => v.event), deadLetters);
+    const stored = await store(
+      valid.map((v) => v.event),
+      deadLetters,
+    );
     return { accepted: stored.accepted, duplicates: stored.duplicates, rejected };
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -65,7 +73,13 @@ export async function ingestEvents(
     } catch (err) {
       if (err instanceof ApiError) throw err;
       if (isRetryableDatabaseError(err)) throw databaseUnavailable(err);
-      reject(index, event.id, 'unstorable', `the database refused this event: ${logUnstorable(`${server}: event ${event.id} refused`, err)}`, event);
+      reject(
+        index,
+        event.id,
+        'unstorable',
+        `the database refused this event: ${logUnstorable(`${server}: event ${event.id} refused`, err)}`,
+        event,
+      );
     }
   }
   try {

@@ -2,7 +2,13 @@
 import { appMetrics } from '@/lib/metrics/prometheus/registry';
 import type { IngestResult } from './ingest-events';
 
-export function recordIngestRequest(o: { server: string; status: number; reason: string; seconds: number; result: IngestResult | null }): void {
+export function recordIngestRequest(o: {
+  server: string;
+  status: number;
+  reason: string;
+  seconds: number;
+  result: IngestResult | null;
+}): void {
   const m = appMetrics();
   m.ingestRequests.inc({ status: String(o.status), reason: o.reason });
   m.ingestBatchDuration.observe(o.seconds);

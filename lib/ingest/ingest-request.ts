@@ -38,7 +38,8 @@ export async function handleIngestRequest(
     return await judgeIngestRequest(db, limiter, server, request);
   } catch (err) {
     if (err instanceof ApiError) {
-      const refusal = err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: REASON_BY_STATUS[err.status], skewMs: null };
+      const refusal =
+        err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: REASON_BY_STATUS[err.status], skewMs: null };
       if (refusal.reason) reject({ server, reason: refusal.reason, at: Date.now(), skewMs: refusal.skewMs });
     }
     throw err;
@@ -47,12 +48,24 @@ export async function handleIngestRequest(
 
 /** The generic 401 the sender sees, carrying the reason only operators see. */
 class Unauthorized extends ApiError {
-  constructor(readonly reason: TRejectionReason, readonly skewMs: number | null = null) {
-    super(401, 'unauthorized', 'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)');
+  constructor(
+    readonly reason: TRejectionReason,
+    readonly skewMs: number | null = null,
+  ) {
+    super(
+      401,
+      'unauthorized',
+      'signature verification failed: check the server name, its whsec_ secret, and the sender clock (webhook-timestamp within 5 minutes)',
+    );
   }
 }
 
-async function judgeIngestRequest(db: Db, limiter: EventRateLimiter, server: string, request: Request): Promise<{ status: 200 | 207; body: IngestResult }> {
+async function judgeIngestRequest(
+  db: Db,
+  limiter: EventRateLimiter,
+  server: string,
+  request: Request,
+): Promise<{ status: 200 | 207; body: IngestResult }> {
   const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json') {
     throw new ApiError(415, 'unsupported_media_type', 'send the batch as Content-Type: application/json');
@@ -94,7 +107,11 @@ async function judgeIngestRequest(db: Db, limiter: EventRateLimiter, server: str
 
   if (envelopeError !== null) {
     // Keep the raw body for operators: a sender bug is easier to fix when you can see what it sent.
-    await storeDeadLetters(db.sql, [{ server, code: 'invalid_body', message: envelopeError, eventIndex: null, eventId: null, payload: raw }], Date.now()).catch((err) => {
+    await storeDeadLetters(
+      db.sql,
+      [{ server, code: 'invalid_body', message: envelopeError, eventIndex: null, eventId: null, payload: raw }],
+      Date.now(),
+    ).catch((err) => {
       // The body is refused either way; only a retryable failure may turn that into a 503.
       if (isRetryableDatabaseError(err)) throw databaseUnavailable(err);
       logUnstorable(`${server}: a refused body could not be dead-lettered`, err);

@@ -9,7 +9,10 @@ export interface RateDecision {
 
 export class EventRateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(readonly eventsPerSecond: number, readonly burst: number) {}
+  constructor(
+    readonly eventsPerSecond: number,
+    readonly burst: number,
+  ) {}
 
   take(server: string, events: number, now = Date.now()): RateDecision {
     if (!(this.eventsPerSecond > 0)) return { allowed: true, retryAfterSeconds: 0 };

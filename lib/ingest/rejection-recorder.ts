@@ -8,7 +8,13 @@
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { TRejectionReason } from '@/lib/contract/api/rejections';
 import { minuteOf } from '@/lib/metrics/rollup-contributions';
-import { RECENT_UNKNOWN_NAMES, UNKNOWN_SERVER_BUCKET, addRejections, registeredAmong, type RejectionCell } from '@/lib/store/ingest-rejections';
+import {
+  RECENT_UNKNOWN_NAMES,
+  UNKNOWN_SERVER_BUCKET,
+  addRejections,
+  registeredAmong,
+  type RejectionCell,
+} from '@/lib/store/ingest-rejections';
 import { logger } from '@/lib/log/logger';
 
 export const FLUSH_INTERVAL_MS = 1_000;
@@ -30,7 +36,10 @@ export class RejectionRecorder {
   /** The last names seen in the unknown bucket by this instance, across flushes (newest last). */
   private recentUnknown: string[] = [];
 
-  constructor(private readonly sql: () => SqlExecutor, private readonly intervalMs = FLUSH_INTERVAL_MS) {}
+  constructor(
+    private readonly sql: () => SqlExecutor,
+    private readonly intervalMs = FLUSH_INTERVAL_MS,
+  ) {}
 
   record(r: Rejection): void {
     const claimed = this.names.has(r.server) || this.names.size < MAX_PENDING_NAMES ? r.server : null;
@@ -90,7 +99,15 @@ export class RejectionRecorder {
 const key = (c: Pick<RejectionCell, 'server' | 'reason' | 'minute'>) => `${c.server}|${c.reason}|${c.minute}`;
 
 function add(cells: Map<string, RejectionCell>, server: string, r: Rejection, names: string[] | null): void {
-  merge(cells, { server, reason: r.reason, minute: minuteOf(r.at), count: 1, lastAt: r.at, lastSkewMs: r.skewMs ?? null, lastNames: names });
+  merge(cells, {
+    server,
+    reason: r.reason,
+    minute: minuteOf(r.at),
+    count: 1,
+    lastAt: r.at,
+    lastSkewMs: r.skewMs ?? null,
+    lastNames: names,
+  });
 }
 
 function merge(cells: Map<string, RejectionCell>, c: RejectionCell): void {

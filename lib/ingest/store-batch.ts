@@ -82,7 +82,11 @@ function countEvents(delta: RollupDelta, server: string, events: readonly Doorwa
 }
 
 /** Touched sessions that are synthetic: a probe opened their token (sticky once stored). */
-async function syntheticKeys(tx: SqlExecutor, keys: readonly SessionRef[], oldRows: ReadonlyMap<SessionKey, SessionRow>): Promise<Set<SessionKey>> {
+async function syntheticKeys(
+  tx: SqlExecutor,
+  keys: readonly SessionRef[],
+  oldRows: ReadonlyMap<SessionKey, SessionRow>,
+): Promise<Set<SessionKey>> {
   const out = new Set<SessionKey>();
   const byServer = new Map<string, string[]>();
   for (const k of keys) {
@@ -106,7 +110,8 @@ async function touchedSessions(tx: SqlExecutor, server: string, fresh: readonly 
     if (prev !== null) newPrevTokens.add(prev);
   }
   if (newPrevTokens.size > 0) {
-    for (const p of await sessionsWithTokens(tx, [...newPrevTokens])) touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
+    for (const p of await sessionsWithTokens(tx, [...newPrevTokens]))
+      touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
   }
   return touched;
 }
@@ -202,7 +207,13 @@ function summarise(
     if (old && Number(old.synthetic) === 0) {
       addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
       // Reported before the probe recorded its token: its earlier events leave the counters too.
-      if (row.synthetic === 1) countEvents(delta, k.server, timeline.filter((e) => k.server !== fresh.server || !fresh.ids.has(e.id)), -1);
+      if (row.synthetic === 1)
+        countEvents(
+          delta,
+          k.server,
+          timeline.filter((e) => k.server !== fresh.server || !fresh.ids.has(e.id)),
+          -1,
+        );
     }
     if (row.synthetic === 0) addContributions(delta, k.server, sessionContributions(sessionAnchors(row)), 1);
     newRows.push(row);
@@ -237,7 +248,11 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
       const timelines = await loadTimelines(tx, keys);
       const oldRows = await loadOldRows(tx, keys);
       const synthetic = await syntheticKeys(tx, keys, oldRows);
-      countEvents(delta, server, fresh.filter((e) => !synthetic.has(sessionKey(server, e.token))));
+      countEvents(
+        delta,
+        server,
+        fresh.filter((e) => !synthetic.has(sessionKey(server, e.token))),
+      );
       const storedCandidates = await storedSuccessorCandidates(tx, touched);
       const freshPerKey = new Map<SessionKey, number>();
       for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);

@@ -57,12 +57,17 @@ export function classifyVerificationFailure(
   const seconds = Number(headers['webhook-timestamp']);
   if (!Number.isInteger(seconds)) return { reason: 'signature_mismatch', skewMs: null };
   const skewMs = seconds * 1000 - now;
-  const sent = headers['webhook-signature'].split(' ').map((s) => s.split(',')[1]).filter(Boolean);
+  const sent = headers['webhook-signature']
+    .split(' ')
+    .map((s) => s.split(',')[1])
+    .filter(Boolean);
   for (const secret of secrets) {
     try {
       const expected = new Webhook(secret).sign(headers['webhook-id'], new Date(seconds * 1000), rawBody).split(',')[1];
       if (sent.includes(expected)) {
-        return Math.abs(skewMs) > TIMESTAMP_TOLERANCE_MS ? { reason: 'timestamp_out_of_tolerance', skewMs } : { reason: 'signature_mismatch', skewMs: null };
+        return Math.abs(skewMs) > TIMESTAMP_TOLERANCE_MS
+          ? { reason: 'timestamp_out_of_tolerance', skewMs }
+          : { reason: 'signature_mismatch', skewMs: null };
       }
     } catch {
       // a secret that cannot sign (malformed) matches nothing

@@ -24,7 +24,9 @@ export async function startNextServer(o: NextServerOptions): Promise<Server> {
       console.error(`[doorwatch] ${req.method} ${req.url} failed:`, err);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Doorwatch failed to handle this request; see the server log.' } }));
+        res.end(
+          JSON.stringify({ error: { code: 'internal_error', message: 'Doorwatch failed to handle this request; see the server log.' } }),
+        );
       } else res.destroy();
     });
   });

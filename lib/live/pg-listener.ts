@@ -57,7 +57,9 @@ export function ensurePgListener(url: string): Promise<void> {
   if (existing && existing.url === url && !existing.stopped) return existing.ready;
   const l: Listener = { url, client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
   // A failed first connection keeps retrying in the background; callers are not held up by it.
-  l.ready = connect(l, false).catch((err) => console.error('[doorwatch] LISTEN connection failed, retrying:', err instanceof Error ? err.message : err));
+  l.ready = connect(l, false).catch((err) =>
+    console.error('[doorwatch] LISTEN connection failed, retrying:', err instanceof Error ? err.message : err),
+  );
   globalForListener.doorwatchPgListener = l;
   return l.ready;
 }

@@ -35,7 +35,12 @@ function build(): Logger {
   } catch {
     // Invalid settings stop start-up elsewhere with their own message; log at info meanwhile.
   }
-  const options = { level, base: { app: 'doorwatch' }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level,
+    base: { app: 'doorwatch' },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
   if (!pretty) return pino(options);
   // Synchronous pretty stream (no worker thread): only the demo asks for it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

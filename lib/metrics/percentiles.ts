@@ -29,9 +29,7 @@ export function percentile(sortedValues: readonly number[], p: number): number |
 
 /** Summary of unsorted latencies; null/undefined and non-finite values are ignored (a missing latency is not a zero). */
 export function summarizeLatencies(values: readonly (number | null | undefined)[]): LatencySummary {
-  const sorted = values
-    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v))
-    .sort((a, b) => a - b);
+  const sorted = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
   return {
     count: sorted.length,
     p50: percentile(sorted, 50),

@@ -12,7 +12,6 @@ export type RefusalHistogramColumn = `refusedLt${Edge}ms` | 'refusedGe5000ms';
 export const REFUSAL_HISTOGRAM_COLUMNS: readonly RefusalHistogramColumn[] = [
   ...REFUSAL_HISTOGRAM_EDGES.map((e) => `refusedLt${e}ms` as const),
   'refusedGe5000ms', // the last edge
-
 ];
 
 export function refusalHistogramIndex(latencyMs: number): number {

@@ -30,7 +30,11 @@ function doorTimeline(doorEventId: number): DoorwatchEvent[] {
  * Without a door (the step never reached `upgrade-accepted`) a resume step expects `superseded`
  * when it sends no cursor and `resumed` otherwise — the step then is an error anyway.
  */
-export function expectedAnswer(step: ProbeStepName, doorEventId: number | null, resume: { lastEventId: number | null } | null): ObservedAnswer {
+export function expectedAnswer(
+  step: ProbeStepName,
+  doorEventId: number | null,
+  resume: { lastEventId: number | null } | null,
+): ObservedAnswer {
   if (step === 'healthy' || resume === null) return 'upgraded';
   if (doorEventId === null) return resume.lastEventId === null ? 'superseded' : 'resumed';
   const decision = decideResume(doorTimeline(doorEventId), resume);

@@ -11,7 +11,8 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 
 type Draft = Omit<DoorwatchEvent, 'id' | 'token' | 'at' | 'seq'> & { offsetMs: number };
 
-const ev = (type: DoorwatchEvent['type'], offsetMs: number, data: Record<string, unknown> = {}): Draft => ({ type, offsetMs, data }) as Draft;
+const ev = (type: DoorwatchEvent['type'], offsetMs: number, data: Record<string, unknown> = {}): Draft =>
+  ({ type, offsetMs, data }) as Draft;
 
 /** The id of a second negotiation's upgrade-accepted, from the step's detail (the door + 1 if unsaid). */
 function secondDoorOf(step: StepResult): number {
@@ -49,7 +50,8 @@ function probedSession(step: StepResult): Draft[] {
       break;
     case 'second_upgrade':
       out.push(ev('resume.accepted', at, { replayed: 0 }), ev('upgrade.accepted', at, { eventId: secondDoorOf(step) }));
-      if (step.handshakeStatus !== null && step.handshakeStatus !== 101) out.push(ev('upgrade.rejected', at + 1, { status: step.handshakeStatus }));
+      if (step.handshakeStatus !== null && step.handshakeStatus !== 101)
+        out.push(ev('upgrade.rejected', at + 1, { status: step.handshakeStatus }));
       break;
     default:
       break;
@@ -78,7 +80,13 @@ export function probeEvents(runId: string, result: ProbeResult): DoorwatchEvent[
     for (const [tok, drafts] of sessions) {
       drafts.forEach((d, n) => {
         const { offsetMs, ...rest } = d;
-        out.push({ ...rest, id: `probe.${runId}.${i}.${tok === token ? 'a' : 'b'}.${n}`, token: tok, at: toIsoMs(t0 + offsetMs), seq: n } as DoorwatchEvent);
+        out.push({
+          ...rest,
+          id: `probe.${runId}.${i}.${tok === token ? 'a' : 'b'}.${n}`,
+          token: tok,
+          at: toIsoMs(t0 + offsetMs),
+          seq: n,
+        } as DoorwatchEvent);
       });
     }
   });

@@ -21,7 +21,10 @@ export async function runDueProbes(db: Db, concurrency: number, now = Date.now()
         await runServerProbe(db, target.server, 'schedule');
         ran++;
       } catch (err) {
-        console.error(`[doorwatch] probe of ${target.server} failed (will retry at its next interval):`, err instanceof Error ? err.message : err);
+        console.error(
+          `[doorwatch] probe of ${target.server} failed (will retry at its next interval):`,
+          err instanceof Error ? err.message : err,
+        );
       }
     }
   };

@@ -14,14 +14,23 @@ import { runProbe, type ProbeOptions } from './run-probe';
 
 export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigger, options: ProbeOptions = {}): Promise<StoredProbeRun> {
   const target = await readProbeTarget(db.sql, server);
-  if (!target) throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target; set one with PUT /api/v1/admin/servers/${server}/probe`);
+  if (!target)
+    throw new ApiError(
+      404,
+      'probe_target_not_found',
+      `server "${server}" has no probe target; set one with PUT /api/v1/admin/servers/${server}/probe`,
+    );
   const credential = await probeCredential(db.sql, server);
   const result = await runProbe({ url: target.url, credential }, options);
   const runId = randomUUID();
   const now = Date.now();
   // The engine writes well-formed events; checking them here keeps the ingest contract the only door.
   const events = probeEvents(runId, result).map((e) => ZEvent.parse(e));
-  await storeBatch(db.sql, server, events, { now, deadlockThresholdMs: deadlockThresholdMs(), synthetic: { runId, tokens: probeTokens(result) } });
+  await storeBatch(db.sql, server, events, {
+    now,
+    deadlockThresholdMs: deadlockThresholdMs(),
+    synthetic: { runId, tokens: probeTokens(result) },
+  });
   const run = await insertProbeRun(db.sql, server, result, trigger, runId);
   await markProbeTargetRun(db.sql, server, Date.parse(result.startedAt));
   return run;

@@ -13,20 +13,35 @@ export class ProbeTargetError extends Error {
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Headers the probe itself speaks; a credential must not override them. */
-const RESERVED = new Set(['host', 'accept', 'last-event-id', 'mcp-session-id', 'mcp-previous-session', 'connection', 'upgrade', 'content-length']);
+const RESERVED = new Set([
+  'host',
+  'accept',
+  'last-event-id',
+  'mcp-session-id',
+  'mcp-previous-session',
+  'connection',
+  'upgrade',
+  'content-length',
+]);
 
 export function parseProbeUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ProbeTargetError('invalid_probe_url', `"${raw}" is not an absolute URL; give the MCP endpoint, e.g. https://mcp.example.com/mcp`);
+    throw new ProbeTargetError(
+      'invalid_probe_url',
+      `"${raw}" is not an absolute URL; give the MCP endpoint, e.g. https://mcp.example.com/mcp`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ProbeTargetError('invalid_probe_url', `the probe URL must be http or https, not ${url.protocol}`);
   }
   if (url.username || url.password) {
-    throw new ProbeTargetError('invalid_probe_url', 'put credentials in the credential header, not in the URL (they would not be redacted)');
+    throw new ProbeTargetError(
+      'invalid_probe_url',
+      'put credentials in the credential header, not in the URL (they would not be redacted)',
+    );
   }
   url.hash = '';
   return url;
@@ -34,6 +49,9 @@ export function parseProbeUrl(raw: string): URL {
 
 export function checkCredentialHeader(name: string): void {
   if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase())) {
-    throw new ProbeTargetError('invalid_probe_url', `"${name}" cannot be the credential header (not a header name, or one the probe sets itself)`);
+    throw new ProbeTargetError(
+      'invalid_probe_url',
+      `"${name}" cannot be the credential header (not a header name, or one the probe sets itself)`,
+    );
   }
 }

@@ -9,7 +9,14 @@
 import { FaultInjector, ResetSchedule } from '@/lib/sim/injector';
 import { createRng } from '@/lib/sim/random';
 import type { SseEvent } from '@/lib/sim/sse';
-import { PROBE_STEPS, type ObservedAnswer, type ProbeResult, type ProbeStepName, type RenegotiationResult, type StepResult } from '@/lib/contract/probe-result';
+import {
+  PROBE_STEPS,
+  type ObservedAnswer,
+  type ProbeResult,
+  type ProbeStepName,
+  type RenegotiationResult,
+  type StepResult,
+} from '@/lib/contract/probe-result';
 import { classifyProbe } from './classify-probe';
 import { checkCredentialHeader, parseProbeUrl } from './probe-target';
 import { StepScope, type ProbeSession } from './step-scope';
@@ -100,7 +107,10 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
     step,
     ...outcome,
     detail: outcome.detail === null ? null : transcript.scrub(outcome.detail),
-    renegotiation: outcome.renegotiation && { ...outcome.renegotiation, detail: outcome.renegotiation.detail && transcript.scrub(outcome.renegotiation.detail) },
+    renegotiation: outcome.renegotiation && {
+      ...outcome.renegotiation,
+      detail: outcome.renegotiation.detail && transcript.scrub(outcome.renegotiation.detail),
+    },
     tokens: [...scope.tokens],
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -126,7 +136,12 @@ function failure(answer: ObservedAnswer, detail: string, status: number | null =
 function statusFailure(status: number, location: string | null, latencyMs: number, what: string): Failure {
   if (status === 409) return failure('conflict', `${what} answered 409`, status, latencyMs);
   if (status >= 300 && status < 400) {
-    return failure('error', `${what} answered a redirect (${status}${location ? ` to ${location}` : ''}); probes never follow redirects`, status, latencyMs);
+    return failure(
+      'error',
+      `${what} answered a redirect (${status}${location ? ` to ${location}` : ''}); probes never follow redirects`,
+      status,
+      latencyMs,
+    );
   }
   return failure('error', `${what} answered ${status}`, status, latencyMs);
 }
@@ -164,12 +179,14 @@ async function reachDoor(scope: StepScope, extra: Record<string, string>): Promi
   for (;;) {
     const read = await stream.next(scope.remaining());
     if (read.kind === 'timeout') return failure('error', 'no upgrade-accepted before the step deadline');
-    if (read.kind === 'end') return failure('error', `the new session's stream ended before upgrade-accepted${read.detail ? ` (${read.detail})` : ''}`);
+    if (read.kind === 'end')
+      return failure('error', `the new session's stream ended before upgrade-accepted${read.detail ? ` (${read.detail})` : ''}`);
     const { event } = read;
     if (event.event !== 'upgrade-accepted') continue;
     // The upgrade extension numbers its SSE events (docs/contract.md); the door's id is that number.
     const eventId = event.id !== null && /^\d{1,15}$/.test(event.id) ? Number(event.id) : null;
-    if (eventId === null) return failure('error', `upgrade-accepted carries ${event.id === null ? 'no event id' : `a non-numeric event id "${event.id}"`}`);
+    if (eventId === null)
+      return failure('error', `upgrade-accepted carries ${event.id === null ? 'no event id' : `a non-numeric event id "${event.id}"`}`);
     const upgradeUrl = upgradeUrlOf(event, scope.ctx.target);
     if (typeof upgradeUrl === 'string') return failure('error', upgradeUrl);
     return { session, stream, eventId, upgradeUrl };
@@ -253,7 +270,12 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
   const opened = await openStream(scope.ctx, resumeHeaders, headerWait);
   if (opened.kind === 'error') {
     if (opened.timedOut && headerWait === settings.idleMs) {
-      return { ...out, answer: 'idle_stream', detail: `no response, not even headers, for ${settings.idleMs} ms: the request is held open`, latencyMs: opened.latencyMs };
+      return {
+        ...out,
+        answer: 'idle_stream',
+        detail: `no response, not even headers, for ${settings.idleMs} ms: the request is held open`,
+        latencyMs: opened.latencyMs,
+      };
     }
     return { ...out, detail: `resuming: ${opened.detail}`, latencyMs: opened.latencyMs };
   }
@@ -271,7 +293,11 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
       return { ...out, answer: 'idle_stream', detail: `200 and no event for ${settings.idleMs} ms`, latencyMs: since() };
     }
     if (read.kind === 'end') {
-      return { ...out, detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}`, latencyMs: since() };
+      return {
+        ...out,
+        detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}`,
+        latencyMs: since(),
+      };
     }
     const { event } = read;
     if (event.event === 'session-superseded') {
@@ -285,13 +311,22 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
     }
     const latencyMs = since();
     const answer: ObservedAnswer = event.id === String(door.eventId) ? 'resumed' : 'second_upgrade';
-    const detail = answer === 'resumed' ? `replayed upgrade-accepted ${event.id}` : `second upgrade-accepted ${event.id} while ${door.eventId} is pending`;
+    const detail =
+      answer === 'resumed'
+        ? `replayed upgrade-accepted ${event.id}`
+        : `second upgrade-accepted ${event.id} while ${door.eventId} is pending`;
     // Try the handshake it offers: a replay must still upgrade, a second negotiation shows its 409.
     const url = upgradeUrlOf(event, scope.ctx.target);
     if (typeof url === 'string') return { ...out, answer, detail: `${detail}; ${url}`, latencyMs };
     const result = await upgrade(scope, door.session, url);
     const handshakeStatus = result.kind === 'open' ? 101 : result.kind === 'status' ? result.status : null;
-    return { ...out, answer, detail: result.kind === 'error' ? `${detail}; ${result.detail}` : `${detail}; handshake ${handshakeStatus}`, latencyMs, handshakeStatus };
+    return {
+      ...out,
+      answer,
+      detail: result.kind === 'error' ? `${detail}; ${result.detail}` : `${detail}; handshake ${handshakeStatus}`,
+      latencyMs,
+      handshakeStatus,
+    };
   }
 }
 
@@ -303,5 +338,9 @@ async function renegotiate(scope: StepScope, burned: string): Promise<Renegotiat
   const result = await upgrade(scope, door.session, door.upgradeUrl);
   const latencyMs = Math.round(performance.now() - started);
   if (result.kind === 'open') return { ok: true, detail: null, latencyMs };
-  return { ok: false, detail: result.kind === 'error' ? result.detail : `the new session's handshake answered ${result.status}`, latencyMs };
+  return {
+    ok: false,
+    detail: result.kind === 'error' ? result.detail : `the new session's handshake answered ${result.status}`,
+    latencyMs,
+  };
 }

@@ -65,10 +65,13 @@ export class ProbeStream implements Resettable {
     if (read) return Promise.resolve(read);
     if (this.ended) return Promise.resolve({ kind: 'end', detail: null });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        resolve({ kind: 'timeout' });
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          this.waiter = null;
+          resolve({ kind: 'timeout' });
+        },
+        Math.max(0, ms),
+      );
       this.waiter = (r) => {
         clearTimeout(timer);
         this.waiter = null;
@@ -116,7 +119,10 @@ export function openStream(ctx: WireContext, extra: Record<string, string>, time
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
   const headers = { accept: 'text/event-stream', ...ctx.headers, ...extra };
-  ctx.transcript.record('>', `GET ${ctx.target.pathname}${ctx.target.search} HTTP/1.1\nhost: ${ctx.target.host}\n${ctx.transcript.headers(headers)}`);
+  ctx.transcript.record(
+    '>',
+    `GET ${ctx.target.pathname}${ctx.target.search} HTTP/1.1\nhost: ${ctx.target.host}\n${ctx.transcript.headers(headers)}`,
+  );
   return new Promise((resolve) => {
     let settled = false;
     const settle = (r: OpenResult) => {
@@ -163,7 +169,10 @@ export type HandshakeResult =
 export function handshake(ctx: WireContext, url: URL, timeoutMs: number): Promise<HandshakeResult> {
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
-  ctx.transcript.record('>', `GET ${url.pathname}${url.search} HTTP/1.1 (Upgrade: websocket)\nsec-websocket-protocol: ${SUBPROTOCOL}\n${ctx.transcript.headers(ctx.headers)}`);
+  ctx.transcript.record(
+    '>',
+    `GET ${url.pathname}${url.search} HTTP/1.1 (Upgrade: websocket)\nsec-websocket-protocol: ${SUBPROTOCOL}\n${ctx.transcript.headers(ctx.headers)}`,
+  );
   return new Promise((resolve) => {
     let settled = false;
     const ws = new WebSocket(url, [SUBPROTOCOL], { headers: ctx.headers, followRedirects: false, handshakeTimeout: timeoutMs });
@@ -175,7 +184,8 @@ export function handshake(ctx: WireContext, url: URL, timeoutMs: number): Promis
     };
     ws.on('open', () => {
       ctx.transcript.record('<', `HTTP/1.1 101 Switching Protocols\nsec-websocket-protocol: ${ws.protocol}`);
-      if (ws.protocol !== SUBPROTOCOL) return settle({ kind: 'error', detail: `server chose subprotocol "${ws.protocol}", not ${SUBPROTOCOL}`, latencyMs: since() });
+      if (ws.protocol !== SUBPROTOCOL)
+        return settle({ kind: 'error', detail: `server chose subprotocol "${ws.protocol}", not ${SUBPROTOCOL}`, latencyMs: since() });
       settle({ kind: 'open', ws, latencyMs: since() });
     });
     ws.on('unexpected-response', (_req, res) => {

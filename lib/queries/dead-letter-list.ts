@@ -25,7 +25,14 @@ export interface DeadLetterQuery {
 /** The checked query parameters (ZDeadLetterQuery) → a DeadLetterQuery. */
 export function parseDeadLetterQuery(q: TDeadLetterQuery, nowMs: number): DeadLetterQuery {
   const { fromMs, toMs } = parseOpenRange(q, nowMs);
-  return { server: q.server || null, codes: q.code, fromMs, toMs, limit: q.limit, cursor: q.cursor ? decodeDeadLetterCursor(q.cursor) : null };
+  return {
+    server: q.server || null,
+    codes: q.code,
+    fromMs,
+    toMs,
+    limit: q.limit,
+    cursor: q.cursor ? decodeDeadLetterCursor(q.cursor) : null,
+  };
 }
 
 export function encodeDeadLetterCursor(c: { receivedAt: number; id: string }): string {
@@ -78,6 +85,7 @@ export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Pro
 /** One dead letter with its whole payload; 404 `dead_letter_not_found` if there is none by that id. */
 export async function getDeadLetter(sql: SqlExecutor, id: string): Promise<TDeadLetter> {
   const row = id.length <= 64 ? await readDeadLetter(sql, id) : null;
-  if (!row) throw new ApiError(404, 'dead_letter_not_found', `no dead letter with id ${JSON.stringify(id)} (it may have been pruned by retention)`);
+  if (!row)
+    throw new ApiError(404, 'dead_letter_not_found', `no dead letter with id ${JSON.stringify(id)} (it may have been pruned by retention)`);
   return toView(row);
 }

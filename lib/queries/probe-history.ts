@@ -58,12 +58,20 @@ export async function setProbeTarget(db: Db, server: string, body: TProbeTargetR
   }
   const intervalMs = body.intervalSeconds * 1000;
   const min = settings().DOORWATCH_PROBE_MIN_INTERVAL_MS;
-  if (intervalMs < min) throw new ApiError(400, 'probe_interval_too_short', `intervalSeconds must be at least ${Math.ceil(min / 1000)} (DOORWATCH_PROBE_MIN_INTERVAL_MS)`);
-  return toProbeTargetView(await upsertProbeTarget(db.sql, server, { url, credential: body.credential, intervalMs, enabled: body.enabled }, Date.now()));
+  if (intervalMs < min)
+    throw new ApiError(
+      400,
+      'probe_interval_too_short',
+      `intervalSeconds must be at least ${Math.ceil(min / 1000)} (DOORWATCH_PROBE_MIN_INTERVAL_MS)`,
+    );
+  return toProbeTargetView(
+    await upsertProbeTarget(db.sql, server, { url, credential: body.credential, intervalMs, enabled: body.enabled }, Date.now()),
+  );
 }
 
 export async function clearProbeTarget(db: Db, server: string): Promise<void> {
-  if (!(await deleteProbeTarget(db.sql, server))) throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target`);
+  if (!(await deleteProbeTarget(db.sql, server)))
+    throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target`);
 }
 
 /** Runs the probe now and answers with the stored run (bounded by the engine's step deadlines). */

@@ -14,6 +14,7 @@ export function parseOpenRange(range: { from?: string; to?: string }, nowMs: num
   };
   const fromMs = instant('from');
   const toMs = instant('to');
-  if (fromMs !== null && toMs !== null && !(fromMs < toMs)) throw new ApiError(400, 'invalid_time_range', 'from must be before to', {}, { param: 'range' });
+  if (fromMs !== null && toMs !== null && !(fromMs < toMs))
+    throw new ApiError(400, 'invalid_time_range', 'from must be before to', {}, { param: 'range' });
   return { fromMs, toMs };
 }

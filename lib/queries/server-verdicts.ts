@@ -88,17 +88,24 @@ export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | nu
     const passed = !probeNaive && probe?.verdict === 'pass' ? ` (the probe at ${at} passed)` : '';
     return { verdict: 'naive', evidence, text: `resumes naively — ${parts.join(', and ')}${passed}` };
   }
-  const other = probe?.verdict === 'fail' ? `; probe at ${at} failed (${[...new Set(probe.failedSteps.map((s) => s.finding))].join(', ')})` : '';
+  const other =
+    probe?.verdict === 'fail' ? `; probe at ${at} failed (${[...new Set(probe.failedSteps.map((s) => s.finding))].join(', ')})` : '';
   const inconclusive = probe?.verdict === 'inconclusive' ? `; probe at ${at} inconclusive` : '';
   if (probe?.verdict === 'pass') {
     const probed = `probed ${ago(nowMs - Date.parse(probe.startedAt))}`;
-    if (traffic === 'refuses') return { verdict: 'refuses', evidence: 'probe_and_traffic', text: `refuses — ${probed}, and ${trafficText}` };
+    if (traffic === 'refuses')
+      return { verdict: 'refuses', evidence: 'probe_and_traffic', text: `refuses — ${probed}, and ${trafficText}` };
     return { verdict: 'refuses', evidence: 'probe', text: `refuses — ${probed}` };
   }
   if (traffic === 'refuses') return { verdict: 'refuses', evidence: 'traffic', text: `refuses — ${trafficText}${other}${inconclusive}` };
   // Never answered at the door: what its ordinary SSE resumes showed (servers without the upgrade).
-  if (traffic !== 'unknown') return { verdict: traffic, evidence: 'traffic', text: `${RESUMPTION_VERDICT_TEXT[traffic]}${other}${inconclusive}` };
-  return { verdict: 'unknown', evidence: 'none', text: `unknown — ${probe ? 'no boundary resume observed' : 'no probe and no boundary resume observed yet'}${other}${inconclusive}` };
+  if (traffic !== 'unknown')
+    return { verdict: traffic, evidence: 'traffic', text: `${RESUMPTION_VERDICT_TEXT[traffic]}${other}${inconclusive}` };
+  return {
+    verdict: 'unknown',
+    evidence: 'none',
+    text: `unknown — ${probe ? 'no boundary resume observed' : 'no probe and no boundary resume observed yet'}${other}${inconclusive}`,
+  };
 }
 
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;

@@ -26,11 +26,17 @@ export function decodeCursor(value: string, sort: TSessionSort): SessionCursor {
   }
   const o = raw as Record<string, unknown>;
   if (
-    typeof o !== 'object' || o === null || o.v !== 1 ||
+    typeof o !== 'object' ||
+    o === null ||
+    o.v !== 1 ||
     !(SESSION_SORTS as readonly unknown[]).includes(o.o) ||
     // Sort keys are epoch ms: a safe integer, so 1.5 or 1e300 is refused here, not by the database.
-    typeof o.k !== 'number' || !Number.isSafeInteger(o.k) ||
-    typeof o.s !== 'string' || typeof o.t !== 'string' || o.s.includes('\0') || o.t.includes('\0')
+    typeof o.k !== 'number' ||
+    !Number.isSafeInteger(o.k) ||
+    typeof o.s !== 'string' ||
+    typeof o.t !== 'string' ||
+    o.s.includes('\0') ||
+    o.t.includes('\0')
   ) {
     throw new ApiError(400, 'invalid_cursor', 'cursor is not one this API issued; start again without cursor=');
   }

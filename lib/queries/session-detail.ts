@@ -39,7 +39,13 @@ async function predecessorOf(db: Db, row: SessionRow): Promise<SessionRow | null
   return same ?? [...rows].sort((a, b) => (a.server < b.server ? -1 : 1))[0];
 }
 
-export async function getSessionDetail(db: Db, server: string, token: string, nowMs: number, thresholdMs: number): Promise<TSessionDetailResponse> {
+export async function getSessionDetail(
+  db: Db,
+  server: string,
+  token: string,
+  nowMs: number,
+  thresholdMs: number,
+): Promise<TSessionDetailResponse> {
   const row = await findSession(db.sql, server, token);
   if (!row) throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
 

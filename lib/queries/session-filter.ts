@@ -37,7 +37,17 @@ export function parseSessionQuery(
 ): SessionQuery {
   const { fromMs, toMs } = parseOpenRange(q, nowMs);
   return {
-    filter: { servers: q.server, states: q.state, flags: q.flag, token: q.token || null, fromMs, toMs, nowMs, thresholdMs, synthetic: q.synthetic },
+    filter: {
+      servers: q.server,
+      states: q.state,
+      flags: q.flag,
+      token: q.token || null,
+      fromMs,
+      toMs,
+      nowMs,
+      thresholdMs,
+      synthetic: q.synthetic,
+    },
     sort: q.sort,
     limit: q.limit ?? SESSION_DEFAULT_LIMIT,
     cursor: q.cursor || null,

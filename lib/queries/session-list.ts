@@ -12,7 +12,13 @@ function sortParts(sort: TSessionSort): { column: 'lastEventAt' | 'firstEventAt'
   return { column: sort.replace('-', '') as 'lastEventAt' | 'firstEventAt', desc: sort.startsWith('-') };
 }
 
-async function fetchPage(db: Db, filter: SessionFilter, sort: TSessionSort, limit: number, after: SessionCursor | null): Promise<SessionRow[]> {
+async function fetchPage(
+  db: Db,
+  filter: SessionFilter,
+  sort: TSessionSort,
+  limit: number,
+  after: SessionCursor | null,
+): Promise<SessionRow[]> {
   const { where, params } = filterSql(filter, db.sql.provider);
   const { column, desc } = sortParts(sort);
   if (after) {

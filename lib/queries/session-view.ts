@@ -15,11 +15,19 @@ function oneOf<T extends string>(values: readonly T[], v: unknown, fallback: T):
 }
 
 /** Deadlock as of `nowMs`, from the stored start/end (the rule itself lives in lib/boundary). */
-export function deadlockOf(row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt'>, nowMs: number, thresholdMs: number): TSessionView['deadlock'] {
+export function deadlockOf(
+  row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt'>,
+  nowMs: number,
+  thresholdMs: number,
+): TSessionView['deadlock'] {
   return deadlockAsOf(num(row.deadlockStartedAt), num(row.deadlockEndedAt), nowMs, thresholdMs);
 }
 
-export function flagsOf(row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt'>, nowMs: number, thresholdMs: number): SessionFlag[] {
+export function flagsOf(
+  row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt'>,
+  nowMs: number,
+  thresholdMs: number,
+): SessionFlag[] {
   const set = new Set<SessionFlag>();
   for (const f of String(row.flags ?? '').split(' ')) if ((SESSION_FLAGS as readonly string[]).includes(f)) set.add(f as SessionFlag);
   set.delete('deadlock');

@@ -82,8 +82,16 @@ export function bucketLatency(counted: readonly CountedValue[] | undefined): TBu
 }
 
 const emptyCounts = (): TStatsCounts => ({
-  events: 0, sessions: 0, drops: 0, boundary: 0, refused: 0, naiveResumes: 0,
-  dualNegotiations: 0, burnedTokenReuses: 0, deadlocks: 0, renegotiations: 0,
+  events: 0,
+  sessions: 0,
+  drops: 0,
+  boundary: 0,
+  refused: 0,
+  naiveResumes: 0,
+  dualNegotiations: 0,
+  burnedTokenReuses: 0,
+  deadlocks: 0,
+  renegotiations: 0,
 });
 
 export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<TStatsResponse> {
@@ -218,7 +226,13 @@ async function splitByServer(
   const entry = (server: string) => {
     let e = out.get(server);
     if (!e) {
-      e = { server, ...emptyCounts(), ongoingDeadlocks: 0, lastDeadlockAt: null, series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0 })) };
+      e = {
+        server,
+        ...emptyCounts(),
+        ongoingDeadlocks: 0,
+        lastDeadlockAt: null,
+        series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0 })),
+      };
       out.set(server, e);
     }
     return e;

@@ -30,7 +30,13 @@ export function startRetentionSchedule(config: RetentionConfig = readRetentionCo
       const rejectionRows = await foldRejectionsBefore(getDb().sql, events.cutoff);
       if (events.deleted + letters.deleted + probes.deleted + rejectionRows > 0) {
         log.info(
-          { events: events.deleted, deadLetters: letters.deleted, probeRecords: probes.deleted, rejectionRows, cutoff: new Date(events.cutoff).toISOString() },
+          {
+            events: events.deleted,
+            deadLetters: letters.deleted,
+            probeRecords: probes.deleted,
+            rejectionRows,
+            cutoff: new Date(events.cutoff).toISOString(),
+          },
           'retention pruned old rows',
         );
       }
@@ -41,11 +47,14 @@ export function startRetentionSchedule(config: RetentionConfig = readRetentionCo
     }
   };
   // First run soon after start (not during it), then every interval.
-  const first = setTimeout(() => {
-    void run();
-    state.doorwatchRetention = setInterval(() => void run(), config.intervalMs);
-    state.doorwatchRetention.unref();
-  }, Math.min(30_000, config.intervalMs));
+  const first = setTimeout(
+    () => {
+      void run();
+      state.doorwatchRetention = setInterval(() => void run(), config.intervalMs);
+      state.doorwatchRetention.unref();
+    },
+    Math.min(30_000, config.intervalMs),
+  );
   first.unref();
   state.doorwatchRetention = first;
 }

@@ -34,7 +34,14 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
         await options.run();
         return true;
       } catch (err) {
-        (options.onError ?? ((e) => componentLogger('schedule').error({ job: options.name, err: e instanceof Error ? e.message : String(e) }, 'scheduled job failed (will retry)')))(err);
+        (
+          options.onError ??
+          ((e) =>
+            componentLogger('schedule').error(
+              { job: options.name, err: e instanceof Error ? e.message : String(e) },
+              'scheduled job failed (will retry)',
+            ))
+        )(err);
         return false;
       } finally {
         running = null;

@@ -147,7 +147,10 @@ export function stepClient(state: ClientState, input: ClientInput): Step {
       if (!isResettable(state) && state.phase !== 'stuck' && state.phase !== 'fallback') return same;
       return {
         state: { ...state, phase: 'reconnecting' },
-        actions: state.phase === 'awaiting-upgrade' ? [{ type: 'cancel-window' }, { type: 'schedule-reconnect' }] : [{ type: 'schedule-reconnect' }],
+        actions:
+          state.phase === 'awaiting-upgrade'
+            ? [{ type: 'cancel-window' }, { type: 'schedule-reconnect' }]
+            : [{ type: 'schedule-reconnect' }],
       };
 
     case 'reconnect-due': {

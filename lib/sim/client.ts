@@ -182,7 +182,8 @@ export class SimClient implements Resettable {
           this.req?.destroy();
           this.live = false;
         }
-        if (!this.state.stopping && this.state.phase === 'idle') this.later(drawMs(rng, this.o.thinkMs), () => this.dispatch({ type: 'start' }));
+        if (!this.state.stopping && this.state.phase === 'idle')
+          this.later(drawMs(rng, this.o.thinkMs), () => this.dispatch({ type: 'start' }));
         break;
       }
       case 'stopped':

@@ -47,7 +47,11 @@ async function getJson<T>(url: string, token: string): Promise<T> {
 }
 
 /** GET /api/v1/stats over [fromMs, toMs) (minute-aligned by Doorwatch), optionally one server. */
-export function readStats(doorwatchUrl: string, token: string, q: { fromMs: number; toMs: number; server?: string }): Promise<TStatsResponse> {
+export function readStats(
+  doorwatchUrl: string,
+  token: string,
+  q: { fromMs: number; toMs: number; server?: string },
+): Promise<TStatsResponse> {
   const params = new URLSearchParams({ from: String(q.fromMs), to: String(q.toMs) });
   if (q.server) params.set('server', q.server);
   return getJson<TStatsResponse>(`${doorwatchUrl}/api/v1/stats?${params}`, token);

@@ -146,7 +146,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       });
       log(`${mode}: ${options.concurrency ?? 80} clients, injecting ${options.resets} resets ...`);
       await fleet.resetsDone;
-      log(`${mode}: resets done after ${Math.round((Date.now() - t0) / 1000)} s; draining (deadlocks run to the ${idleTimeoutMs} ms idle timeout) ...`);
+      log(
+        `${mode}: resets done after ${Math.round((Date.now() - t0) / 1000)} s; draining (deadlocks run to the ${idleTimeoutMs} ms idle timeout) ...`,
+      );
       await fleet.stop();
       const fleetFigures = fleet.figures([server]);
       fleetFigures.resets = fleet.injector.counts.resets;
@@ -156,9 +158,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       const dw = figuresFromStats(stats);
       const c = fleet.ledger.client;
       const mismatches = compareFigures(own, dw);
-      if (fleetFigures.drops !== fleetFigures.resets) mismatches.push(`drops seen by the server ${fleetFigures.drops} ≠ resets ${fleetFigures.resets}`);
-      if (c.deadlocks !== fleetFigures.deadlocks) mismatches.push(`client-observed deadlocks ${c.deadlocks} ≠ server ledger ${fleetFigures.deadlocks}`);
-      if (c.renegotiations !== fleetFigures.renegotiations) mismatches.push(`client renegotiations ${c.renegotiations} ≠ server ledger ${fleetFigures.renegotiations}`);
+      if (fleetFigures.drops !== fleetFigures.resets)
+        mismatches.push(`drops seen by the server ${fleetFigures.drops} ≠ resets ${fleetFigures.resets}`);
+      if (c.deadlocks !== fleetFigures.deadlocks)
+        mismatches.push(`client-observed deadlocks ${c.deadlocks} ≠ server ledger ${fleetFigures.deadlocks}`);
+      if (c.renegotiations !== fleetFigures.renegotiations)
+        mismatches.push(`client renegotiations ${c.renegotiations} ≠ server ledger ${fleetFigures.renegotiations}`);
       results.push({
         mode,
         server,
@@ -203,16 +208,27 @@ export function formatResults(results: readonly ExperimentResult[]): string {
       ['deadlocks', fmt(r.deadlocks), fmt(d.deadlocks)],
       ['dual negotiations', fmt(r.dualNegotiations), fmt(d.dualNegotiations)],
       ['forced renegotiations', `${r.renegotiations} (${pct(r.renegotiationRate)})`, `${d.renegotiations} (${pct(d.renegotiationRate)})`],
-      ['renegotiation p50 / p95 / max', `${fmt(r.renegotiationMs.p50)} / ${fmt(r.renegotiationMs.p95)} / ${fmt(r.renegotiationMs.max, ' ms')}`, `${fmt(d.renegotiationMs.p50)} / ${fmt(d.renegotiationMs.p95)} / ${fmt(d.renegotiationMs.max, ' ms')}`],
+      [
+        'renegotiation p50 / p95 / max',
+        `${fmt(r.renegotiationMs.p50)} / ${fmt(r.renegotiationMs.p95)} / ${fmt(r.renegotiationMs.max, ' ms')}`,
+        `${fmt(d.renegotiationMs.p50)} / ${fmt(d.renegotiationMs.p95)} / ${fmt(d.renegotiationMs.max, ' ms')}`,
+      ],
       ['renegotiations under 200 ms', `${r.under200ms}/${r.renegotiations}`, `${d.under200ms}/${d.renegotiations}`],
-      ['refusal latency p50 / p95', `${fmt(r.refusalLatencyMs.p50)} / ${fmt(r.refusalLatencyMs.p95, ' ms')}`, `${fmt(d.refusalLatencyMs.p50)} / ${fmt(d.refusalLatencyMs.p95, ' ms')}`],
+      [
+        'refusal latency p50 / p95',
+        `${fmt(r.refusalLatencyMs.p50)} / ${fmt(r.refusalLatencyMs.p95, ' ms')}`,
+        `${fmt(d.refusalLatencyMs.p50)} / ${fmt(d.refusalLatencyMs.p95, ' ms')}`,
+      ],
     ];
     const w0 = Math.max(...rows.map((x) => x[0].length));
     const w1 = Math.max(5, ...rows.map((x) => x[1].length));
     lines.push(`mode ${r.mode} (server ${r.server}, ${Math.round(r.details.durationMs / 1000)} s, ${r.details.sessions} sessions)`);
     lines.push(`  ${'figure'.padEnd(w0)}  ${'fleet'.padEnd(w1)}  doorwatch`);
     for (const [a, b, c] of rows) lines.push(`  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
-    if (r.mode === 'naive') lines.push(`  deadlocks by variant (client-observed): ${r.details.idleDeadlocks} idle-stream, ${r.details.dualDeadlocks} after a 409`);
+    if (r.mode === 'naive')
+      lines.push(
+        `  deadlocks by variant (client-observed): ${r.details.idleDeadlocks} idle-stream, ${r.details.dualDeadlocks} after a 409`,
+      );
     lines.push(r.mismatches.length === 0 ? '  agreement: exact' : `  MISMATCH:\n    ${r.mismatches.join('\n    ')}`);
     for (const a of [...r.details.anomalies, ...r.details.reporterErrors]) lines.push(`  problem: ${a}`);
     lines.push('');

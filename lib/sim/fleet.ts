@@ -70,7 +70,7 @@ export interface Fleet {
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const rng = createRng(options.seed ?? (Date.now() & 0x7fffffff));
+  const rng = createRng(options.seed ?? Date.now() & 0x7fffffff);
   const ledger = new Ledger();
   const reporterErrors: string[] = [];
   const reporters = new Map<string, Reporter>();

@@ -11,9 +11,11 @@ export async function prepareInstance(): Promise<void> {
   if (servers.length) log.info({ servers }, 'servers provisioned from DOORWATCH_SERVERS');
   const { sealed, inClear } = await sealStoredSecrets(db);
   if (sealed) log.info({ sealed }, 'webhook secrets stored in clear sealed with DOORWATCH_SECRET_KEY');
-  if (inClear) log.warn({ inClear }, 'webhook secrets stored unencrypted; set DOORWATCH_SECRET_KEY (openssl rand -base64 32) to seal them at rest');
+  if (inClear)
+    log.warn({ inClear }, 'webhook secrets stored unencrypted; set DOORWATCH_SECRET_KEY (openssl rand -base64 32) to seal them at rest');
   const sealedContactPoints = await sealContactPointSecrets(db.sql);
-  if (sealedContactPoints) log.info({ sealedContactPoints }, 'alert contact point secrets stored in clear sealed with DOORWATCH_SECRET_KEY');
+  if (sealedContactPoints)
+    log.info({ sealedContactPoints }, 'alert contact point secrets stored in clear sealed with DOORWATCH_SECRET_KEY');
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
   // (add further start-up steps above this line: the connection closes here; serving opens its own)
   await closeDb();

@@ -59,7 +59,10 @@ export async function contactPointForDelivery(sql: SqlExecutor, id: string): Pro
   const [row] = await sql.query<ContactPointWithSecret>(`SELECT * FROM ${C} WHERE "id" = ?`, [id]);
   if (!row) return null;
   const s = settings();
-  return { ...normalise(row), secret: openSecret(row.secret, s.DOORWATCH_SECRET_KEY, s.DOORWATCH_SECRET_KEY_PREVIOUS, 'contactPointSecret') };
+  return {
+    ...normalise(row),
+    secret: openSecret(row.secret, s.DOORWATCH_SECRET_KEY, s.DOORWATCH_SECRET_KEY_PREVIOUS, 'contactPointSecret'),
+  };
 }
 
 /** Start-up, as for server secrets: seal what is in clear (or under the previous key) and prove the rest opens. */

@@ -35,7 +35,10 @@ const fromRow = (r: AlertDeliveryRow): AlertDeliveryRow => ({
   deliveredAt: num(r.deliveredAt),
 });
 
-export async function insertAlertDelivery(tx: SqlExecutor, row: Pick<AlertDeliveryRow, 'id' | 'transitionId' | 'contactPointId' | 'body' | 'createdAt'>): Promise<void> {
+export async function insertAlertDelivery(
+  tx: SqlExecutor,
+  row: Pick<AlertDeliveryRow, 'id' | 'transitionId' | 'contactPointId' | 'body' | 'createdAt'>,
+): Promise<void> {
   await tx.execute(
     `INSERT INTO ${D} ("id", "transitionId", "contactPointId", "status", "attempts", "nextAttemptAt", "body", "createdAt") VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`,
     [row.id, row.transitionId, row.contactPointId, row.createdAt, row.body, row.createdAt],
@@ -76,7 +79,10 @@ export async function recordDeliveryAttempt(
 }
 
 /** Newest first: one status or all, or the deliveries of some transitions. */
-export async function listAlertDeliveries(sql: SqlExecutor, q: { status?: DeliveryStatus; transitionIds?: readonly string[]; limit: number }): Promise<AlertDeliveryRow[]> {
+export async function listAlertDeliveries(
+  sql: SqlExecutor,
+  q: { status?: DeliveryStatus; transitionIds?: readonly string[]; limit: number },
+): Promise<AlertDeliveryRow[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.status) {
@@ -97,6 +103,8 @@ export async function listAlertDeliveries(sql: SqlExecutor, q: { status?: Delive
 
 /** Deliveries that finally failed since `sinceMs` (the UI shows them beside the firing alerts). */
 export async function countFailedDeliveries(sql: SqlExecutor, sinceMs: number): Promise<number> {
-  const [row] = await sql.query<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM ${D} WHERE "status" = 'failed' AND "createdAt" >= ?`, [sinceMs]);
+  const [row] = await sql.query<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM ${D} WHERE "status" = 'failed' AND "createdAt" >= ?`, [
+    sinceMs,
+  ]);
   return Number(row?.n ?? 0);
 }

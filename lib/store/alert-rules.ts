@@ -21,7 +21,19 @@ export interface AlertRuleRow {
 type Stored = Omit<AlertRuleRow, 'enabled' | 'contactPointIds'> & { enabled: number | boolean };
 const R = TABLE_SQL.alertRule;
 const RC = TABLE_SQL.alertRuleContact;
-const COLUMNS = ['id', 'name', 'measure', 'comparison', 'threshold', 'windowMs', 'forMs', 'server', 'enabled', 'createdAt', 'updatedAt'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'measure',
+  'comparison',
+  'threshold',
+  'windowMs',
+  'forMs',
+  'server',
+  'enabled',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 async function withContacts(sql: SqlExecutor, rows: Stored[]): Promise<AlertRuleRow[]> {
   if (rows.length === 0) return [];

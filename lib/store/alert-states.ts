@@ -22,7 +22,14 @@ export async function readAlertStates(sql: SqlExecutor): Promise<Map<string, Ale
   return new Map(
     rows.map((r) => [
       r.ruleId,
-      { ...r, since: Number(r.since), activeSince: num(r.activeSince), value: num(r.value), evaluatedAt: Number(r.evaluatedAt), version: Number(r.version) },
+      {
+        ...r,
+        since: Number(r.since),
+        activeSince: num(r.activeSince),
+        value: num(r.value),
+        evaluatedAt: Number(r.evaluatedAt),
+        version: Number(r.version),
+      },
     ]),
   );
 }
@@ -31,7 +38,11 @@ export async function readAlertStates(sql: SqlExecutor): Promise<Map<string, Ale
  * Writes the rule's state if it is still at `expectedVersion` (null: no row yet), bumping the
  * version; false when another writer got there first (then nothing is written).
  */
-export async function writeAlertState(tx: SqlExecutor, row: Omit<AlertStateRow, 'version'>, expectedVersion: number | null): Promise<boolean> {
+export async function writeAlertState(
+  tx: SqlExecutor,
+  row: Omit<AlertStateRow, 'version'>,
+  expectedVersion: number | null,
+): Promise<boolean> {
   const values = [row.state, row.since, row.activeSince, Number.isFinite(row.value) ? row.value : null, row.evaluatedAt];
   if (expectedVersion === null) {
     const n = await tx.execute(

@@ -28,7 +28,17 @@ export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadL
   for (let i = 0; i < letters.length; i += 200) {
     const part = letters.slice(i, i + 200);
     const params: unknown[] = [];
-    for (const l of part) params.push(randomUUID(), l.server, receivedAt, l.code, columnText(l.message), l.eventIndex, l.eventId === null ? null : columnText(l.eventId.slice(0, MAX_EVENT_ID_CHARS)), columnText(l.payload));
+    for (const l of part)
+      params.push(
+        randomUUID(),
+        l.server,
+        receivedAt,
+        l.code,
+        columnText(l.message),
+        l.eventIndex,
+        l.eventId === null ? null : columnText(l.eventId.slice(0, MAX_EVENT_ID_CHARS)),
+        columnText(l.payload),
+      );
     await sql.execute(
       `INSERT INTO ${TABLE_SQL.deadLetter} ("id","server","receivedAt","code","message","eventIndex","eventId","payload") VALUES ${part.map(() => '(?,?,?,?,?,?,?,?)').join(',')}`,
       params,
@@ -131,7 +141,10 @@ export async function countDeadLettersByCode(sql: SqlExecutor, scope: DeadLetter
 /** How many dead letters are in scope (DeadLetter_receivedAt_idx / DeadLetter_server_receivedAt_idx). */
 export async function countDeadLetters(sql: SqlExecutor, scope: DeadLetterScope): Promise<number> {
   const { where, params } = scopeWhere(scope);
-  const [row] = await sql.query<{ n: number | bigint | string }>(`SELECT COUNT(*) AS "n" FROM ${TABLE_SQL.deadLetter} ${clause(where)}`, params);
+  const [row] = await sql.query<{ n: number | bigint | string }>(
+    `SELECT COUNT(*) AS "n" FROM ${TABLE_SQL.deadLetter} ${clause(where)}`,
+    params,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -143,5 +156,8 @@ export async function readDeadLetter(sql: SqlExecutor, id: string): Promise<Stor
 
 /** Deletes up to `limit` dead letters received before `cutoff`. */
 export function deleteDeadLettersBefore(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
-  return tx.execute(`DELETE FROM ${TABLE_SQL.deadLetter} WHERE "id" IN (SELECT "id" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?)`, [cutoff, limit]);
+  return tx.execute(
+    `DELETE FROM ${TABLE_SQL.deadLetter} WHERE "id" IN (SELECT "id" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?)`,
+    [cutoff, limit],
+  );
 }

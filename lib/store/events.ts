@@ -40,14 +40,36 @@ function rowToEvent(r: TimelineRow): DoorwatchEvent {
 }
 
 /** Inserts the events that are new for this server (idempotent per event id); returns the ids inserted. */
-export async function insertNewEvents(tx: SqlExecutor, server: string, events: readonly DoorwatchEvent[], receivedAt: number): Promise<Set<string>> {
-  const rows = events.map((e) => [server, e.id, e.token, e.type, timestampMs(e.at), e.seq ?? null, JSON.stringify(e.data ?? {}), receivedAt]);
-  const inserted = await tx.insertMany<{ eventId: string }>(TABLE.event, EVENT_COLUMNS, rows, 'ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"');
+export async function insertNewEvents(
+  tx: SqlExecutor,
+  server: string,
+  events: readonly DoorwatchEvent[],
+  receivedAt: number,
+): Promise<Set<string>> {
+  const rows = events.map((e) => [
+    server,
+    e.id,
+    e.token,
+    e.type,
+    timestampMs(e.at),
+    e.seq ?? null,
+    JSON.stringify(e.data ?? {}),
+    receivedAt,
+  ]);
+  const inserted = await tx.insertMany<{ eventId: string }>(
+    TABLE.event,
+    EVENT_COLUMNS,
+    rows,
+    'ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"',
+  );
   return new Set(inserted.map((r) => r.eventId));
 }
 
 /** The stored events of each (server, token), unordered, keyed by sessionKey. */
-export async function loadTimelines(tx: SqlExecutor, keys: readonly { server: string; token: string }[]): Promise<Map<SessionKey, DoorwatchEvent[]>> {
+export async function loadTimelines(
+  tx: SqlExecutor,
+  keys: readonly { server: string; token: string }[],
+): Promise<Map<SessionKey, DoorwatchEvent[]>> {
   const timelines = new Map<SessionKey, DoorwatchEvent[]>();
   const byServer = new Map<string, string[]>();
   for (const k of keys) byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);

@@ -37,21 +37,25 @@ interface Row {
 export function boundedResultJson(result: ProbeResult): string {
   const whole = JSON.stringify(result);
   if (whole.length <= MAX_RESULT_CHARS) return whole;
-  const steps = result.steps.map((s) => ({ ...s, transcript: { entries: [], omitted: s.transcript.omitted + s.transcript.entries.length } }));
+  const steps = result.steps.map((s) => ({
+    ...s,
+    transcript: { entries: [], omitted: s.transcript.omitted + s.transcript.entries.length },
+  }));
   return JSON.stringify({ ...result, steps });
 }
 
-export async function insertProbeRun(sql: SqlExecutor, server: string, result: ProbeResult, trigger: ProbeTrigger, id: string = randomUUID()): Promise<StoredProbeRun> {
+export async function insertProbeRun(
+  sql: SqlExecutor,
+  server: string,
+  result: ProbeResult,
+  trigger: ProbeTrigger,
+  id: string = randomUUID(),
+): Promise<StoredProbeRun> {
   const startedAt = Date.parse(result.startedAt);
-  await sql.execute(`INSERT INTO ${T} ("id", "server", "startedAt", "durationMs", "verdict", "trigger", "result") VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-    id,
-    server,
-    startedAt,
-    result.durationMs,
-    result.classification.verdict,
-    trigger,
-    boundedResultJson(result),
-  ]);
+  await sql.execute(
+    `INSERT INTO ${T} ("id", "server", "startedAt", "durationMs", "verdict", "trigger", "result") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [id, server, startedAt, result.durationMs, result.classification.verdict, trigger, boundedResultJson(result)],
+  );
   return { id, server, startedAt, durationMs: result.durationMs, verdict: result.classification.verdict, trigger, result };
 }
 
@@ -67,14 +71,22 @@ const fromRow = (r: Row): StoredProbeRun => ({
 });
 
 /** A server's runs, newest first, strictly before `before` (keyset on startedAt, id). */
-export async function readProbeRuns(sql: SqlExecutor, server: string, limit: number, before: { startedAt: number; id: string } | null = null): Promise<StoredProbeRun[]> {
+export async function readProbeRuns(
+  sql: SqlExecutor,
+  server: string,
+  limit: number,
+  before: { startedAt: number; id: string } | null = null,
+): Promise<StoredProbeRun[]> {
   const where = ['"server" = ?'];
   const params: unknown[] = [server];
   if (before) {
     where.push('("startedAt" < ? OR ("startedAt" = ? AND "id" < ?))');
     params.push(before.startedAt, before.startedAt, before.id);
   }
-  const rows = await sql.query<Row>(`SELECT * FROM ${T} WHERE ${where.join(' AND ')} ORDER BY "startedAt" DESC, "id" DESC LIMIT ?`, [...params, limit]);
+  const rows = await sql.query<Row>(`SELECT * FROM ${T} WHERE ${where.join(' AND ')} ORDER BY "startedAt" DESC, "id" DESC LIMIT ?`, [
+    ...params,
+    limit,
+  ]);
   return rows.map(fromRow);
 }
 

@@ -55,7 +55,12 @@ const fromRow = (r: Row): StoredProbeTarget => ({
   updatedAt: Number(r.updatedAt),
 });
 
-export async function upsertProbeTarget(sql: SqlExecutor, server: string, input: ProbeTargetInput, now: number): Promise<StoredProbeTarget> {
+export async function upsertProbeTarget(
+  sql: SqlExecutor,
+  server: string,
+  input: ProbeTargetInput,
+  now: number,
+): Promise<StoredProbeTarget> {
   const keep = input.credential === undefined;
   const header = input.credential?.header ?? null;
   const value = input.credential ? sealSecret(input.credential.value, settings().DOORWATCH_SECRET_KEY) : null;
@@ -84,7 +89,10 @@ export async function listProbeTargets(sql: SqlExecutor): Promise<StoredProbeTar
 
 /** The credential to send, opened from its sealed form (for running a probe only). */
 export async function probeCredential(sql: SqlExecutor, server: string): Promise<{ header: string; value: string } | null> {
-  const [row] = await sql.query<Pick<Row, 'credentialHeader' | 'credentialValue'>>(`SELECT "credentialHeader", "credentialValue" FROM ${T} WHERE "server" = ?`, [server]);
+  const [row] = await sql.query<Pick<Row, 'credentialHeader' | 'credentialValue'>>(
+    `SELECT "credentialHeader", "credentialValue" FROM ${T} WHERE "server" = ?`,
+    [server],
+  );
   if (!row || row.credentialHeader === null || row.credentialValue === null) return null;
   const s = settings();
   return { header: row.credentialHeader, value: openSecret(row.credentialValue, s.DOORWATCH_SECRET_KEY, s.DOORWATCH_SECRET_KEY_PREVIOUS) };

@@ -32,5 +32,10 @@ export async function reporterLossByServer(sql: SqlExecutor): Promise<Map<string
     `SELECT "server", COUNT(*) AS "instances", ${['dropped', 'failed'].map(sumColumn).join(', ')}, MAX("lastSeenAt") AS "last"
        FROM ${T} GROUP BY "server"`,
   );
-  return new Map(rows.map((r) => [r.server, { instances: Number(r.instances), dropped: Number(r.dropped), failed: Number(r.failed), lastReportAt: Number(r.last) }]));
+  return new Map(
+    rows.map((r) => [
+      r.server,
+      { instances: Number(r.instances), dropped: Number(r.dropped), failed: Number(r.failed), lastReportAt: Number(r.last) },
+    ]),
+  );
 }

@@ -14,8 +14,14 @@ const FLAG_SESSIONS = [
 const SUMMED = ['checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes'] as const;
 
 export const NO_RESUMPTION: TResumptionCounts = {
-  checkedResumes: 0, lossyResumes: 0, idleResumes: 0, rejectedResumes: 0,
-  conflictSessions: 0, endedSessionResumes: 0, unknownCursorSessions: 0, abandonedSessions: 0,
+  checkedResumes: 0,
+  lossyResumes: 0,
+  idleResumes: 0,
+  rejectedResumes: 0,
+  conflictSessions: 0,
+  endedSessionResumes: 0,
+  unknownCursorSessions: 0,
+  abandonedSessions: 0,
 };
 
 const total = (expr: string, as: string) => `COALESCE(CAST(SUM(${expr}) AS BIGINT), 0) AS "${as}"`;

@@ -36,7 +36,12 @@ export async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Pro
 }
 
 /** All-time sums of the given counters per server. */
-export async function rollupTotalsByServer<C extends RollupColumn>(sql: SqlExecutor, columns: readonly C[]): Promise<Map<string, Record<C, number>>> {
-  const rows = await sql.query<Record<string, unknown>>(`SELECT "server", ${columns.map(sumColumn).join(', ')} FROM ${TABLE_SQL.rollup} GROUP BY "server"`);
+export async function rollupTotalsByServer<C extends RollupColumn>(
+  sql: SqlExecutor,
+  columns: readonly C[],
+): Promise<Map<string, Record<C, number>>> {
+  const rows = await sql.query<Record<string, unknown>>(
+    `SELECT "server", ${columns.map(sumColumn).join(', ')} FROM ${TABLE_SQL.rollup} GROUP BY "server"`,
+  );
   return new Map(rows.map((r) => [String(r.server), Object.fromEntries(columns.map((c) => [c, Number(r[c] ?? 0)])) as Record<C, number>]));
 }

@@ -6,7 +6,12 @@ import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
 async function selectIn(tx: SqlExecutor, where: string, values: readonly string[], extra: readonly unknown[] = []): Promise<SessionRow[]> {
   const out: SessionRow[] = [];
   for (const part of chunks(values)) {
-    out.push(...(await tx.query<SessionRow>(`SELECT * FROM ${TABLE_SQL.session} WHERE ${where} IN (${placeholders(part.length)})`, [...extra, ...part])));
+    out.push(
+      ...(await tx.query<SessionRow>(`SELECT * FROM ${TABLE_SQL.session} WHERE ${where} IN (${placeholders(part.length)})`, [
+        ...extra,
+        ...part,
+      ])),
+    );
   }
   return out;
 }
@@ -19,7 +24,8 @@ export const sessionsOfServer = (tx: SqlExecutor, server: string, tokens: readon
   selectIn(tx, '"server" = ? AND "token"', tokens, [server]);
 
 /** Sessions (on any server) whose previousToken is one of these tokens: their successors. */
-export const sessionsNamingPredecessors = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> => selectIn(tx, '"previousToken"', tokens);
+export const sessionsNamingPredecessors = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> =>
+  selectIn(tx, '"previousToken"', tokens);
 
 export async function findSession(sql: SqlExecutor, server: string, token: string): Promise<SessionRow | null> {
   const rows = await sql.query<SessionRow>(`SELECT * FROM ${TABLE_SQL.session} WHERE "server" = ? AND "token" = ?`, [server, token]);
@@ -28,13 +34,22 @@ export async function findSession(sql: SqlExecutor, server: string, token: strin
 
 /** Inserts or replaces whole rows in one multi-row statement per chunk. */
 export async function upsertSessionRows(tx: SqlExecutor, rows: readonly SessionRow[]): Promise<void> {
-  const updates = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token').map((c) => `"${c}" = excluded."${c}"`).join(',');
-  await tx.insertMany(TABLE.session, SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])), `ON CONFLICT ("server","token") DO UPDATE SET ${updates}`);
+  const updates = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token')
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(',');
+  await tx.insertMany(
+    TABLE.session,
+    SESSION_COLUMN_SPECS,
+    rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])),
+    `ON CONFLICT ("server","token") DO UPDATE SET ${updates}`,
+  );
 }
 
 /** The latest lastEventAt per server (servers seen in data). */
 export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string, number | null>> {
-  const rows = await sql.query<{ server: string; last: number | null }>(`SELECT "server", MAX("lastEventAt") AS "last" FROM ${TABLE_SQL.session} GROUP BY "server"`);
+  const rows = await sql.query<{ server: string; last: number | null }>(
+    `SELECT "server", MAX("lastEventAt") AS "last" FROM ${TABLE_SQL.session} GROUP BY "server"`,
+  );
   return new Map(rows.map((r) => [r.server, r.last === null ? null : Number(r.last)]));
 }
 
@@ -49,6 +64,9 @@ export async function ongoingDeadlocksByServer(sql: SqlExecutor, startedBy: numb
 
 /** Sessions in a given state, per server (upgrade_pending: the gauge of upgrades pending). */
 export async function sessionsInStateByServer(sql: SqlExecutor, state: string): Promise<Map<string, number>> {
-  const rows = await sql.query<{ server: string; n: unknown }>(`SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = ? GROUP BY "server"`, [state]);
+  const rows = await sql.query<{ server: string; n: unknown }>(
+    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = ? GROUP BY "server"`,
+    [state],
+  );
   return new Map(rows.map((r) => [r.server, Number(r.n)]));
 }

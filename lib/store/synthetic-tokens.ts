@@ -4,7 +4,13 @@
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL, chunks, placeholders } from './tables';
 
-export async function recordSyntheticTokens(tx: SqlExecutor, server: string, tokens: readonly string[], runId: string, now: number): Promise<void> {
+export async function recordSyntheticTokens(
+  tx: SqlExecutor,
+  server: string,
+  tokens: readonly string[],
+  runId: string,
+  now: number,
+): Promise<void> {
   for (const part of chunks([...new Set(tokens)], 200)) {
     await tx.execute(
       `INSERT INTO ${TABLE_SQL.syntheticToken} ("server", "token", "runId", "createdAt") VALUES ${part.map(() => '(?,?,?,?)').join(',')}

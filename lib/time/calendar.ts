@@ -12,7 +12,13 @@ export const DAY_MS = 86_400_000;
 export const WEEK_MS = 7 * DAY_MS;
 
 /** Fixed-length units; M and y depend on the calendar. */
-export const FIXED_UNIT_MS: Record<Exclude<TimeUnit, 'M' | 'y'>, number> = { s: SECOND_MS, m: MINUTE_MS, h: HOUR_MS, d: DAY_MS, w: WEEK_MS };
+export const FIXED_UNIT_MS: Record<Exclude<TimeUnit, 'M' | 'y'>, number> = {
+  s: SECOND_MS,
+  m: MINUTE_MS,
+  h: HOUR_MS,
+  d: DAY_MS,
+  w: WEEK_MS,
+};
 
 function daysInMonth(year: number, month0: number): number {
   return new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();

@@ -7,8 +7,24 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 function parts(ms: number, tz: TimeZoneMode) {
   const d = new Date(ms);
   return tz === 'utc'
-    ? { y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h: d.getUTCHours(), mi: d.getUTCMinutes(), s: d.getUTCSeconds(), ms: d.getUTCMilliseconds() }
-    : { y: d.getFullYear(), mo: d.getMonth() + 1, d: d.getDate(), h: d.getHours(), mi: d.getMinutes(), s: d.getSeconds(), ms: d.getMilliseconds() };
+    ? {
+        y: d.getUTCFullYear(),
+        mo: d.getUTCMonth() + 1,
+        d: d.getUTCDate(),
+        h: d.getUTCHours(),
+        mi: d.getUTCMinutes(),
+        s: d.getUTCSeconds(),
+        ms: d.getUTCMilliseconds(),
+      }
+    : {
+        y: d.getFullYear(),
+        mo: d.getMonth() + 1,
+        d: d.getDate(),
+        h: d.getHours(),
+        mi: d.getMinutes(),
+        s: d.getSeconds(),
+        ms: d.getMilliseconds(),
+      };
 }
 
 export function toMs(value: string | number | null | undefined): number | null {

@@ -58,7 +58,8 @@ export const FALLBACK_REFRESH_MS = 5000;
 /** A relative range ("now-15m") moves with time: refetch with a moving now even when nothing is pushed. */
 export const RELATIVE_FOLLOW_MS = 10_000;
 
-const isRelative = (p: { from?: string; to?: string }) => [p.from, p.to].some((v) => v === undefined || v === '' || v.trim().startsWith('now'));
+const isRelative = (p: { from?: string; to?: string }) =>
+  [p.from, p.to].some((v) => v === undefined || v === '' || v.trim().startsWith('now'));
 
 /** The refetch interval for a query: none while pushed changes arrive, except to move a relative range. */
 function useInterval(refresh: RefreshMode, range?: { from?: string; to?: string }): number | false {

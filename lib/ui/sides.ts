@@ -32,7 +32,14 @@ export interface SideEvent {
 export function deriveSides(events: readonly SideEvent[]): SideStep[] {
   const parsed: DoorwatchEvent[] = [];
   for (const e of events) {
-    const r = ZEvent.safeParse({ id: e.id, token: 'timeline', type: e.type, at: e.at, ...(e.seq === null ? {} : { seq: e.seq }), data: e.data });
+    const r = ZEvent.safeParse({
+      id: e.id,
+      token: 'timeline',
+      type: e.type,
+      at: e.at,
+      ...(e.seq === null ? {} : { seq: e.seq }),
+      data: e.data,
+    });
     if (r.success) parsed.push(r.data);
   }
   const byId = new Map(deriveBoundarySides(parsed).map((s) => [s.eventId, s]));

@@ -49,7 +49,11 @@ export function patchQuery(current: string, patch: ParamPatch): string {
 }
 
 /** The global params of the current URL, for links to other sections. */
-export function globalQuery(sp: { get(name: string): string | null }, extra: ParamPatch = {}, keep: readonly string[] = GLOBAL_PARAMS): string {
+export function globalQuery(
+  sp: { get(name: string): string | null },
+  extra: ParamPatch = {},
+  keep: readonly string[] = GLOBAL_PARAMS,
+): string {
   const out = new URLSearchParams();
   for (const k of keep) {
     const v = sp.get(k);

@@ -154,7 +154,11 @@ export function buildInfo(): { buildId: string; fresh: boolean | null } {
   const buildId = readFileSync(idFile, 'utf8').trim();
   let fresh: boolean | null = null;
   try {
-    const want = execFileSync(process.execPath, ['-e', "import('./scripts/ensure-build.mjs').then(m=>process.stdout.write(m.sourceHash()))"], { cwd: ROOT, encoding: 'utf8' });
+    const want = execFileSync(
+      process.execPath,
+      ['-e', "import('./scripts/ensure-build.mjs').then(m=>process.stdout.write(m.sourceHash()))"],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     fresh = readFileSync(join(snapshot ?? ROOT, '.next', 'doorwatch-source-hash'), 'utf8') === want;
   } catch {
     fresh = null;
@@ -179,7 +183,10 @@ export async function appDir(): Promise<string> {
       const before = readFileSync(id, 'utf8');
       rmSync(join(dir, '.next'), { recursive: true, force: true });
       try {
-        cpSync(join(ROOT, '.next'), join(dir, '.next'), { recursive: true, filter: (src) => !src.includes(`${join(ROOT, '.next', 'cache')}`) });
+        cpSync(join(ROOT, '.next'), join(dir, '.next'), {
+          recursive: true,
+          filter: (src) => !src.includes(`${join(ROOT, '.next', 'cache')}`),
+        });
         if (existsSync(id) && readFileSync(id, 'utf8') === before && existsSync(join(dir, '.next', 'BUILD_ID'))) break;
       } catch {
         /* build in progress: files vanished while copying */
@@ -248,12 +255,16 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
   };
   let out = '';
   const cwd = await appDir();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
   child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;

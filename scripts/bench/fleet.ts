@@ -38,7 +38,6 @@ export interface FleetOptions {
   eventsPerSession?: number;
 }
 
-
 export const serverName = (i: number) => `bench-${String(i).padStart(2, '0')}`;
 
 type Step = [type: string, dt: number, data?: Record<string, unknown>];
@@ -63,14 +62,19 @@ export function* generateFleet(o: FleetOptions): Generator<BenchSession> {
     let seq = 0;
     // Sessions start at increasing times across the span (per server), with jitter.
     const BASE = 5.4;
-  const perSession = Math.max(BASE, o.eventsPerSession ?? BASE);
-  // Healthy and plain-SSE sessions (~62% of them) carry the extra 3-event drop/resume cycles.
-  const cycles = (perSession - BASE) / 3 / 0.62;
-  const pad = (steps: Step[]) => {
-    const k = Math.floor(cycles + rand());
-    for (let i = 0; i < k; i++) steps.push(['stream.dropped', 10_000 + rand() * 60_000, { reason: 'idle' }], ['resume.requested', 50 + rand() * 300, { lastEventId: null }], ['resume.accepted', 10 + rand() * 40, { replayed: 1 }]);
-  };
-  const approxSessions = Math.max(1, Math.round(perServer / perSession));
+    const perSession = Math.max(BASE, o.eventsPerSession ?? BASE);
+    // Healthy and plain-SSE sessions (~62% of them) carry the extra 3-event drop/resume cycles.
+    const cycles = (perSession - BASE) / 3 / 0.62;
+    const pad = (steps: Step[]) => {
+      const k = Math.floor(cycles + rand());
+      for (let i = 0; i < k; i++)
+        steps.push(
+          ['stream.dropped', 10_000 + rand() * 60_000, { reason: 'idle' }],
+          ['resume.requested', 50 + rand() * 300, { lastEventId: null }],
+          ['resume.accepted', 10 + rand() * 40, { replayed: 1 }],
+        );
+    };
+    const approxSessions = Math.max(1, Math.round(perServer / perSession));
     let t = o.fromMs + rand() * (span / approxSessions);
     // A pending renegotiation: the successor opens shortly after its predecessor was refused.
     let pendingPredecessor: BenchSession | null = null;
@@ -89,17 +93,30 @@ export function* generateFleet(o: FleetOptions): Generator<BenchSession> {
       if (r < 0.5) {
         // Healthy upgrade, sometimes a drop and a resume after the WebSocket is bound.
         steps.push(['upgrade.accepted', 40 + rand() * 60, { eventId: up }], ['upgrade.completed', 30 + rand() * 40, {}]);
-        if (rand() < 0.4) steps.push(['stream.dropped', 5_000 + rand() * 60_000, { reason: 'reset' }], ['resume.requested', 50 + rand() * 200, { lastEventId: up + 3 }], ['resume.accepted', 10 + rand() * 40, { replayed: 2 }]);
+        if (rand() < 0.4)
+          steps.push(
+            ['stream.dropped', 5_000 + rand() * 60_000, { reason: 'reset' }],
+            ['resume.requested', 50 + rand() * 200, { lastEventId: up + 3 }],
+            ['resume.accepted', 10 + rand() * 40, { replayed: 2 }],
+          );
         pad(steps);
         steps.push(['session.closed', 1_000 + rand() * 120_000, { reason: 'client' }]);
       } else if (r < 0.62) {
         // Plain SSE session with a drop and a resume.
-        steps.push(['stream.dropped', 2_000 + rand() * 30_000, { reason: 'idle' }], ['resume.requested', 100 + rand() * 500, { lastEventId: null }], ['resume.accepted', 20 + rand() * 50, { replayed: 0 }]);
+        steps.push(
+          ['stream.dropped', 2_000 + rand() * 30_000, { reason: 'idle' }],
+          ['resume.requested', 100 + rand() * 500, { lastEventId: null }],
+          ['resume.accepted', 20 + rand() * 50, { replayed: 0 }],
+        );
         pad(steps);
         steps.push(['session.closed', 5_000 + rand() * 60_000, {}]);
       } else if (r < 0.9) {
         // Boundary resume: durable upgrade-accepted, drop before the handshake completes.
-        steps.push(['upgrade.accepted', 40 + rand() * 60, { eventId: up }], ['stream.dropped', 20 + rand() * 200, { reason: 'reset' }], ['resume.requested', 30 + rand() * 300, { lastEventId: rand() < 0.5 ? up : null }]);
+        steps.push(
+          ['upgrade.accepted', 40 + rand() * 60, { eventId: up }],
+          ['stream.dropped', 20 + rand() * 200, { reason: 'reset' }],
+          ['resume.requested', 30 + rand() * 300, { lastEventId: rand() < 0.5 ? up : null }],
+        );
         if (naive) {
           steps.push(['resume.accepted', 20 + rand() * 80, { replayed: 0 }]);
           // Ended deadlock (timeout) most of the time; some are left unended (ongoing candidates).

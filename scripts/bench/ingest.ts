@@ -13,8 +13,21 @@ import { Webhook } from 'standardwebhooks';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 import { generateFleet, serverName, type BenchEvent } from './fleet';
 import {
-  cleanupSqlite, createPgDatabase, dropPgDatabase, latencySummary, log, machine, num, prepareDatabase, round, startApp,
-  tempSqliteUrl, buildInfo, appDir, type Args, type BenchApp,
+  cleanupSqlite,
+  createPgDatabase,
+  dropPgDatabase,
+  latencySummary,
+  log,
+  machine,
+  num,
+  prepareDatabase,
+  round,
+  startApp,
+  tempSqliteUrl,
+  buildInfo,
+  appDir,
+  type Args,
+  type BenchApp,
 } from './common';
 
 interface Batch {
@@ -127,7 +140,9 @@ async function rawSqlite(batches: Batch[]): Promise<{ rows: number; seconds: num
     await prepareDatabase(tmp.url);
     const db = new Database(tmp.file);
     db.pragma('journal_mode = WAL');
-    const stmt = db.prepare(`INSERT INTO "Event" ("server","eventId","token","type","at","seq","data","receivedAt") VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`);
+    const stmt = db.prepare(
+      `INSERT INTO "Event" ("server","eventId","token","type","at","seq","data","receivedAt") VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+    );
     const now = Date.now();
     const t = performance.now();
     let rows = 0;
@@ -160,9 +175,14 @@ async function rawPg(batches: Batch[]): Promise<{ rows: number; seconds: number;
     const t = performance.now();
     await c.query('BEGIN');
     const copy = c.query(copyFrom('COPY "Event" ("server","eventId","token","type","at","seq","data","receivedAt") FROM STDIN'));
-    await pipeline(Readable.from((function* () {
-      for (const r of all) yield `${r.map(copyField).join('\t')}\n`;
-    })()), copy);
+    await pipeline(
+      Readable.from(
+        (function* () {
+          for (const r of all) yield `${r.map(copyField).join('\t')}\n`;
+        })(),
+      ),
+      copy,
+    );
     await c.query('COMMIT');
     const seconds = (performance.now() - t) / 1000;
     const rows = copy.rowCount;
@@ -184,7 +204,15 @@ export async function benchIngest(args: Args) {
   const serverList = [...secrets].map(([name, secret]) => ({ name, secret }));
   const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
   await appDir();
-  const result: Record<string, unknown> = { part: 'ingest', machine: machine(), build: buildInfo(), events: total, batchSize, concurrency, servers };
+  const result: Record<string, unknown> = {
+    part: 'ingest',
+    machine: machine(),
+    build: buildInfo(),
+    events: total,
+    batchSize,
+    concurrency,
+    servers,
+  };
   const targets: Record<string, unknown> = {};
 
   for (const target of only) {
@@ -206,7 +234,12 @@ export async function benchIngest(args: Args) {
           await app.stop();
         }
         const raw = await rawSqlite(batches);
-        targets.sqlite = { loadavg: loadBefore, app: run, raw: { method: 'better-sqlite3 prepared INSERT, one transaction, WAL', ...raw }, ratio: round(run.eventsPerSec / raw.rowsPerSec, 3) };
+        targets.sqlite = {
+          loadavg: loadBefore,
+          app: run,
+          raw: { method: 'better-sqlite3 prepared INSERT, one transaction, WAL', ...raw },
+          ratio: round(run.eventsPerSec / raw.rowsPerSec, 3),
+        };
       } finally {
         cleanupSqlite(tmp.dir);
       }
@@ -226,7 +259,14 @@ export async function benchIngest(args: Args) {
           for (const a of apps) await a.stop();
         }
         const raw = await rawPg(batches);
-        targets[target] = { loadavg: loadBefore, instances, concurrency: concurrency * instances, app: run, raw, ratio: round(run.eventsPerSec / raw.rowsPerSec, 3) };
+        targets[target] = {
+          loadavg: loadBefore,
+          instances,
+          concurrency: concurrency * instances,
+          app: run,
+          raw,
+          ratio: round(run.eventsPerSec / raw.rowsPerSec, 3),
+        };
       } finally {
         await dropPgDatabase(name);
       }

@@ -22,21 +22,34 @@ function timedDb(db: Db, stats: Map<string, { n: number; ms: number }>): Db {
     const m = /^(INSERT INTO|SELECT .*? FROM|SELECT \* FROM) "(\w+)"/.exec(t);
     return m ? `${m[1].startsWith('INSERT') ? 'INSERT' : 'SELECT'} ${m[2]}` : t.slice(0, 30);
   };
-  const wrap = (ex: SqlExecutor): SqlExecutor => ({
-    provider: ex.provider,
-    async query(text, params) {
-      const t = performance.now();
-      try { return await ex.query(text, params); } finally { add(kind(text), performance.now() - t); }
-    },
-    async execute(text, params) {
-      const t = performance.now();
-      try { return await ex.execute(text, params); } finally { add(kind(text), performance.now() - t); }
-    },
-    async insertMany(table, columns, rows, tail) {
-      const t = performance.now();
-      try { return await ex.insertMany(table, columns, rows, tail); } finally { add(`INSERT ${table}`, performance.now() - t); }
-    },
-  } as SqlExecutor);
+  const wrap = (ex: SqlExecutor): SqlExecutor =>
+    ({
+      provider: ex.provider,
+      async query(text, params) {
+        const t = performance.now();
+        try {
+          return await ex.query(text, params);
+        } finally {
+          add(kind(text), performance.now() - t);
+        }
+      },
+      async execute(text, params) {
+        const t = performance.now();
+        try {
+          return await ex.execute(text, params);
+        } finally {
+          add(kind(text), performance.now() - t);
+        }
+      },
+      async insertMany(table, columns, rows, tail) {
+        const t = performance.now();
+        try {
+          return await ex.insertMany(table, columns, rows, tail);
+        } finally {
+          add(`INSERT ${table}`, performance.now() - t);
+        }
+      },
+    }) as SqlExecutor;
   const add = (k: string, ms: number) => {
     const s = stats.get(k) ?? { n: 0, ms: 0 };
     s.n++;
@@ -61,7 +74,9 @@ function fleetBatches(events: number, servers: number, now: number, prefix: stri
 }
 
 export function summariseProfile(dir: string) {
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
   if (!file) return null;
   const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
     nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
@@ -73,12 +88,22 @@ export function summariseProfile(dir: string) {
     const h = n.hitCount ?? 0;
     if (!h) continue;
     const url = n.callFrame.url;
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.includes('/lib/') ? `app ${url.slice(url.indexOf('/lib/') + 1)}` : url ? url.replace(/^.*\//, '') : `(${n.callFrame.functionName || 'native'})`);
+    const pkg =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
+      (url.includes('/lib/')
+        ? `app ${url.slice(url.indexOf('/lib/') + 1)}`
+        : url
+          ? url.replace(/^.*\//, '')
+          : `(${n.callFrame.functionName || 'native'})`);
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + h);
     const fn = `${n.callFrame.functionName || '(anon)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/main\//, '')}:${n.callFrame.lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + h);
   }
-  const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, h]) => ({ name, pct: round((100 * h) / total, 1) }));
+  const top = (m: Map<string, number>, k: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([name, h]) => ({ name, pct: round((100 * h) / total, 1) }));
   return { file, byPackage: top(byPkg, 15), byFunction: top(byFn, 25) };
 }
 
@@ -91,7 +116,10 @@ async function main() {
   const tmp = tempSqliteUrl();
   const url = args.flags.get('database-url') ?? tmp.url;
   try {
-    await prepareDatabase(url, Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}` })));
+    await prepareDatabase(
+      url,
+      Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}` })),
+    );
     const raw = openDb(readDatabaseConfig({ DATABASE_URL: url }));
     const stmtStats = new Map<string, { n: number; ms: number }>();
     const db = timedDb(raw, stmtStats);
@@ -110,10 +138,26 @@ async function main() {
     await raw.close();
     const sqlMs = [...stmtStats.values()].reduce((s, x) => s + x.ms, 0);
     const result: Record<string, unknown> = {
-      part: 'profile-ingest', provider: db.config.provider, accepted, seconds: round(seconds, 2), eventsPerSec: Math.round(accepted / seconds), batchMs: latencySummary(lat),
+      part: 'profile-ingest',
+      provider: db.config.provider,
+      accepted,
+      seconds: round(seconds, 2),
+      eventsPerSec: Math.round(accepted / seconds),
+      batchMs: latencySummary(lat),
       // Time inside statement calls (driver adapter + Prisma + database) vs everything else (validation, summarize, JS).
       statementsPct: round((100 * sqlMs) / (seconds * 1000), 1),
-      perBatch: Object.fromEntries([...stmtStats].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { statements: round(v.n / batches.length, 1), ms: round(v.ms / batches.length, 2), pctOfTotal: round((100 * v.ms) / (seconds * 1000), 1) }])),
+      perBatch: Object.fromEntries(
+        [...stmtStats]
+          .sort((a, b) => b[1].ms - a[1].ms)
+          .map(([k, v]) => [
+            k,
+            {
+              statements: round(v.n / batches.length, 1),
+              ms: round(v.ms / batches.length, 2),
+              pctOfTotal: round((100 * v.ms) / (seconds * 1000), 1),
+            },
+          ]),
+      ),
     };
     if (args.flags.has('check') && db.config.provider === 'sqlite') {
       const tmp2 = tempSqliteUrl();
@@ -134,16 +178,24 @@ async function main() {
 function compare(ingested: string, seeded: string) {
   const a = new Database(ingested, { readonly: true });
   a.exec(`ATTACH '${seeded}' AS s`);
-  const cols = (a.prepare(`SELECT name FROM pragma_table_info('Session') WHERE name <> 'updatedAt'`).all() as { name: string }[]).map((r) => `"${r.name}"`).join(',');
+  const cols = (a.prepare(`SELECT name FROM pragma_table_info('Session') WHERE name <> 'updatedAt'`).all() as { name: string }[])
+    .map((r) => `"${r.name}"`)
+    .join(',');
   const rcols = (a.prepare(`SELECT name FROM pragma_table_info('Rollup')`).all() as { name: string }[]).map((r) => `"${r.name}"`).join(',');
   const count = (q: string) => (a.prepare(q).get() as { n: number }).n;
   const out = {
     sessions: count(`SELECT COUNT(*) n FROM main."Session"`),
-    sessionsDiffering: count(`SELECT COUNT(*) n FROM (SELECT ${cols} FROM main."Session" EXCEPT SELECT ${cols} FROM s."Session")`) + count(`SELECT COUNT(*) n FROM (SELECT ${cols} FROM s."Session" EXCEPT SELECT ${cols} FROM main."Session")`),
+    sessionsDiffering:
+      count(`SELECT COUNT(*) n FROM (SELECT ${cols} FROM main."Session" EXCEPT SELECT ${cols} FROM s."Session")`) +
+      count(`SELECT COUNT(*) n FROM (SELECT ${cols} FROM s."Session" EXCEPT SELECT ${cols} FROM main."Session")`),
     rollupCells: count(`SELECT COUNT(*) n FROM main."Rollup"`),
-    rollupDiffering: count(`SELECT COUNT(*) n FROM (SELECT ${rcols} FROM main."Rollup" EXCEPT SELECT ${rcols} FROM s."Rollup")`) + count(`SELECT COUNT(*) n FROM (SELECT ${rcols} FROM s."Rollup" EXCEPT SELECT ${rcols} FROM main."Rollup")`),
+    rollupDiffering:
+      count(`SELECT COUNT(*) n FROM (SELECT ${rcols} FROM main."Rollup" EXCEPT SELECT ${rcols} FROM s."Rollup")`) +
+      count(`SELECT COUNT(*) n FROM (SELECT ${rcols} FROM s."Rollup" EXCEPT SELECT ${rcols} FROM main."Rollup")`),
     events: count(`SELECT COUNT(*) n FROM main."Event"`),
-    eventsDiffering: count(`SELECT COUNT(*) n FROM (SELECT "server","eventId","token","type","at","data" FROM main."Event" EXCEPT SELECT "server","eventId","token","type","at","data" FROM s."Event")`),
+    eventsDiffering: count(
+      `SELECT COUNT(*) n FROM (SELECT "server","eventId","token","type","at","data" FROM main."Event" EXCEPT SELECT "server","eventId","token","type","at","data" FROM s."Event")`,
+    ),
   };
   a.close();
   return out;

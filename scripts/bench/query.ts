@@ -7,8 +7,20 @@ import { Client } from 'pg';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { seed, type SeedResult } from './seed';
 import {
-  ADMIN_TOKEN, cleanupSqlite, createPgDatabase, dropPgDatabase, latencySummary, log, machine, num, round, startApp, tempSqliteUrl,
-  buildInfo, appDir, type Args,
+  ADMIN_TOKEN,
+  cleanupSqlite,
+  createPgDatabase,
+  dropPgDatabase,
+  latencySummary,
+  log,
+  machine,
+  num,
+  round,
+  startApp,
+  tempSqliteUrl,
+  buildInfo,
+  appDir,
+  type Args,
 } from './common';
 
 async function sampleSessions(databaseUrl: string, n: number): Promise<{ server: string; token: string }[]> {
@@ -37,7 +49,11 @@ async function timeGet(url: string): Promise<{ ms: number; status: number; body:
   const text = await res.text();
   const ms = performance.now() - t;
   let body: any = null;
-  try { body = JSON.parse(text); } catch { body = text; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
   return { ms, status: res.status, body };
 }
 
@@ -68,18 +84,34 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
     const first = (await timeGet(`${app.url}/api/v1/sessions?flag=naive_resume&limit=50`)).body;
     const cursor = first?.nextCursor ?? first?.cursor ?? null;
     const listPage2 = cursor
-      ? await measure('list page 2', () => `${app.url}/api/v1/sessions?flag=naive_resume&limit=50&cursor=${encodeURIComponent(cursor)}`, requests)
+      ? await measure(
+          'list page 2',
+          () => `${app.url}/api/v1/sessions?flag=naive_resume&limit=50&cursor=${encodeURIComponent(cursor)}`,
+          requests,
+        )
       : null;
-    const detail = await measure('detail', () => {
-      const s = tokens[i++ % tokens.length];
-      return `${app.url}/api/v1/servers/${s.server}/sessions/${encodeURIComponent(s.token)}`;
-    }, requests);
+    const detail = await measure(
+      'detail',
+      () => {
+        const s = tokens[i++ % tokens.length];
+        return `${app.url}/api/v1/servers/${s.server}/sessions/${encodeURIComponent(s.token)}`;
+      },
+      requests,
+    );
     // Token lookup (the `/` search and the sessions filter): a whole sampled token, then a prefix of one.
-    const lookup = await measure('token lookup', () => `${app.url}/api/v1/sessions?token=${encodeURIComponent(tokens[i++ % tokens.length].token)}&limit=50`, requests);
-    const prefix = await measure('token prefix', () => {
-      const t = tokens[i++ % tokens.length].token;
-      return `${app.url}/api/v1/sessions?token=${encodeURIComponent(t.slice(0, Math.max(4, t.length - 3)))}&limit=50`;
-    }, requests);
+    const lookup = await measure(
+      'token lookup',
+      () => `${app.url}/api/v1/sessions?token=${encodeURIComponent(tokens[i++ % tokens.length].token)}&limit=50`,
+      requests,
+    );
+    const prefix = await measure(
+      'token prefix',
+      () => {
+        const t = tokens[i++ % tokens.length].token;
+        return `${app.url}/api/v1/sessions?token=${encodeURIComponent(t.slice(0, Math.max(4, t.length - 3)))}&limit=50`;
+      },
+      requests,
+    );
     return {
       loadavg,
       seeded,

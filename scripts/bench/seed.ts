@@ -12,7 +12,14 @@ import { summarizeResumption } from '@/lib/boundary/resumption-health';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import { EVENT_COLUMNS } from '@/lib/store/events';
 import { insertManyAsUnnest } from '@/lib/db/sql';
-import { addContributions, minuteOf, pruneZeroCells, sessionContributions, ROLLUP_COLUMNS, type RollupDelta } from '@/lib/metrics/rollup-contributions';
+import {
+  addContributions,
+  minuteOf,
+  pruneZeroCells,
+  sessionContributions,
+  ROLLUP_COLUMNS,
+  type RollupDelta,
+} from '@/lib/metrics/rollup-contributions';
 import { rollupAddTail, rollupColumnSpecs } from '@/lib/store/rollups';
 import { TABLE, TABLE_SQL } from '@/lib/store/tables';
 import { generateSecret } from '@/lib/store/servers/server-secret';
@@ -62,23 +69,41 @@ function sqliteWriter(file: string): Writer {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -200000');
-  const ev = db.prepare(`INSERT INTO ${TABLE_SQL.event} (${EVENT_COLS.map((c) => `"${c}"`).join(',')}) VALUES (${EVENT_COLS.map(() => '?').join(',')}) ON CONFLICT DO NOTHING`);
-  const se = db.prepare(`INSERT INTO ${TABLE_SQL.session} (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`);
+  const ev = db.prepare(
+    `INSERT INTO ${TABLE_SQL.event} (${EVENT_COLS.map((c) => `"${c}"`).join(',')}) VALUES (${EVENT_COLS.map(() => '?').join(',')}) ON CONFLICT DO NOTHING`,
+  );
+  const se = db.prepare(
+    `INSERT INTO ${TABLE_SQL.session} (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`,
+  );
   const cols = ROLLUP_COLUMNS;
   const ro = db.prepare(
     `INSERT INTO ${TABLE_SQL.rollup} ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
      ${rollupAddTail(cols)}`,
   );
-  const evTx = db.transaction((rows: EventTuple[]) => { for (const r of rows) ev.run(...r); });
-  const seTx = db.transaction((rows: SessionRow[]) => { for (const r of rows) se.run(...SESSION_ROW_COLUMNS.map((c) => r[c])); });
+  const evTx = db.transaction((rows: EventTuple[]) => {
+    for (const r of rows) ev.run(...r);
+  });
+  const seTx = db.transaction((rows: SessionRow[]) => {
+    for (const r of rows) se.run(...SESSION_ROW_COLUMNS.map((c) => r[c]));
+  });
   const roTx = db.transaction((delta: RollupDelta) => {
     for (const cell of delta.values()) ro.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
   });
   return {
-    async events(rows) { evTx(rows); },
-    async sessions(rows) { seTx(rows); },
-    async rollups(delta) { roTx(delta); },
-    async close() { db.pragma('wal_checkpoint(TRUNCATE)'); db.exec('ANALYZE'); db.close(); },
+    async events(rows) {
+      evTx(rows);
+    },
+    async sessions(rows) {
+      seTx(rows);
+    },
+    async rollups(delta) {
+      roTx(delta);
+    },
+    async close() {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.exec('ANALYZE');
+      db.close();
+    },
   };
 }
 
@@ -87,7 +112,12 @@ async function pgWriter(url: string): Promise<Writer> {
   const c = new Client({ connectionString: url });
   await c.connect();
   await c.query('SET synchronous_commit = off');
-  const insert = async (table: string, columns: Parameters<typeof insertManyAsUnnest>[1], rows: readonly (readonly unknown[])[], tail: string) => {
+  const insert = async (
+    table: string,
+    columns: Parameters<typeof insertManyAsUnnest>[1],
+    rows: readonly (readonly unknown[])[],
+    tail: string,
+  ) => {
     const { text, params } = insertManyAsUnnest(table, columns, rows, tail);
     await c.query(text, params);
   };
@@ -97,7 +127,12 @@ async function pgWriter(url: string): Promise<Writer> {
       await insert(TABLE.event, EVENT_COLUMNS, rows, 'ON CONFLICT DO NOTHING');
     },
     async sessions(rows) {
-      await insert(TABLE.session, SESSION_COLUMN_SPECS, rows.map((r) => SESSION_ROW_COLUMNS.map((col) => r[col])), '');
+      await insert(
+        TABLE.session,
+        SESSION_COLUMN_SPECS,
+        rows.map((r) => SESSION_ROW_COLUMNS.map((col) => r[col])),
+        '',
+      );
     },
     async rollups(delta) {
       const cells = [...delta.values()];
@@ -111,7 +146,10 @@ async function pgWriter(url: string): Promise<Writer> {
         );
       }
     },
-    async close() { await c.query('ANALYZE'); await c.end(); },
+    async close() {
+      await c.query('ANALYZE');
+      await c.end();
+    },
   };
 }
 
@@ -121,7 +159,10 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   const days = o.days ?? 7;
   const now = o.now ?? Date.now();
   // The bench servers get secrets so the seeded database also accepts ingest.
-  await prepareDatabase(o.databaseUrl, Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })));
+  await prepareDatabase(
+    o.databaseUrl,
+    Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })),
+  );
   const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
   const phases = { generateAndSummarize: 0, events: 0, sessions: 0, rollups: 0 };
   const delta: RollupDelta = new Map();
@@ -142,9 +183,21 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   };
   let tg = performance.now();
   const prefix = o.prefix ?? `sd${now.toString(36)}-`;
-  for (const s of generateFleet({ events: o.events, servers, fromMs: o.window?.fromMs ?? now - days * 86_400_000, toMs: o.window?.toMs ?? now - 120_000, prefix, seed: o.seed ?? 11, eventsPerSession: o.sessions ? o.events / o.sessions : undefined }) as Iterable<BenchSession>) {
+  for (const s of generateFleet({
+    events: o.events,
+    servers,
+    fromMs: o.window?.fromMs ?? now - days * 86_400_000,
+    toMs: o.window?.toMs ?? now - 120_000,
+    prefix,
+    seed: o.seed ?? 11,
+    eventsPerSession: o.sessions ? o.events / o.sessions : undefined,
+  }) as Iterable<BenchSession>) {
     const timeline = s.events as unknown as DoorwatchEvent[];
-    const summary = summarize(timeline, now, { server: s.server, deadlockThresholdMs: DEFAULT_DEADLOCK_THRESHOLD_MS, successor: s.successor });
+    const summary = summarize(timeline, now, {
+      server: s.server,
+      deadlockThresholdMs: DEFAULT_DEADLOCK_THRESHOLD_MS,
+      successor: s.successor,
+    });
     let first = Infinity;
     for (const e of s.events) {
       const at = timestampMs(e.at);
@@ -162,7 +215,8 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
       phases.generateAndSummarize += performance.now() - tg;
       await flush();
       tg = performance.now();
-      if (sessions % 200_000 < 8_100) log(`seed: ${events} events, ${sessions} sessions, ${Math.round(events / ((performance.now() - t0) / 1000))} events/s`);
+      if (sessions % 200_000 < 8_100)
+        log(`seed: ${events} events, ${sessions} sessions, ${Math.round(events / ((performance.now() - t0) / 1000))} events/s`);
     }
   }
   phases.generateAndSummarize += performance.now() - tg;
@@ -184,7 +238,9 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
     days,
     seconds: round(seconds, 1),
     eventsPerSec: Math.round(events / seconds),
-    phases: Object.fromEntries(Object.entries({ ...phases, analyzeAndClose: performance.now() - t }).map(([k, v]) => [k, round(v / 1000, 1)])),
+    phases: Object.fromEntries(
+      Object.entries({ ...phases, analyzeAndClose: performance.now() - t }).map(([k, v]) => [k, round(v / 1000, 1)]),
+    ),
   };
 }
 

@@ -23,9 +23,18 @@ async function login(p: Page, token: string) {
 
 describe('alerts', () => {
   before(async () => {
-    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '300' } }), launch()]);
+    [app, browser] = await Promise.all([
+      startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '300' } }),
+      launch(),
+    ]);
     const t = Date.now() - 60_000;
-    const ev = (type: string, ms: number, data: Record<string, unknown> = {}) => ({ id: `al-${type}-${ms}`, token: 'tok-alert-naive', type, at: new Date(t + ms).toISOString(), data });
+    const ev = (type: string, ms: number, data: Record<string, unknown> = {}) => ({
+      id: `al-${type}-${ms}`,
+      token: 'tok-alert-naive',
+      type,
+      at: new Date(t + ms).toISOString(),
+      data,
+    });
     const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
       ev('session.opened', 0),
       ev('upgrade.accepted', 100, { eventId: 4 }),

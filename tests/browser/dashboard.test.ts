@@ -137,7 +137,10 @@ describe('dashboard', () => {
     const seen = new Set(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token'))));
     await page.click('[data-testid="next-page"]');
     await page.waitForURL(/cursor=/);
-    await page.waitForFunction((first) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') !== first, [...seen][0]);
+    await page.waitForFunction(
+      (first) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') !== first,
+      [...seen][0],
+    );
     for (const t of await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token')))) seen.add(t);
     await page.click('[data-testid="next-page"]');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
@@ -152,7 +155,10 @@ describe('dashboard', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 2);
     await page.click('[data-testid="sort-firstEventAt"]');
     await page.waitForURL(/sort=-firstEventAt/);
-    await page.waitForFunction((t) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') === t, TOKENS.ongoing);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid="session-row"]')?.getAttribute('data-token') === t,
+      TOKENS.ongoing,
+    );
     await page.fill('[data-testid="token-filter"]', 'tok-naive-dead');
     await page.waitForURL(/token=tok-naive-dead/);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
@@ -269,7 +275,16 @@ describe('dashboard', () => {
       await viewer.goto(`${app.url}/settings`);
       assert.match(await viewer.locator('[data-testid="empty-state"]').innerText(), /Administrators only/);
       // The cookie session of a viewer is refused by the admin API too, not only hidden in the UI.
-      const status = await viewer.evaluate(async () => (await fetch('/api/v1/admin/servers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"sneaky"}' })).status);
+      const status = await viewer.evaluate(
+        async () =>
+          (
+            await fetch('/api/v1/admin/servers', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{"name":"sneaky"}',
+            })
+          ).status,
+      );
       assert.equal(status, 403);
       await viewer.screenshot({ path: shot('14-settings-viewer') });
     } finally {
@@ -280,7 +295,10 @@ describe('dashboard', () => {
   test('servers, settings, help and the dark theme render', async () => {
     // A reporter that lost events says so; the server row warns that its verdict may rest on partial data.
     const { name, secret } = SERVERS.naive;
-    const batch = { events: [{ id: 'loss-1', token: 'tok-loss', type: 'stream.dropped', at: new Date().toISOString(), data: {} }], reporter: { instance: 'naive-host-1', dropped: 3, failed: 1 } };
+    const batch = {
+      events: [{ id: 'loss-1', token: 'tok-loss', type: 'stream.dropped', at: new Date().toISOString(), data: {} }],
+      reporter: { instance: 'naive-host-1', dropped: 3, failed: 1 },
+    };
     assert.equal((await postSigned(app.url, name, secret, JSON.stringify(batch))).status, 200);
     await page.goto(`${app.url}/servers`);
     await page.locator('[data-testid="server-row-mcp-good"]').waitFor();
@@ -312,6 +330,9 @@ describe('dashboard', () => {
     await page.goto(`${app.url}/servers/mcp-good/sessions/tok-does-not-exist`);
     assert.match(await page.locator('[data-testid="empty-state"]').innerText(), /No session tok-does-not-exist/);
     // Only the expected failures above (401 before login, the 400 and the 404) reached the console.
-    assert.deepEqual(consoleErrors.filter((e) => !/status of (400|401|404)/.test(e)), []);
+    assert.deepEqual(
+      consoleErrors.filter((e) => !/status of (400|401|404)/.test(e)),
+      [],
+    );
   });
 });

@@ -14,7 +14,10 @@ export const SERVERS = {
   naive: { name: 'mcp-naive', secret: `whsec_${randomBytes(32).toString('base64')}` },
 };
 
-export const serversEnv = () => Object.values(SERVERS).map((s) => `${s.name}=${s.secret}`).join(',');
+export const serversEnv = () =>
+  Object.values(SERVERS)
+    .map((s) => `${s.name}=${s.secret}`)
+    .join(',');
 
 export const TOKENS = {
   refused: 'tok-refused-0001',
@@ -73,7 +76,10 @@ export async function seed(baseUrl: string, now = Date.now()): Promise<number> {
     ev(TOKENS.dual, 'upgrade.rejected', X + 1180, { status: 409 }),
     ev(TOKENS.dual, 'session.closed', X + 4000, { reason: 'client fell back to SSE' }),
   ];
-  for (const [srv, events] of [[SERVERS.good, good], [SERVERS.naive, naive]] as const) {
+  for (const [srv, events] of [
+    [SERVERS.good, good],
+    [SERVERS.naive, naive],
+  ] as const) {
     const res = await postEvents(baseUrl, srv.name, srv.secret, events);
     if (res.status !== 200) throw new Error(`seeding ${srv.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
@@ -85,7 +91,14 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -72,10 +72,10 @@ describe('live', () => {
       { id: `${token}-o`, token, type: 'session.opened', at: new Date(t).toISOString() },
     ]);
     assert.equal(res.status, 200);
-    await page.waitForFunction(
-      ([sel, n]) => Number(document.querySelector(sel as string)?.textContent) === n,
-      ['[data-testid="tile-sessions"] .tile-value', before + 1] as const,
-    );
+    await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel as string)?.textContent) === n, [
+      '[data-testid="tile-sessions"] .tile-value',
+      before + 1,
+    ] as const);
     assert.equal(navigations, 0, 'the page was not reloaded');
   });
 
@@ -84,15 +84,27 @@ describe('live', () => {
     const dur = page.locator('[data-testid="deadlocked-for"]');
     await dur.waitFor();
     const first = await dur.innerText();
-    await page.waitForFunction(([sel, text]) => document.querySelector(sel as string)?.textContent !== text, ['[data-testid="deadlocked-for"]', first] as const);
+    await page.waitForFunction(([sel, text]) => document.querySelector(sel as string)?.textContent !== text, [
+      '[data-testid="deadlocked-for"]',
+      first,
+    ] as const);
     await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
     const rows = await page.locator('[data-testid="event-row"]').count();
     // The client finally gives up: the session times out, and the page shows it without a reload.
     const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
-      { id: `ev-${TOKENS.ongoing}-closed`, token: TOKENS.ongoing, type: 'session.closed', at: new Date(Date.now() - 1000).toISOString(), data: { reason: 'gave up' } },
+      {
+        id: `ev-${TOKENS.ongoing}-closed`,
+        token: TOKENS.ongoing,
+        type: 'session.closed',
+        at: new Date(Date.now() - 1000).toISOString(),
+        data: { reason: 'gave up' },
+      },
     ]);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), ['[data-testid="event-row"]', rows] as const);
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), [
+      '[data-testid="event-row"]',
+      rows,
+    ] as const);
     await page.screenshot({ path: shot('live-session-1440') });
   });
 
@@ -101,7 +113,9 @@ describe('live', () => {
     await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
     await app.stop();
     await page.locator('[data-testid="data-age"][data-stream="down"]').waitFor({ timeout: 15_000 });
-    await page.locator('[data-testid="data-age"][data-tone="amber"], [data-testid="data-age"][data-tone="red"]').waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="data-age"][data-tone="amber"], [data-testid="data-age"][data-tone="red"]')
+      .waitFor({ timeout: 30_000 });
     await page.screenshot({ path: shot('live-stream-down') });
   });
 });

@@ -23,7 +23,14 @@ describe('door probes on the Servers page', () => {
     [app, browser, sim] = await Promise.all([
       startAppServer(),
       launch(),
-      startSimServer({ name: 'browser-naive', mode: 'naive', reporter: null, ledger: new Ledger(), upgradeAfterMs: () => 30, messageIntervalMs: 10 }),
+      startSimServer({
+        name: 'browser-naive',
+        mode: 'naive',
+        reporter: null,
+        ledger: new Ledger(),
+        upgradeAfterMs: () => 30,
+        messageIntervalMs: 10,
+      }),
     ]);
     assert.equal((await api('/api/v1/admin/servers', { method: 'POST', body: JSON.stringify({ name: 'door-naive' }) })).status, 201);
     const set = await api('/api/v1/admin/servers/door-naive/probe', {

@@ -11,13 +11,21 @@ let app: AppServer;
 const api = (path: string, init: RequestInit & { token?: string } = {}) =>
   fetch(`${app.url}${path}`, {
     ...init,
-    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.headers ?? {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(init.headers ?? {}),
+    },
   });
 
 const event = (id: string) => ({ id, token: 'adm-tok', type: 'session.opened', at: new Date().toISOString(), data: {} });
 
-before(async () => { app = await startAppServer(); });
-after(async () => { await app?.stop(); });
+before(async () => {
+  app = await startAppServer();
+});
+after(async () => {
+  await app?.stop();
+});
 
 test('an admin registers a server, the secret signs ingest, rotation and removal take effect', async () => {
   const created = await api('/api/v1/admin/servers', { method: 'POST', token: ADMIN, body: JSON.stringify({ name: 'edge-1' }) });
@@ -33,7 +41,11 @@ test('an admin registers a server, the secret signs ingest, rotation and removal
   const bad = await api('/api/v1/admin/servers', { method: 'POST', token: ADMIN, body: JSON.stringify({ name: 'Edge 1' }) });
   assert.equal(bad.status, 400);
 
-  const rotated = await api('/api/v1/admin/servers/edge-1/rotate', { method: 'POST', token: ADMIN, body: JSON.stringify({ graceSeconds: 600 }) });
+  const rotated = await api('/api/v1/admin/servers/edge-1/rotate', {
+    method: 'POST',
+    token: ADMIN,
+    body: JSON.stringify({ graceSeconds: 600 }),
+  });
   assert.equal(rotated.status, 200);
   const r = await rotated.json();
   assert.notEqual(r.secret, secret);
@@ -60,13 +72,19 @@ test('admin server routes refuse anonymous callers and viewers', async () => {
 });
 
 test('dead letters: listed for operators with what was sent, filtered, paginated, counted by code, whole on their own', async () => {
-  const { secret } = await (await api('/api/v1/admin/servers', { method: 'POST', token: ADMIN, body: JSON.stringify({ name: 'sloppy' }) })).json();
+  const { secret } = await (
+    await api('/api/v1/admin/servers', { method: 'POST', token: ADMIN, body: JSON.stringify({ name: 'sloppy' }) })
+  ).json();
   const since = new Date(Date.now() - 1000).toISOString();
   assert.equal((await postSigned(app.url, 'sloppy', secret, 'not json at all')).status, 400);
   const big = `{"events": ${'x'.repeat(10_000)}`;
   assert.equal((await postSigned(app.url, 'sloppy', secret, big)).status, 400);
   const bad = (i: number) => ({ id: `bad-${i}`, token: 't', type: 'nope', at: new Date().toISOString() });
-  const res = await postEvents(app.url, 'sloppy', secret, [event('ok-1'), ...Array.from({ length: 5 }, (_, i) => bad(i)), { id: 'bad-f', token: 't', type: 'session.opened', at: 'yesterday', data: {} }]);
+  const res = await postEvents(app.url, 'sloppy', secret, [
+    event('ok-1'),
+    ...Array.from({ length: 5 }, (_, i) => bad(i)),
+    { id: 'bad-f', token: 't', type: 'session.opened', at: 'yesterday', data: {} },
+  ]);
   assert.equal(res.status, 207);
 
   const list = async (query: string) => api(`/api/v1/admin/dead-letters${query}`, { token: ADMIN });
@@ -75,7 +93,11 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
   const stats = await (await api('/api/v1/stats?server=sloppy&from=now-1h', { token: ADMIN })).json();
   assert.equal(stats.deadLetters, 8, 'the overview counts them too');
   assert.equal(stats.events, 1, 'and only the valid event as an event');
-  assert.deepEqual(all.byCode, [{ code: 'invalid_type', count: 5 }, { code: 'invalid_body', count: 2 }, { code: 'invalid_field', count: 1 }]);
+  assert.deepEqual(all.byCode, [
+    { code: 'invalid_type', count: 5 },
+    { code: 'invalid_body', count: 2 },
+    { code: 'invalid_field', count: 1 },
+  ]);
   assert.ok(all.deadLetters.some((l: any) => l.payload === 'not json at all' && !l.payloadTruncated && l.eventIndex === null));
   const typed = all.deadLetters.find((l: any) => l.eventId === 'bad-3');
   assert.deepEqual([typed.code, typed.eventIndex, typed.server], ['invalid_type', 4, 'sloppy']);
@@ -99,7 +121,10 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
     seen.push(...page.deadLetters.map((l: any) => l.id));
     cursor = page.nextCursor;
   }
-  assert.deepEqual(seen, all.deadLetters.map((l: any) => l.id));
+  assert.deepEqual(
+    seen,
+    all.deadLetters.map((l: any) => l.id),
+  );
   const times = all.deadLetters.map((l: any) => l.receivedAt);
   assert.deepEqual(times, [...times].sort().reverse());
   const onlyType = await (await list('?server=sloppy&code=invalid_type,invalid_field')).json();
@@ -108,7 +133,12 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
   assert.equal((await list(`?server=sloppy&from=${encodeURIComponent(since)}&to=now-1h`)).status, 400);
   assert.equal((await (await list(`?server=sloppy&to=${encodeURIComponent(since)}`)).json()).total, 0);
 
-  for (const [query, code] of [['?limit=0', 'invalid_limit'], ['?code=DROP%20TABLE', 'invalid_code'], ['?cursor=nope', 'invalid_cursor'], ['?from=yesterday', 'invalid_time_range']]) {
+  for (const [query, code] of [
+    ['?limit=0', 'invalid_limit'],
+    ['?code=DROP%20TABLE', 'invalid_code'],
+    ['?cursor=nope', 'invalid_cursor'],
+    ['?from=yesterday', 'invalid_time_range'],
+  ]) {
     const r = await list(query);
     assert.equal(r.status, 400, query);
     assert.equal((await r.json()).error.code, code, query);
@@ -119,7 +149,9 @@ test('dead letters: listed for operators with what was sent, filtered, paginated
 
 test('with DOORWATCH_SECRET_KEY, webhook secrets are sealed at rest and still verify', async () => {
   const provisioned = `whsec_${randomBytes(32).toString('base64')}`;
-  const sealed = await startAppServer({ env: { DOORWATCH_SECRET_KEY: randomBytes(32).toString('base64'), DOORWATCH_SERVERS: `cfg-1=${provisioned}` } });
+  const sealed = await startAppServer({
+    env: { DOORWATCH_SECRET_KEY: randomBytes(32).toString('base64'), DOORWATCH_SERVERS: `cfg-1=${provisioned}` },
+  });
   try {
     const res = await fetch(`${sealed.url}/api/v1/admin/servers`, {
       method: 'POST',

@@ -57,7 +57,12 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
   }
 }
 
-async function addContactPoint(app: AppServer, receiver: WebhookReceiver, name: string, format: 'standard' | 'slack' = 'standard'): Promise<string> {
+async function addContactPoint(
+  app: AppServer,
+  receiver: WebhookReceiver,
+  name: string,
+  format: 'standard' | 'slack' = 'standard',
+): Promise<string> {
   const res = await api(app, '/api/v1/alerts/contact-points', { method: 'POST', body: { name, url: receiver.url, format } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.match(res.body.secret, /^whsec_/);
@@ -98,18 +103,50 @@ test('three default rules exist; viewers read rules and history, only admins wri
   assert.equal((await api(app, '/api/v1/alerts/rules', { token: viewer })).status, 200);
   assert.equal((await api(app, '/api/v1/alerts/history', { token: viewer })).status, 200);
   assert.equal((await api(app, '/api/v1/alerts/deliveries', { token: viewer })).status, 200);
-  const create = await api(app, '/api/v1/alerts/rules', { method: 'POST', token: viewer, body: { name: 'x', measure: 'naive_resumes', comparison: 'gt', threshold: 0, windowSeconds: 60, forSeconds: 0 } });
+  const create = await api(app, '/api/v1/alerts/rules', {
+    method: 'POST',
+    token: viewer,
+    body: { name: 'x', measure: 'naive_resumes', comparison: 'gt', threshold: 0, windowSeconds: 60, forSeconds: 0 },
+  });
   assert.equal(create.status, 403);
-  assert.equal((await api(app, '/api/v1/alerts/rules/default-naive-resume', { method: 'PATCH', token: viewer, body: { enabled: false } })).status, 403);
+  assert.equal(
+    (await api(app, '/api/v1/alerts/rules/default-naive-resume', { method: 'PATCH', token: viewer, body: { enabled: false } })).status,
+    403,
+  );
   // Bad input is a 400 naming the field, an unknown contact point a 400, an unknown rule a 404.
-  const bad = await api(app, '/api/v1/alerts/rules', { method: 'POST', body: { name: 'x', measure: 'nope', comparison: 'gt', threshold: 0, windowSeconds: 60, forSeconds: 0 } });
+  const bad = await api(app, '/api/v1/alerts/rules', {
+    method: 'POST',
+    body: { name: 'x', measure: 'nope', comparison: 'gt', threshold: 0, windowSeconds: 60, forSeconds: 0 },
+  });
   assert.equal(bad.status, 400);
-  const unknownCp = await api(app, '/api/v1/alerts/rules', { method: 'POST', body: { name: 'x', measure: 'naive_resumes', comparison: 'gt', threshold: 0, windowSeconds: 60, forSeconds: 0, contactPointIds: ['nope'] } });
+  const unknownCp = await api(app, '/api/v1/alerts/rules', {
+    method: 'POST',
+    body: {
+      name: 'x',
+      measure: 'naive_resumes',
+      comparison: 'gt',
+      threshold: 0,
+      windowSeconds: 60,
+      forSeconds: 0,
+      contactPointIds: ['nope'],
+    },
+  });
   assert.equal(unknownCp.status, 400);
   assert.equal(unknownCp.body.error.code, 'contact_point_not_found');
   assert.equal((await api(app, '/api/v1/alerts/rules/nope', { method: 'DELETE' })).status, 404);
   // A created rule can be edited and deleted.
-  const made = await api(app, '/api/v1/alerts/rules', { method: 'POST', body: { name: 'slow refusals', measure: 'refusal_latency_p95_ms', comparison: 'gt', threshold: 200, windowSeconds: 600, forSeconds: 60, server: 'alpha' } });
+  const made = await api(app, '/api/v1/alerts/rules', {
+    method: 'POST',
+    body: {
+      name: 'slow refusals',
+      measure: 'refusal_latency_p95_ms',
+      comparison: 'gt',
+      threshold: 200,
+      windowSeconds: 600,
+      forSeconds: 60,
+      server: 'alpha',
+    },
+  });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const edited = await api(app, `/api/v1/alerts/rules/${made.body.rule.id}`, { method: 'PATCH', body: { threshold: 250 } });
   assert.equal(edited.body.rule.threshold, 250);
@@ -130,15 +167,25 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
     await addContactPoint(app, slack, 'chat', 'slack'),
   ];
   const stored = await app.query<{ secret: string }>('SELECT "secret" FROM "AlertContactPoint"');
-  assert.ok(stored.every((r) => r.secret.startsWith('dwsealed:v1:')), 'contact point secrets are sealed at rest');
+  assert.ok(
+    stored.every((r) => r.secret.startsWith('dwsealed:v1:')),
+    'contact point secrets are sealed at rest',
+  );
   const listed = await api(app, '/api/v1/alerts/contact-points');
   assert.ok(!JSON.stringify(listed.body).includes('whsec_'), 'secrets are never listed');
 
-  const patched = await api(app, '/api/v1/alerts/rules/default-naive-resume', { method: 'PATCH', body: { contactPointIds: ids, server: 'alpha' } });
+  const patched = await api(app, '/api/v1/alerts/rules/default-naive-resume', {
+    method: 'PATCH',
+    body: { contactPointIds: ids, server: 'alpha' },
+  });
   assert.equal(patched.status, 200, JSON.stringify(patched.body));
 
   await postNaiveResume(app, 'naive-1');
-  const rules = await until('the rule to fire', () => api(app, '/api/v1/alerts/rules'), (r) => r.body.rules.find((x: any) => x.id === 'default-naive-resume')?.status?.state === 'firing');
+  const rules = await until(
+    'the rule to fire',
+    () => api(app, '/api/v1/alerts/rules'),
+    (r) => r.body.rules.find((x: any) => x.id === 'default-naive-resume')?.status?.state === 'firing',
+  );
   assert.equal(rules.body.firing, 1);
 
   await good.waitFor((r) => r.length >= 1, 'the good receiver');
@@ -151,7 +198,10 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   assert.match(n.json.sessionsUrl, /^https:\/\/dw\.example\.test\/sessions\?from=.+&to=.+&server=alpha$/);
 
   await flaky.waitFor((r) => r.length >= 3, 'three attempts at the flaky receiver');
-  assert.deepEqual(flaky.requests.map((r) => r.status), [500, 503, 200]);
+  assert.deepEqual(
+    flaky.requests.map((r) => r.status),
+    [500, 503, 200],
+  );
   assert.equal(new Set(flaky.requests.map((r) => r.webhookId)).size, 1, 'webhook-id is stable across retries');
   assert.ok(flaky.requests.every((r) => r.signatureValid && r.body === flaky.requests[0].body));
 
@@ -161,7 +211,11 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   assert.match(slack.requests[0].json.text, /<https:\/\/dw\.example\.test\/sessions\?[^|]+\|[^>]+>/);
   assert.equal(slack.requests[0].signatureValid, true);
 
-  const failed = await until('the failing delivery to be marked failed', () => api(app, '/api/v1/alerts/deliveries?status=failed'), (r) => r.body.deliveries.length === 1);
+  const failed = await until(
+    'the failing delivery to be marked failed',
+    () => api(app, '/api/v1/alerts/deliveries?status=failed'),
+    (r) => r.body.deliveries.length === 1,
+  );
   assert.equal(down.requests.length, 3, 'bounded attempts (DOORWATCH_ALERT_MAX_ATTEMPTS)');
   assert.equal(failed.body.deliveries[0].contactPointName, 'down');
   assert.equal(failed.body.deliveries[0].attempts, 3);
@@ -174,7 +228,10 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   assert.equal(good.requests[1].json.kind, 'resolved');
   assert.notEqual(good.requests[1].webhookId, good.requests[0].webhookId);
   const history = await api(app, '/api/v1/alerts/history?rule=default-naive-resume');
-  assert.deepEqual(history.body.transitions.map((t: any) => t.kind), ['resolved', 'firing']);
+  assert.deepEqual(
+    history.body.transitions.map((t: any) => t.kind),
+    ['resolved', 'firing'],
+  );
   const firing = history.body.transitions[1];
   assert.deepEqual(firing.deliveries.map((d: any) => d.status).sort(), ['delivered', 'delivered', 'delivered', 'failed']);
   assert.match(firing.sessionsPath, /^\/sessions\?from=.+&server=alpha$/);
@@ -200,7 +257,11 @@ test('a pending notification survives a crash and is delivered after the restart
     await receiver.waitFor((r) => r.some((x) => x.status === 200), 'the delivery after the restart');
     assert.equal(new Set(receiver.requests.map((r) => r.webhookId)).size, 1, 'the same notification, not a new one');
     assert.equal(receiver.requests.filter((r) => r.status === 200).length, 1);
-    const [row] = await until('the delivery to be recorded', () => db.query('SELECT "status", "attempts" FROM "AlertDelivery"'), (rows) => rows[0]?.status !== 'pending');
+    const [row] = await until(
+      'the delivery to be recorded',
+      () => db.query('SELECT "status", "attempts" FROM "AlertDelivery"'),
+      (rows) => rows[0]?.status !== 'pending',
+    );
     assert.equal(row.status, 'delivered');
     assert.equal(Number(row.attempts), 2);
   } finally {
@@ -223,12 +284,18 @@ test('two instances on one database evaluate each rule once: no duplicate transi
     // Many evaluation ticks of both instances later, still one transition and one notification.
     await new Promise((r) => setTimeout(r, 3000));
     const transitions = await db.query('SELECT "kind" FROM "AlertTransition" WHERE "ruleId" = ?', ['default-naive-resume']);
-    assert.deepEqual(transitions.map((t) => t.kind), ['firing']);
+    assert.deepEqual(
+      transitions.map((t) => t.kind),
+      ['firing'],
+    );
     assert.equal(receiver.requests.length, 1);
     await api(a, '/api/v1/alerts/rules/default-naive-resume', { method: 'PATCH', body: { enabled: false } });
     await receiver.waitFor((r) => r.length >= 2, 'the resolved notification');
     await new Promise((r) => setTimeout(r, 1500));
-    assert.deepEqual(receiver.requests.map((r) => r.json.kind), ['firing', 'resolved']);
+    assert.deepEqual(
+      receiver.requests.map((r) => r.json.kind),
+      ['firing', 'resolved'],
+    );
     assert.equal((await db.query('SELECT COUNT(*) AS "n" FROM "AlertTransition"'))[0].n, 2);
   } finally {
     await Promise.all([a.stop(), b.stop()]);

@@ -10,10 +10,21 @@ const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const root = join(__dirname, '..', '..');
 let app: AppServer;
 
-before(async () => { app = await startAppServer(); });
-after(async () => { await app?.stop(); });
+before(async () => {
+  app = await startAppServer();
+});
+after(async () => {
+  await app?.stop();
+});
 
-interface Opts { method?: string; token?: string; cookie?: string; origin?: string; body?: unknown; headers?: Record<string, string> }
+interface Opts {
+  method?: string;
+  token?: string;
+  cookie?: string;
+  origin?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 async function call(path: string, o: Opts = {}) {
   const headers: Record<string, string> = { ...o.headers };
@@ -21,10 +32,18 @@ async function call(path: string, o: Opts = {}) {
   if (o.cookie) headers.cookie = o.cookie;
   if (o.origin) headers.origin = o.origin;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method: o.method ?? 'GET', headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method: o.method ?? 'GET',
+    headers,
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
   const text = await res.text();
   let body: any = text;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, headers: res.headers, body };
 }
 
@@ -107,7 +126,11 @@ describe('bearer tokens', () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.body.error.code, 'invalid_body');
     }
-    const bad = await fetch(`${app.url}/api/v1/operators`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: '{nope' });
+    const bad = await fetch(`${app.url}/api/v1/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+      body: '{nope',
+    });
     assert.equal(((await bad.json()) as any).error.code, 'invalid_json');
     const missing = await call('/api/v1/operators/op_nope', { method: 'DELETE', token: ADMIN });
     assert.equal(missing.status, 404);
@@ -152,7 +175,11 @@ describe('browser login', () => {
     assert.equal(evil.body.error.code, 'csrf_rejected');
     const ok = await call('/api/v1/operators', { method: 'POST', cookie, body, origin: app.url });
     assert.equal(ok.status, 201);
-    const sameSite = await call(`/api/v1/operators/${ok.body.operator.id}`, { method: 'DELETE', cookie, headers: { 'sec-fetch-site': 'same-origin' } });
+    const sameSite = await call(`/api/v1/operators/${ok.body.operator.id}`, {
+      method: 'DELETE',
+      cookie,
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
     assert.equal(sameSite.status, 200);
   });
 
@@ -175,11 +202,17 @@ describe('CLI and bootstrap', () => {
     // Asynchronously: a blocked event loop would keep our idle keep-alive connections from noticing
     // that the server closed them, and the next fetch would reuse a dead one.
     const run = async (...args: string[]) =>
-      (await promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/operator-cli.ts'), ...args], {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: app.databaseUrl },
-        encoding: 'utf8',
-      })).stdout;
+      (
+        await promisify(execFile)(
+          process.execPath,
+          [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/operator-cli.ts'), ...args],
+          {
+            cwd: root,
+            env: { ...process.env, DATABASE_URL: app.databaseUrl },
+            encoding: 'utf8',
+          },
+        )
+      ).stdout;
     const out = await run('create', 'cli-viewer', '--role', 'viewer');
     const token = /dw_[A-Za-z0-9_-]{43}/.exec(out)![0];
     const id = /id (op_\w+)/.exec(out)![1];

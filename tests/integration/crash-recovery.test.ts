@@ -40,7 +40,14 @@ after(async () => {
 });
 
 test(`${testProvider()}: two SIGKILLs mid-stream with dashboards open lose nothing and store nothing twice`, async () => {
-  const timelines = randomTimelines({ count: 400, seed: 1001, prefix: 'crash', servers: ['alpha', 'beta', 'gamma'], maxSteps: 8, spreadMs: 20 * 60_000 });
+  const timelines = randomTimelines({
+    count: 400,
+    seed: 1001,
+    prefix: 'crash',
+    servers: ['alpha', 'beta', 'gamma'],
+    maxSteps: 8,
+    spreadMs: 20 * 60_000,
+  });
   const stream = shuffled(timelines.flat(), 1002);
   const batches = splitIntoBatches(stream, 20, createRng(1003));
   const killAt = [Math.floor(batches.length * 0.3), Math.floor(batches.length * 0.65)];
@@ -69,12 +76,21 @@ test(`${testProvider()}: two SIGKILLs mid-stream with dashboards open lose nothi
   record.push(...log.record);
   answers.push(...log.answers);
 
-  console.log(`crash: ${stream.length} events in ${batches.length} batches, kills ${JSON.stringify(kills)}, ingest answers ${JSON.stringify(statusCounts(log.answers))}, dashboard answers ${JSON.stringify(statusCounts(polled.map((p) => ({ ...p, retryAfter: null }))))}`);
+  console.log(
+    `crash: ${stream.length} events in ${batches.length} batches, kills ${JSON.stringify(kills)}, ingest answers ${JSON.stringify(statusCounts(log.answers))}, dashboard answers ${JSON.stringify(statusCounts(polled.map((p) => ({ ...p, retryAfter: null }))))}`,
+  );
   assert.equal(kills.length, 2, 'killed twice');
   assert.deepEqual(log.failed, [], 'every batch acknowledged in the end');
-  assert.ok(log.answers.some((a) => a.status === 0), 'some requests were cut off by a kill');
+  assert.ok(
+    log.answers.some((a) => a.status === 0),
+    'some requests were cut off by a kill',
+  );
   assert.deepEqual(brokenPromises(log.answers), [], 'ingest answers only 200, or 503 with Retry-After');
-  assert.deepEqual(polled.filter((p) => p.status !== 200 && p.status !== 0), [], 'dashboards get 200 (or nothing while the process is down)');
+  assert.deepEqual(
+    polled.filter((p) => p.status !== 200 && p.status !== 0),
+    [],
+    'dashboards get 200 (or nothing while the process is down)',
+  );
   assert.ok(polled.filter((p) => p.status === 200 && p.at > kills[1].down).length > 0, 'dashboards answered again after the last restart');
   // A batch committed just before a kill loses its answer; its retry finds the events stored (duplicates).
   assert.equal(log.accepted + log.duplicates, stream.length, 'each batch acknowledged once');
@@ -105,7 +121,14 @@ test(`${testProvider()}: after a restart, cold operator tokens used together wit
   await start();
 
   // Senders retrying their backlog, dashboards opened with the cold tokens, a health check: all at once.
-  const timelines = randomTimelines({ count: 200, seed: 2001, prefix: 'crash-cold', servers: ['alpha', 'beta'], maxSteps: 6, spreadMs: 20 * 60_000 });
+  const timelines = randomTimelines({
+    count: 200,
+    seed: 2001,
+    prefix: 'crash-cold',
+    servers: ['alpha', 'beta'],
+    maxSteps: 6,
+    spreadMs: 20 * 60_000,
+  });
   const batches = splitIntoBatches(shuffled(timelines.flat(), 2002), 10, createRng(2003));
   const dashboards = openDashboards({ url: () => app!.url, tokens, intervalMs: 20 });
   const health = watchHealth(() => app!.url, BUSY_TIMEOUT_MS);
@@ -116,14 +139,23 @@ test(`${testProvider()}: after a restart, cold operator tokens used together wit
   answers.push(...log.answers);
 
   const slowest = (xs: number[]) => Math.round(Math.max(0, ...xs));
-  console.log(`cold tokens: ${polled.length} dashboard requests (slowest ${slowest(polled.map((p) => p.ms))} ms), ${checks.length} health checks (slowest ${slowest(checks)} ms), ingest slowest ${slowest(log.answers.map((a) => a.ms))} ms, answers ${JSON.stringify(statusCounts(log.answers))}`);
+  console.log(
+    `cold tokens: ${polled.length} dashboard requests (slowest ${slowest(polled.map((p) => p.ms))} ms), ${checks.length} health checks (slowest ${slowest(checks)} ms), ingest slowest ${slowest(log.answers.map((a) => a.ms))} ms, answers ${JSON.stringify(statusCounts(log.answers))}`,
+  );
   // A frozen event loop shows as requests waiting for the SQLite busy timeout.
-  assert.ok(slowest(polled.map((p) => p.ms)) < BUSY_TIMEOUT_MS / 2, `no operator request waited for a lock (slowest ${slowest(polled.map((p) => p.ms))} ms)`);
+  assert.ok(
+    slowest(polled.map((p) => p.ms)) < BUSY_TIMEOUT_MS / 2,
+    `no operator request waited for a lock (slowest ${slowest(polled.map((p) => p.ms))} ms)`,
+  );
   assert.ok(slowest(checks) < BUSY_TIMEOUT_MS / 2, `health kept answering (slowest ${slowest(checks)} ms)`);
   assert.ok(slowest(log.answers.map((a) => a.ms)) < BUSY_TIMEOUT_MS / 2, 'no ingest request waited for a lock');
   assert.deepEqual(log.failed, []);
   assert.deepEqual(brokenPromises(log.answers), []);
-  assert.deepEqual(polled.filter((p) => p.status !== 200), [], 'every dashboard request answered 200');
+  assert.deepEqual(
+    polled.filter((p) => p.status !== 200),
+    [],
+    'every dashboard request answered 200',
+  );
 
   await assertStoredMatches(db.query, record, 'crash', { url: app!.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
 });

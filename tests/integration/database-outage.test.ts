@@ -63,32 +63,51 @@ function report(name: string, r: Awaited<ReturnType<typeof loadWithFault>>, duri
   );
 }
 
-test('postgresql: the database stopped for seconds mid-load gives 503 + Retry-After, then every event exactly once', { skip: testProvider() !== 'postgresql' && 'outage of a PostgreSQL cluster: runs in the PostgreSQL pass (the SQLite pass runs the lock test below)' }, async () => {
-  // A cluster of the test's own: stopping the shared test cluster would break every other test.
-  const cluster: ThrowawayCluster = await startThrowawayCluster();
-  cleanups.push(() => cluster.stop());
-  const app = await startAppServer({ databaseUrl: cluster.url, env });
-  cleanups.push(() => app.stop());
+test(
+  'postgresql: the database stopped for seconds mid-load gives 503 + Retry-After, then every event exactly once',
+  {
+    skip:
+      testProvider() !== 'postgresql' &&
+      'outage of a PostgreSQL cluster: runs in the PostgreSQL pass (the SQLite pass runs the lock test below)',
+  },
+  async () => {
+    // A cluster of the test's own: stopping the shared test cluster would break every other test.
+    const cluster: ThrowawayCluster = await startThrowawayCluster();
+    cleanups.push(() => cluster.stop());
+    const app = await startAppServer({ databaseUrl: cluster.url, env });
+    cleanups.push(() => app.stop());
 
-  const r = await loadWithFault(app, 'outage', async () => {
-    await cluster.pause();
-    const from = Date.now();
-    await sleep(OUTAGE_MS);
-    const to = Date.now();
-    await cluster.resume();
-    return { from, to };
-  });
-  const during = r.log.answers.filter((a) => a.at > r.window.from + 500 && a.at < r.window.to);
-  report('postgresql outage', r, during);
+    const r = await loadWithFault(app, 'outage', async () => {
+      await cluster.pause();
+      const from = Date.now();
+      await sleep(OUTAGE_MS);
+      const to = Date.now();
+      await cluster.resume();
+      return { from, to };
+    });
+    const during = r.log.answers.filter((a) => a.at > r.window.from + 500 && a.at < r.window.to);
+    report('postgresql outage', r, during);
 
-  assert.deepEqual(r.log.failed, [], 'every batch acknowledged once the database is back');
-  assert.deepEqual(brokenPromises(r.log.answers), [], 'only 200, or 503 with Retry-After');
-  assert.deepEqual(r.log.answers.filter((a) => a.status === 0), [], 'no request hung or lost its connection; the process stayed up');
-  assert.ok(during.length > 0 && during.every((a) => a.status === 503), 'while the database is down, ingest answers 503');
-  assert.ok(r.checks.some((c) => c.status === 503 && c.at > r.window.from && c.at < r.window.to), 'health said degraded meanwhile');
-  assert.deepEqual(r.checks.filter((c) => c.status === 0), [], 'health always answered');
-  await assertStoredMatches(app.query, r.log.record, 'outage-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
-});
+    assert.deepEqual(r.log.failed, [], 'every batch acknowledged once the database is back');
+    assert.deepEqual(brokenPromises(r.log.answers), [], 'only 200, or 503 with Retry-After');
+    assert.deepEqual(
+      r.log.answers.filter((a) => a.status === 0),
+      [],
+      'no request hung or lost its connection; the process stayed up',
+    );
+    assert.ok(during.length > 0 && during.every((a) => a.status === 503), 'while the database is down, ingest answers 503');
+    assert.ok(
+      r.checks.some((c) => c.status === 503 && c.at > r.window.from && c.at < r.window.to),
+      'health said degraded meanwhile',
+    );
+    assert.deepEqual(
+      r.checks.filter((c) => c.status === 0),
+      [],
+      'health always answered',
+    );
+    await assertStoredMatches(app.query, r.log.record, 'outage-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
+  },
+);
 
 /** Another process opens the SQLite file and holds the write lock for `holdMs`; resolves once it is held. */
 function holdWriteLock(file: string, holdMs: number): Promise<{ released: Promise<void> }> {
@@ -97,8 +116,13 @@ function holdWriteLock(file: string, holdMs: number): Promise<{ released: Promis
     db.exec('BEGIN IMMEDIATE');
     console.log('locked');
     setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
-  const child = spawn(process.execPath, ['-e', script, file, String(holdMs)], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
-  const released = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited with ${code}`)))));
+  const child = spawn(process.execPath, ['-e', script, file, String(holdMs)], {
+    cwd: join(__dirname, '..', '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const released = new Promise<void>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited with ${code}`)))),
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', () => resolve({ released }));
     child.once('error', reject);
@@ -108,29 +132,43 @@ function holdWriteLock(file: string, holdMs: number): Promise<{ released: Promis
 
 const BUSY_TIMEOUT_MS = 4_000;
 
-test('sqlite: a write lock held by another process gives 503 + Retry-After promptly, health answers meanwhile', { skip: testProvider() !== 'sqlite' && 'a lock on the SQLite file: runs in the SQLite pass (the PostgreSQL pass stops a cluster above)' }, async () => {
-  const app = await startAppServer({ env: { ...env, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: String(BUSY_TIMEOUT_MS) } });
-  cleanups.push(() => app.stop());
-  const file = readDatabaseConfig({ DATABASE_URL: app.databaseUrl }).sqliteFile!;
+test(
+  'sqlite: a write lock held by another process gives 503 + Retry-After promptly, health answers meanwhile',
+  { skip: testProvider() !== 'sqlite' && 'a lock on the SQLite file: runs in the SQLite pass (the PostgreSQL pass stops a cluster above)' },
+  async () => {
+    const app = await startAppServer({ env: { ...env, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: String(BUSY_TIMEOUT_MS) } });
+    cleanups.push(() => app.stop());
+    const file = readDatabaseConfig({ DATABASE_URL: app.databaseUrl }).sqliteFile!;
 
-  const r = await loadWithFault(app, 'locked', async () => {
-    const held = await holdWriteLock(file, 2.5 * BUSY_TIMEOUT_MS);
-    const from = Date.now();
-    await held.released;
-    return { from, to: Date.now() };
-  });
-  // Requests that overlapped the time the lock was held.
-  const during = r.log.answers.filter((a) => a.at > r.window.from && a.at - a.ms < r.window.to);
-  const healthDuring = r.checks.filter((c) => c.at > r.window.from && c.at - c.ms < r.window.to);
-  report('sqlite lock', r, during);
+    const r = await loadWithFault(app, 'locked', async () => {
+      const held = await holdWriteLock(file, 2.5 * BUSY_TIMEOUT_MS);
+      const from = Date.now();
+      await held.released;
+      return { from, to: Date.now() };
+    });
+    // Requests that overlapped the time the lock was held.
+    const during = r.log.answers.filter((a) => a.at > r.window.from && a.at - a.ms < r.window.to);
+    const healthDuring = r.checks.filter((c) => c.at > r.window.from && c.at - c.ms < r.window.to);
+    report('sqlite lock', r, during);
 
-  assert.deepEqual(r.log.failed, []);
-  assert.deepEqual(brokenPromises(r.log.answers), [], 'only 200, or 503 with Retry-After');
-  assert.deepEqual(r.log.answers.filter((a) => a.status === 0), [], 'no request hung');
-  // Promptly: a write waits at most the busy timeout, and never freezes the process meanwhile.
-  assert.ok(healthDuring.length > 0 && healthDuring.every((c) => c.status !== 0 && c.ms < BUSY_TIMEOUT_MS / 2), `health kept answering while the lock was held (slowest ${Math.round(Math.max(0, ...healthDuring.map((c) => c.ms)))} ms)`);
-  const slowest = Math.max(...during.map((a) => a.ms));
-  assert.ok(slowest < 2 * BUSY_TIMEOUT_MS, `ingest answered within the busy timeout (slowest ${Math.round(slowest)} ms)`);
-  assert.ok(during.some((a) => a.status === 503), 'a write that cannot get the lock is answered 503');
-  await assertStoredMatches(app.query, r.log.record, 'locked-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
-});
+    assert.deepEqual(r.log.failed, []);
+    assert.deepEqual(brokenPromises(r.log.answers), [], 'only 200, or 503 with Retry-After');
+    assert.deepEqual(
+      r.log.answers.filter((a) => a.status === 0),
+      [],
+      'no request hung',
+    );
+    // Promptly: a write waits at most the busy timeout, and never freezes the process meanwhile.
+    assert.ok(
+      healthDuring.length > 0 && healthDuring.every((c) => c.status !== 0 && c.ms < BUSY_TIMEOUT_MS / 2),
+      `health kept answering while the lock was held (slowest ${Math.round(Math.max(0, ...healthDuring.map((c) => c.ms)))} ms)`,
+    );
+    const slowest = Math.max(...during.map((a) => a.ms));
+    assert.ok(slowest < 2 * BUSY_TIMEOUT_MS, `ingest answered within the busy timeout (slowest ${Math.round(slowest)} ms)`);
+    assert.ok(
+      during.some((a) => a.status === 503),
+      'a write that cannot get the lock is answered 503',
+    );
+    await assertStoredMatches(app.query, r.log.record, 'locked-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
+  },
+);

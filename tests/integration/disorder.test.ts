@@ -55,21 +55,44 @@ test(`${testProvider()}: 10,000 timelines shuffled, repeated and split across tw
   const started = performance.now();
   const log = await deliverBatches(batches, { url: (i) => (i % 2 === 0 ? a : b).url, secrets, concurrency: 6, deadlineMs: 240_000 });
   const seconds = (performance.now() - started) / 1000;
-  console.log(`disorder: ${timelines.length} timelines, ${ordered.length} events, ${sent} sent (repeats included) in ${batches.length} batches to 2 instances, ${Math.round(seconds)} s (${Math.round(sent / seconds)} ev/s), answers ${JSON.stringify(statusCounts(log.answers))}`);
+  console.log(
+    `disorder: ${timelines.length} timelines, ${ordered.length} events, ${sent} sent (repeats included) in ${batches.length} batches to 2 instances, ${Math.round(seconds)} s (${Math.round(sent / seconds)} ev/s), answers ${JSON.stringify(statusCounts(log.answers))}`,
+  );
 
   assert.deepEqual(log.failed, []);
   assert.deepEqual(brokenPromises(log.answers), []);
-  assert.deepEqual(log.answers.filter((x) => x.status === 0), [], 'no request went unanswered');
+  assert.deepEqual(
+    log.answers.filter((x) => x.status === 0),
+    [],
+    'no request went unanswered',
+  );
   assert.equal(log.accepted, ordered.length, 'each event accepted exactly once over all answers');
   assert.equal(log.accepted + log.duplicates, sent);
   // The oracle is the ORDERED record: in-order delivery to one instance gives exactly this.
-  const want = await assertStoredMatches(db.query, ordered, 'dis-', { url: a.url, token: TEST_ADMIN_TOKEN, fromMs: T0 - 3_600_000, toMs: T0 + 86_400_000 });
+  const want = await assertStoredMatches(db.query, ordered, 'dis-', {
+    url: a.url,
+    token: TEST_ADMIN_TOKEN,
+    fromMs: T0 - 3_600_000,
+    toMs: T0 + 86_400_000,
+  });
   assert.equal(want.sessions.length, timelines.length);
-  assert.ok(want.sessions.some((s) => s.fRenegotiated === 1) && want.sessions.some((s) => s.fRefused === 1) && want.sessions.some((s) => s.fNaiveResume === 1), 'the timelines cover renegotiations, refusals and naive resumes');
+  assert.ok(
+    want.sessions.some((s) => s.fRenegotiated === 1) &&
+      want.sessions.some((s) => s.fRefused === 1) &&
+      want.sessions.some((s) => s.fNaiveResume === 1),
+    'the timelines cover renegotiations, refusals and naive resumes',
+  );
   // Both instances answer the same stats (but for the reader's clock: now, and ongoing deadlocks' idle time up to now).
   const stats = async (app: AppServer) => {
-    const res = await fetch(`${app.url}/api/v1/stats?from=${new Date(T0 - 3_600_000).toISOString()}&to=${new Date(T0 + 86_400_000).toISOString()}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    const { now, deadlocks: { idleMs, ...deadlocks }, ...body } = await res.json();
+    const res = await fetch(
+      `${app.url}/api/v1/stats?from=${new Date(T0 - 3_600_000).toISOString()}&to=${new Date(T0 + 86_400_000).toISOString()}`,
+      { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } },
+    );
+    const {
+      now,
+      deadlocks: { idleMs, ...deadlocks },
+      ...body
+    } = await res.json();
     return { ...body, deadlocks };
   };
   assert.deepEqual(await stats(b), await stats(a));

@@ -39,7 +39,10 @@ after(async () => {
 });
 
 const tokensWhere = (pred: (r: NonNullable<ReturnType<Fleet['ledger']['get']>>) => boolean) =>
-  [...fleet.ledger.tokens.values()].filter(pred).map((r) => r.token).sort();
+  [...fleet.ledger.tokens.values()]
+    .filter(pred)
+    .map((r) => r.token)
+    .sort();
 
 test('naive server: boundary resumes are accepted, deadlock until the idle timeout, dual negotiations get 409s; Doorwatch agrees exactly', async () => {
   const own = fleet.figures();
@@ -53,7 +56,11 @@ test('naive server: boundary resumes are accepted, deadlock until the idle timeo
   assert.equal(own.deadlocks, own.boundary, 'every naive boundary resume is a deadlock');
   // ... and each one lasted until the idle timeout: the client waited, nothing (not the drain
   // in stop(), not a shutdown) closed the session under it.
-  assert.deepEqual(tokensWhere((r) => deadlockOf(r) !== null && r.timedOutAt === null), [], 'deadlocks ended other than by the idle timeout');
+  assert.deepEqual(
+    tokensWhere((r) => deadlockOf(r) !== null && r.timedOutAt === null),
+    [],
+    'deadlocks ended other than by the idle timeout',
+  );
   assert.equal(fleet.ledger.client.deadlocks, own.deadlocks);
   assert.ok(own.dualNegotiations >= 1, `dual ${own.dualNegotiations}`);
   assert.ok(fleet.ledger.client.dualRejections >= 1, 'some second handshake was answered 409');
@@ -68,11 +75,17 @@ test('naive server: boundary resumes are accepted, deadlock until the idle timeo
   assert.ok(stats.deadlocks.idleMs >= own.deadlocks * 1000, `idle ${stats.deadlocks.idleMs}`);
 });
 
-test('naive server: the session list flags exactly the fleet\'s naive_resume, deadlock and dual_negotiation sessions', async () => {
+test("naive server: the session list flags exactly the fleet's naive_resume, deadlock and dual_negotiation sessions", async () => {
   const naive = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['naive_resume'] });
-  assert.deepEqual(naive.map((s) => s.token).sort(), tokensWhere((r) => r.answer === 'naive_resume'));
+  assert.deepEqual(
+    naive.map((s) => s.token).sort(),
+    tokensWhere((r) => r.answer === 'naive_resume'),
+  );
   const deadlocked = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['deadlock'] });
-  assert.deepEqual(deadlocked.map((s) => s.token).sort(), tokensWhere((r) => deadlockOf(r) !== null));
+  assert.deepEqual(
+    deadlocked.map((s) => s.token).sort(),
+    tokensWhere((r) => deadlockOf(r) !== null),
+  );
   for (const s of deadlocked) {
     assert.equal(s.deadlock?.ongoing, false);
     const own = deadlockOf(fleet.ledger.get(s.token)!)!;
@@ -84,7 +97,10 @@ test('naive server: the session list flags exactly the fleet\'s naive_resume, de
     assert.equal(s.deadlock!.durationMs, own.endedAt - own.startedAt, `${s.token}: duration`);
   }
   const dual = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['dual_negotiation'] });
-  assert.deepEqual(dual.map((s) => s.token).sort(), tokensWhere((r) => r.dual));
+  assert.deepEqual(
+    dual.map((s) => s.token).sort(),
+    tokensWhere((r) => r.dual),
+  );
   // Both variants at once: a dual negotiation is also a naive resume and a deadlock.
   assert.ok(dual.every((s) => s.flags.includes('naive_resume') && s.flags.includes('deadlock')));
   assert.deepEqual(await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['refused'] }), []);

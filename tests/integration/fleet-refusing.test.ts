@@ -73,7 +73,10 @@ test('refusing servers: boundary resumes are refused and renegotiated, nothing d
 });
 
 test('refusing servers: the session list shows exactly the refused sessions and their renegotiation chains', async () => {
-  const refusedTokens = [...fleet.ledger.tokens.values()].filter((r) => r.answer === 'refused').map((r) => r.token).sort();
+  const refusedTokens = [...fleet.ledger.tokens.values()]
+    .filter((r) => r.answer === 'refused')
+    .map((r) => r.token)
+    .sort();
   const refused = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['refused'] });
   assert.deepEqual(refused.map((s) => s.token).sort(), refusedTokens);
   const renegotiated = await listAllSessions(app.url, SIM_ADMIN_TOKEN, { flags: ['renegotiated'] });

@@ -15,7 +15,11 @@ let app: AppServer;
 const at = (ms: number) => new Date(Date.parse('2026-11-29T10:00:00.000Z') + ms).toISOString();
 
 /** GET with the path sent byte for byte (fetch would normalise a malformed escape). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers }, (res) => {
@@ -35,14 +39,20 @@ async function call(path: string, init: RequestInit & { token?: string } = {}) {
   const res = await fetch(`${app.url}${path}`, { ...init, headers });
   const text = await res.text();
   let body: any = text;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, headers: res.headers, body };
 }
 
 before(async () => {
   app = await startAppServer({ env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });
 });
-after(async () => { await app?.stop(); });
+after(async () => {
+  await app?.stop();
+});
 
 describe('poison events are refused at validation, the valid rest is stored', () => {
   test('deep data, an instant past 9999, control characters: 207, each dead-lettered; a retry answers the same', async () => {
@@ -65,19 +75,25 @@ describe('poison events are refused at validation, the valid rest is stored', ()
     for (let attempt = 0; attempt < 2; attempt++) {
       const res = await postSigned(app.url, 'alpha', SECRET, body, { msgId: 'msg_poison' });
       assert.equal(res.status, 207, JSON.stringify(res.body).slice(0, 500));
-      assert.deepEqual(res.body.rejected.map((r: any) => [r.id, r.code]), [
-        ['p-deep', 'invalid_field'],
-        ['p-late', 'invalid_field'],
-        ['p-nul', 'invalid_field'],
-        ['p-ctl', 'invalid_field'],
-        ['p-prev', 'invalid_field'],
-        ['p-big', 'invalid_field'],
-        ['p-deep-bad', 'invalid_type'],
-      ]);
+      assert.deepEqual(
+        res.body.rejected.map((r: any) => [r.id, r.code]),
+        [
+          ['p-deep', 'invalid_field'],
+          ['p-late', 'invalid_field'],
+          ['p-nul', 'invalid_field'],
+          ['p-ctl', 'invalid_field'],
+          ['p-prev', 'invalid_field'],
+          ['p-big', 'invalid_field'],
+          ['p-deep-bad', 'invalid_type'],
+        ],
+      );
       assert.equal(res.body.accepted + res.body.duplicates, 2);
     }
     const stored = await app.query(`SELECT "eventId" FROM "Event" WHERE "eventId" LIKE 'p-%' ORDER BY "eventId"`);
-    assert.deepEqual(stored.map((r) => r.eventId), ['p-ok-1', 'p-ok-2']);
+    assert.deepEqual(
+      stored.map((r) => r.eventId),
+      ['p-ok-1', 'p-ok-2'],
+    );
     const letters = await app.query(`SELECT "eventId", "payload" FROM "DeadLetter" WHERE "eventId" = 'p-deep-bad'`);
     assert.ok(letters.length >= 1);
     assert.ok(letters[0].payload.length <= 64 * 1024 + 1, 'a bounded preview');
@@ -95,7 +111,15 @@ describe('poison events are refused at validation, the valid rest is stored', ()
 
 describe('never a 500', () => {
   test('malformed percent-escapes in a path: 400 invalid_path JSON, on API routes and pages', async () => {
-    for (const path of ['/api/v1/ingest/%FF', '/api/v1/ingest/%C0%AE', '/api/v1/ingest/%', '/api/v1/servers/%E0%A4/sessions/x', '/api/v1/servers/a/sessions/%ZZ', '/%FF', '/servers/%C0']) {
+    for (const path of [
+      '/api/v1/ingest/%FF',
+      '/api/v1/ingest/%C0%AE',
+      '/api/v1/ingest/%',
+      '/api/v1/servers/%E0%A4/sessions/x',
+      '/api/v1/servers/a/sessions/%ZZ',
+      '/%FF',
+      '/servers/%C0',
+    ]) {
       const res = await rawGet(app.url, path, { authorization: `Bearer ${ADMIN}` });
       assert.equal(res.status, 400, `${path}: ${res.status} ${res.body.slice(0, 200)}`);
       assert.equal(JSON.parse(res.body).error.code, 'invalid_path', path);
@@ -134,7 +158,11 @@ describe('security headers', () => {
       const res = await fetch(`${app.url}/login`);
       assert.equal(res.status, 200);
       const csp = res.headers.get('content-security-policy') ?? '';
-      const script = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
+      const script =
+        csp
+          .split(';')
+          .map((d) => d.trim())
+          .find((d) => d.startsWith('script-src')) ?? '';
       const nonce = /'nonce-([^']+)'/.exec(script)?.[1];
       assert.ok(nonce, csp);
       assert.ok(!script.includes("'unsafe-inline'"), csp);
@@ -169,7 +197,11 @@ describe('security headers', () => {
 });
 
 async function login(base: string, token: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ token }) });
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ token }),
+  });
   await res.arrayBuffer();
   return res;
 }
@@ -179,7 +211,13 @@ async function forgedCookiePost(base: string, address: string) {
   const cookie = (await login(base, ADMIN, { 'x-forwarded-for': address })).headers.get('set-cookie')!.split(';')[0];
   const res = await fetch(`${base}/api/v1/operators`, {
     method: 'POST',
-    headers: { origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', 'content-type': 'application/json', cookie },
+    headers: {
+      origin: 'http://evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'http',
+      'content-type': 'application/json',
+      cookie,
+    },
     body: JSON.stringify({ name: 'csrf', role: 'viewer' }),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -194,9 +232,13 @@ test('CSRF: a client-sent X-Forwarded-Host does not make a foreign Origin this i
 describe('credential guessing is throttled', () => {
   test('wrong logins from one address: 429 + Retry-After, even for the right token from there; a spoofed X-Forwarded-For does not escape', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 15; i++) statuses.push((await login(app.url, `dw_wrong_guess_${i}_xxxxxxxxxxxx`, { 'x-forwarded-for': `10.0.0.${i}` })).status);
+    for (let i = 0; i < 15; i++)
+      statuses.push((await login(app.url, `dw_wrong_guess_${i}_xxxxxxxxxxxx`, { 'x-forwarded-for': `10.0.0.${i}` })).status);
     assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
-    assert.ok(statuses.slice(10).every((s) => s === 429), statuses.join(','));
+    assert.ok(
+      statuses.slice(10).every((s) => s === 429),
+      statuses.join(','),
+    );
     const blocked = await login(app.url, ADMIN);
     assert.equal(blocked.status, 429);
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
@@ -208,8 +250,12 @@ describe('credential guessing is throttled', () => {
 
 describe('behind a declared proxy (DOORWATCH_TRUST_PROXY=1)', () => {
   let proxied: AppServer;
-  before(async () => { proxied = await startAppServer({ env: { DOORWATCH_TRUST_PROXY: '1' } }); });
-  after(async () => { await proxied?.stop(); });
+  before(async () => {
+    proxied = await startAppServer({ env: { DOORWATCH_TRUST_PROXY: '1' } });
+  });
+  after(async () => {
+    await proxied?.stop();
+  });
 
   test('one address guessing does not block the admin at another; the block expires per failure', async () => {
     for (let i = 0; i < 12; i++) await login(proxied.url, `dw_guess_${i}_xxxxxxxxxxxxxx`, { 'x-forwarded-for': '203.0.113.7' });

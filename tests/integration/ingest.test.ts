@@ -45,7 +45,9 @@ before(async () => {
     },
   });
 });
-after(async () => { await app?.stop(); });
+after(async () => {
+  await app?.stop();
+});
 
 describe('answers', () => {
   test('200 with counts, and the session summary is stored', async () => {
@@ -70,13 +72,20 @@ describe('answers', () => {
     const res = await postEvents(app.url, 'alpha', SECRET, [good[0], bad[0], good[1], bad[1], bad[2]]);
     assert.equal(res.status, 207);
     assert.equal(res.body.accepted, 2);
-    assert.deepEqual(res.body.rejected.map((r: any) => [r.index, r.id, r.code]), [
-      [1, 'bad-type', 'invalid_type'],
-      [3, 'bad-field', 'invalid_field'],
-      [4, 'no-token', 'missing_field'],
-    ]);
+    assert.deepEqual(
+      res.body.rejected.map((r: any) => [r.index, r.id, r.code]),
+      [
+        [1, 'bad-type', 'invalid_type'],
+        [3, 'bad-field', 'invalid_field'],
+        [4, 'no-token', 'missing_field'],
+      ],
+    );
     for (const r of res.body.rejected) assert.ok(r.message.length > 5);
-    const letters = await app.query('SELECT * FROM "DeadLetter" WHERE "eventId" IN (?,?,?) ORDER BY "eventIndex"', ['bad-type', 'bad-field', 'no-token']);
+    const letters = await app.query('SELECT * FROM "DeadLetter" WHERE "eventId" IN (?,?,?) ORDER BY "eventIndex"', [
+      'bad-type',
+      'bad-field',
+      'no-token',
+    ]);
     assert.equal(letters.length, 3);
     assert.deepEqual(JSON.parse(letters[0].payload), bad[0]);
   });
@@ -85,7 +94,12 @@ describe('answers', () => {
     const notJson = await postSigned(app.url, 'alpha', SECRET, '{"events": [');
     assert.equal(notJson.status, 400);
     assert.equal(notJson.body.error.code, 'invalid_body');
-    for (const payload of ['{"events": []}', '{"evts": [1]}', '[1,2]', JSON.stringify({ events: Array.from({ length: 1001 }, () => ({})) })]) {
+    for (const payload of [
+      '{"events": []}',
+      '{"evts": [1]}',
+      '[1,2]',
+      JSON.stringify({ events: Array.from({ length: 1001 }, () => ({})) }),
+    ]) {
       const res = await postSigned(app.url, 'alpha', SECRET, payload);
       assert.equal(res.status, 400, payload.slice(0, 40));
       assert.equal(res.body.error.code, 'invalid_body');
@@ -106,7 +120,10 @@ describe('answers', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(5 * 1024 * 1024) },
       });
-      req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.on('error', reject);
       req.write('{"events": ['); // and never the rest: the answer must not wait for 5 MiB
     });
@@ -123,9 +140,20 @@ describe('answers', () => {
       const { status, sentBytes } = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
         let sent = 0;
         let done = false;
-        const req = httpRequest(`${app.url}/api/v1/ingest/alpha`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } });
-        req.on('response', (res) => { done = true; res.resume(); resolve({ status: res.statusCode ?? 0, sentBytes: sent }); req.destroy(); });
-        req.on('error', (err) => { if (!done) reject(err); });
+        const req = httpRequest(`${app.url}/api/v1/ingest/alpha`, {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json' },
+        });
+        req.on('response', (res) => {
+          done = true;
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, sentBytes: sent });
+          req.destroy();
+        });
+        req.on('error', (err) => {
+          if (!done) reject(err);
+        });
         const chunk = 'x'.repeat(64 * 1024);
         const pump = () => {
           while (!done && sent < 64 * 1024 * 1024) {
@@ -143,10 +171,21 @@ describe('answers', () => {
   });
 
   test('429 with Retry-After when a server exceeds its rate', async () => {
-    const many = Array.from({ length: 1000 }, (_, i) => ({ id: uid('rl'), token: `rl-${i % 50}`, type: 'stream.dropped', at: at(i), data: {} }));
+    const many = Array.from({ length: 1000 }, (_, i) => ({
+      id: uid('rl'),
+      token: `rl-${i % 50}`,
+      type: 'stream.dropped',
+      at: at(i),
+      data: {},
+    }));
     let limited: Awaited<ReturnType<typeof postEvents>> | null = null;
     for (let i = 0; i < 10 && !limited; i++) {
-      const res = await postEvents(app.url, 'ratey', RATE_SECRET, many.map((e) => ({ ...e, id: `${e.id}-${i}` })));
+      const res = await postEvents(
+        app.url,
+        'ratey',
+        RATE_SECRET,
+        many.map((e) => ({ ...e, id: `${e.id}-${i}` })),
+      );
       if (res.status === 429) limited = res;
       else assert.equal(res.status, 200);
     }
@@ -174,7 +213,11 @@ describe('signatures', () => {
       unauthorizedMessages.add(res.body.error.message);
     }
     assert.equal(unauthorizedMessages.size, 1, 'no hint which check failed');
-    const res = await fetch(`${app.url}/api/v1/ingest/alpha`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+    const res = await fetch(`${app.url}/api/v1/ingest/alpha`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"events":[]}',
+    });
     assert.equal(res.status, 401);
   });
 
@@ -192,7 +235,12 @@ describe('signatures', () => {
     const bad = new Webhook(OTHER_SECRET).sign(msgId, now, payload);
     const res = await fetch(`${app.url}/api/v1/ingest/alpha`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': `${bad} ${good}` },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': `${bad} ${good}`,
+      },
       body: payload,
     });
     assert.equal(res.status, 200);
@@ -203,7 +251,12 @@ describe('signatures', () => {
     const { promisify } = await import('node:util');
     // Asynchronously, so idle keep-alive connections notice a server-side close while the CLI runs.
     const run = async (...args: string[]) =>
-      (await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server-cli.ts', ...args], { env: app.env, encoding: 'utf8' })).stdout;
+      (
+        await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server-cli.ts', ...args], {
+          env: app.env,
+          encoding: 'utf8',
+        })
+      ).stdout;
     const added = await run('add', 'gamma');
     const oldSecret = /whsec_\S+/.exec(added)![0];
     await new Promise((r) => setTimeout(r, 5100)); // past the app's 5 s secret cache
@@ -280,7 +333,13 @@ describe('idempotency and ordering', () => {
       for (let i = 0; i < 12; i++) {
         const token = `${prefix}-${i}`;
         const base = i * 1000;
-        out.push({ id: `${token}-o`, token, type: 'session.opened', at: at(base), data: i % 3 === 1 ? { previousToken: `${prefix}-${i - 1}` } : {} });
+        out.push({
+          id: `${token}-o`,
+          token,
+          type: 'session.opened',
+          at: at(base),
+          data: i % 3 === 1 ? { previousToken: `${prefix}-${i - 1}` } : {},
+        });
         out.push({ id: `${token}-u`, token, type: 'upgrade.accepted', at: at(base + 100), data: { eventId: 3 } });
         out.push({ id: `${token}-d`, token, type: 'stream.dropped', at: at(base + 150), data: {} });
         out.push({ id: `${token}-r`, token, type: 'resume.requested', at: at(base + 200), data: { lastEventId: 3 } });
@@ -306,8 +365,13 @@ describe('idempotency and ordering', () => {
       const res = await postEvents(app.url, 'beta', OTHER_SECRET, shuffled.slice(i, i + 5));
       assert.equal(res.status, 200);
     }
-    const strip = (r: any) => { const { server, updatedAt, successorServer, ...rest } = r; return rest; };
-    const rowsA = (await app.query(`SELECT * FROM "Session" WHERE "server" = 'alpha' AND "token" LIKE 'ord-%' ORDER BY "token"`)).map(strip);
+    const strip = (r: any) => {
+      const { server, updatedAt, successorServer, ...rest } = r;
+      return rest;
+    };
+    const rowsA = (await app.query(`SELECT * FROM "Session" WHERE "server" = 'alpha' AND "token" LIKE 'ord-%' ORDER BY "token"`)).map(
+      strip,
+    );
     const rowsB = (await app.query(`SELECT * FROM "Session" WHERE "server" = 'beta' AND "token" LIKE 'ord-%' ORDER BY "token"`)).map(strip);
     assert.equal(rowsA.length, 12);
     assert.deepEqual(rowsB, rowsA);
@@ -318,63 +382,77 @@ describe('idempotency and ordering', () => {
 });
 
 describe('durability', () => {
-  test('503 with Retry-After when the database cannot take the write; the retry then stores everything', { skip: testProvider() !== 'sqlite' && 'SQLite lock test; the PostgreSQL run has the outage test below' }, async () => {
-    const events = refusedTimeline('tok-503');
-    const blocker = new Database(app.databaseUrl.slice('file:'.length));
-    blocker.exec('BEGIN EXCLUSIVE');
-    let res;
-    try {
-      res = await postEvents(app.url, 'alpha', SECRET, events, { msgId: 'msg_503' });
-    } finally {
-      blocker.exec('ROLLBACK');
-      blocker.close();
-    }
-    assert.equal(res.status, 503);
-    assert.equal(res.body.error.code, 'database_unavailable');
-    assert.ok(Number(res.headers.get('retry-after')) > 0);
-    const retry = await postEvents(app.url, 'alpha', SECRET, events, { msgId: 'msg_503' });
-    assert.deepEqual([retry.status, retry.body.accepted], [200, 5]);
-  });
-
-  test('PostgreSQL outage: 503 with Retry-After and a degraded health check while the link is down; the retry then stores everything', { skip: testProvider() !== 'postgresql' && 'PostgreSQL outage test; the SQLite run has the lock test above' }, async () => {
-    // The app reaches its database through a proxy we can cut: a real outage (connections
-    // reset, new ones refused) without stopping the cluster the other tests share.
-    const db = await createTestDatabase('postgresql');
-    const target = new URL(db.url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const proxied = new URL(db.url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    const outage = await startAppServer({ databaseUrl: proxied.toString(), env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });
-    try {
-      assert.equal((await postEvents(outage.url, 'alpha', SECRET, refusedTimeline('tok-pg-before'))).status, 200);
-      const events = refusedTimeline('tok-pg-503');
-      proxy.down();
-      const res = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+  test(
+    '503 with Retry-After when the database cannot take the write; the retry then stores everything',
+    { skip: testProvider() !== 'sqlite' && 'SQLite lock test; the PostgreSQL run has the outage test below' },
+    async () => {
+      const events = refusedTimeline('tok-503');
+      const blocker = new Database(app.databaseUrl.slice('file:'.length));
+      blocker.exec('BEGIN EXCLUSIVE');
+      let res;
+      try {
+        res = await postEvents(app.url, 'alpha', SECRET, events, { msgId: 'msg_503' });
+      } finally {
+        blocker.exec('ROLLBACK');
+        blocker.close();
+      }
       assert.equal(res.status, 503);
       assert.equal(res.body.error.code, 'database_unavailable');
       assert.ok(Number(res.headers.get('retry-after')) > 0);
-      const health = await fetch(`${outage.url}/api/health`);
-      assert.equal(health.status, 503);
-      assert.equal((await health.json()).database.reachable, false);
-      proxy.up();
-      const retry = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+      const retry = await postEvents(app.url, 'alpha', SECRET, events, { msgId: 'msg_503' });
       assert.deepEqual([retry.status, retry.body.accepted], [200, 5]);
-      assert.equal((await fetch(`${outage.url}/api/health`)).status, 200);
-      const [{ n }] = await db.query(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "token" IN ('tok-pg-before', 'tok-pg-503')`);
-      assert.equal(n, 10);
-    } finally {
-      await outage.stop();
-      await proxy.close();
-      await db.drop();
-    }
-  });
+    },
+  );
+
+  test(
+    'PostgreSQL outage: 503 with Retry-After and a degraded health check while the link is down; the retry then stores everything',
+    { skip: testProvider() !== 'postgresql' && 'PostgreSQL outage test; the SQLite run has the lock test above' },
+    async () => {
+      // The app reaches its database through a proxy we can cut: a real outage (connections
+      // reset, new ones refused) without stopping the cluster the other tests share.
+      const db = await createTestDatabase('postgresql');
+      const target = new URL(db.url);
+      const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      const proxied = new URL(db.url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const outage = await startAppServer({ databaseUrl: proxied.toString(), env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });
+      try {
+        assert.equal((await postEvents(outage.url, 'alpha', SECRET, refusedTimeline('tok-pg-before'))).status, 200);
+        const events = refusedTimeline('tok-pg-503');
+        proxy.down();
+        const res = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+        assert.equal(res.status, 503);
+        assert.equal(res.body.error.code, 'database_unavailable');
+        assert.ok(Number(res.headers.get('retry-after')) > 0);
+        const health = await fetch(`${outage.url}/api/health`);
+        assert.equal(health.status, 503);
+        assert.equal((await health.json()).database.reachable, false);
+        proxy.up();
+        const retry = await postEvents(outage.url, 'alpha', SECRET, events, { msgId: 'msg_pg_503' });
+        assert.deepEqual([retry.status, retry.body.accepted], [200, 5]);
+        assert.equal((await fetch(`${outage.url}/api/health`)).status, 200);
+        const [{ n }] = await db.query(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "token" IN ('tok-pg-before', 'tok-pg-503')`);
+        assert.equal(n, 10);
+      } finally {
+        await outage.stop();
+        await proxy.close();
+        await db.drop();
+      }
+    },
+  );
 });
 
 test('a 200 means committed: killing the app right after loses nothing', async () => {
   const crashing = await startAppServer({ env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });
   try {
-    const events = Array.from({ length: 400 }, (_, i) => ({ id: `crash-${i}`, token: `crash-${i % 40}`, type: 'stream.dropped', at: at(i), data: {} }));
+    const events = Array.from({ length: 400 }, (_, i) => ({
+      id: `crash-${i}`,
+      token: `crash-${i % 40}`,
+      type: 'stream.dropped',
+      at: at(i),
+      data: {},
+    }));
     const res = await postEvents(crashing.url, 'alpha', SECRET, events);
     assert.equal(res.status, 200);
     await crashing.crash();

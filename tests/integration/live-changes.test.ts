@@ -29,12 +29,19 @@ async function openStream(app: AppServer, auth = true): Promise<Stream & { statu
   const messages: EventSourceMessage[] = [];
   const waiters = new Set<() => void>();
   if (res.ok && res.body) {
-    const parser = createParser({ onEvent: (m) => { messages.push(m); for (const w of waiters) w(); } });
+    const parser = createParser({
+      onEvent: (m) => {
+        messages.push(m);
+        for (const w of waiters) w();
+      },
+    });
     void (async () => {
       const decoder = new TextDecoder();
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-      } catch { /* aborted */ }
+      } catch {
+        /* aborted */
+      }
     })();
   }
   return {
@@ -51,7 +58,10 @@ async function openStream(app: AppServer, auth = true): Promise<Stream & { statu
           resolve(JSON.parse(m.data));
           return true;
         };
-        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`no "${event}" within ${timeoutMs} ms; got ${messages.map((m) => m.event).join(',')}`)); }, timeoutMs);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no "${event}" within ${timeoutMs} ms; got ${messages.map((m) => m.event).join(',')}`));
+        }, timeoutMs);
         if (!check()) waiters.add(check);
       });
     },
@@ -59,12 +69,21 @@ async function openStream(app: AppServer, auth = true): Promise<Stream & { statu
 }
 
 const session = (token: string, n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: `${token}-${i}`, token, type: i === 0 ? 'session.opened' : 'stream.dropped', at: new Date(Date.now() - 60_000 + i).toISOString(), data: {} }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `${token}-${i}`,
+    token,
+    type: i === 0 ? 'session.opened' : 'stream.dropped',
+    at: new Date(Date.now() - 60_000 + i).toISOString(),
+    data: {},
+  }));
 
 before(async () => {
   shared = await createTestDatabase();
   if (shared.provider === 'postgresql') {
-    [a, b] = await Promise.all([startAppServer({ databaseUrl: shared.url, env: SERVERS }), startAppServer({ databaseUrl: shared.url, env: SERVERS })]);
+    [a, b] = await Promise.all([
+      startAppServer({ databaseUrl: shared.url, env: SERVERS }),
+      startAppServer({ databaseUrl: shared.url, env: SERVERS }),
+    ]);
   } else {
     a = await startAppServer({ databaseUrl: shared.url, env: SERVERS });
     b = a;

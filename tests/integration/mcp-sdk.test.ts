@@ -69,36 +69,36 @@ async function startMcp(): Promise<void> {
 }
 
 async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    if ((body as { method?: string } | undefined)?.method === 'tools/call') toolCallSocket = req.socket;
-    await adapter.handle(req, res, async () => {
-      const sid = req.headers['mcp-session-id'];
-      let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!transport && sid === undefined && isInitializeRequest(body)) {
-        const sessionId = randomUUID();
-        const watched = adapter.session(sessionId, new InMemoryEventStore());
-        const t = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => sessionId,
-          eventStore: watched.eventStore,
-          retryInterval: 100,
-          onsessioninitialized: (id) => {
-            transports.set(id, t);
-            watched.onsessioninitialized();
-          },
-          onsessionclosed: watched.onsessionclosed,
-        });
-        t.onclose = () => transports.delete(sessionId);
-        watched.attach(t);
-        await mcpServer().connect(t);
-        transport = t;
-      }
-      if (!transport) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return;
-      }
-      await transport.handleRequest(req, res, body);
-    });
+  const body = req.method === 'POST' ? await readBody(req) : undefined;
+  if ((body as { method?: string } | undefined)?.method === 'tools/call') toolCallSocket = req.socket;
+  await adapter.handle(req, res, async () => {
+    const sid = req.headers['mcp-session-id'];
+    let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
+    if (!transport && sid === undefined && isInitializeRequest(body)) {
+      const sessionId = randomUUID();
+      const watched = adapter.session(sessionId, new InMemoryEventStore());
+      const t = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => sessionId,
+        eventStore: watched.eventStore,
+        retryInterval: 100,
+        onsessioninitialized: (id) => {
+          transports.set(id, t);
+          watched.onsessioninitialized();
+        },
+        onsessionclosed: watched.onsessionclosed,
+      });
+      t.onclose = () => transports.delete(sessionId);
+      watched.attach(t);
+      await mcpServer().connect(t);
+      transport = t;
+    }
+    if (!transport) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      return;
+    }
+    await transport.handleRequest(req, res, body);
+  });
 }
 
 async function connectClient(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
@@ -131,7 +131,11 @@ before(async () => {
   app = await startAppServer({ env: { DOORWATCH_SERVERS: `${SERVER.name}=${SERVER.secret}` } });
   const errors: string[] = [];
   reporter = createReporter({
-    url: app.url, server: SERVER.name, secret: SERVER.secret, flushIntervalMs: 20, instance: 'sdk-e2e',
+    url: app.url,
+    server: SERVER.name,
+    secret: SERVER.secret,
+    flushIntervalMs: 20,
+    instance: 'sdk-e2e',
     onError: (e) => errors.push(`${e.code}: ${e.message}`),
   });
   adapter = createMcpSdkAdapter({ reporter, idleTimeoutMs: IDLE_MS });
@@ -164,7 +168,11 @@ test('the official SDK: resumed tool call, 409 second resumer, 404 after DELETE,
     onresumptiontoken: (t) => (lastToken = t),
   });
   assert.deepEqual(result.content, [{ type: 'text', text: `counted ${STEPS}` }]);
-  assert.deepEqual([...new Set(progress)].sort((a, b) => a - b), Array.from({ length: STEPS }, (_, i) => i + 1), 'every progress notification arrived');
+  assert.deepEqual(
+    [...new Set(progress)].sort((a, b) => a - b),
+    Array.from({ length: STEPS }, (_, i) => i + 1),
+    'every progress notification arrived',
+  );
   assert.equal(progress.length, STEPS, 'none twice');
   assert.ok(conflict, 'the second resumer ran while the resumed stream was connected');
   const second = await conflict!;
@@ -188,17 +196,20 @@ test('the official SDK: resumed tool call, 409 second resumer, 404 after DELETE,
 
   // ---- what Doorwatch stored ----
   const t1 = await timeline(sid);
-  assert.deepEqual(t1.map((e) => e.type), [
-    'session.opened',
-    'stream.dropped', // the tool call's connection cut mid-call
-    'resume.requested',
-    'resume.accepted', // the SDK client's own resume
-    'resume.requested',
-    'resume.rejected', // 409: the second resumer
-    'session.closed', // DELETE
-    'resume.requested',
-    'resume.rejected', // 404: resumed after the end
-  ]);
+  assert.deepEqual(
+    t1.map((e) => e.type),
+    [
+      'session.opened',
+      'stream.dropped', // the tool call's connection cut mid-call
+      'resume.requested',
+      'resume.accepted', // the SDK client's own resume
+      'resume.requested',
+      'resume.rejected', // 409: the second resumer
+      'session.closed', // DELETE
+      'resume.requested',
+      'resume.rejected', // 404: resumed after the end
+    ],
+  );
   const [resumed, accepted, , conflicted, closed, , ended] = t1.slice(2);
   assert.equal(typeof resumed.data.lastEventId, 'string', 'the SSE id as written');
   assert.equal(typeof resumed.data.ordinal, 'number');
@@ -213,7 +224,10 @@ test('the official SDK: resumed tool call, 409 second resumer, 404 after DELETE,
   assert.equal(t2[0].type, 'session.opened');
   assert.equal(t2.at(-1)!.type, 'session.abandoned');
   assert.deepEqual(t2.at(-1)!.data, { idleMs: IDLE_MS });
-  assert.ok(t2.slice(1, -1).every((e) => e.type === 'stream.dropped'), JSON.stringify(t2));
+  assert.ok(
+    t2.slice(1, -1).every((e) => e.type === 'stream.dropped'),
+    JSON.stringify(t2),
+  );
 
   const { sessions } = await api(`/api/v1/sessions?server=${SERVER.name}`, ZSessionListResponse);
   const s1 = sessions.find((s) => s.token === sid)!;
@@ -221,17 +235,31 @@ test('the official SDK: resumed tool call, 409 second resumer, 404 after DELETE,
   assert.equal(s1.state, 'terminated');
   assert.deepEqual(s1.flags, [], 'never at the upgrade boundary');
   assert.deepEqual(s1.resumption, {
-    flags: ['resume_after_end', 'resume_conflict'], checkedResumes: 1, lossyResumes: 0, idleResumes: 0, rejectedResumes: 2, abandonedAt: null,
+    flags: ['resume_after_end', 'resume_conflict'],
+    checkedResumes: 1,
+    lossyResumes: 0,
+    idleResumes: 0,
+    rejectedResumes: 2,
+    abandonedAt: null,
   });
   assert.equal(s2.state, 'terminated');
   assert.deepEqual(s2.resumption.flags, ['abandoned']);
   assert.ok(s2.resumption.abandonedAt);
   const flagged = await api(`/api/v1/sessions?server=${SERVER.name}&flag=abandoned`, ZSessionListResponse);
-  assert.deepEqual(flagged.sessions.map((s) => s.token), [sid2]);
+  assert.deepEqual(
+    flagged.sessions.map((s) => s.token),
+    [sid2],
+  );
 
   const expected = {
-    checkedResumes: 1, lossyResumes: 0, idleResumes: 0, rejectedResumes: 2,
-    conflictSessions: 1, endedSessionResumes: 1, unknownCursorSessions: 0, abandonedSessions: 1,
+    checkedResumes: 1,
+    lossyResumes: 0,
+    idleResumes: 0,
+    rejectedResumes: 2,
+    conflictSessions: 1,
+    endedSessionResumes: 1,
+    unknownCursorSessions: 0,
+    abandonedSessions: 1,
   };
   const { servers } = await api('/api/v1/servers', ZServerListResponse);
   const view = servers.find((s) => s.name === SERVER.name)!;

@@ -37,9 +37,16 @@ function fleet(): any[] {
     const token = `mi-${String(i).padStart(2, '0')}`;
     const base = (i % 8) * 20_000 + i * 250; // several sessions share each rollup minute
     const chained = i % 4 === 1;
-    out.push({ id: `${token}-o`, token, type: 'session.opened', at: at(base), data: chained ? { previousToken: `mi-${String(i - 1).padStart(2, '0')}` } : {} });
+    out.push({
+      id: `${token}-o`,
+      token,
+      type: 'session.opened',
+      at: at(base),
+      data: chained ? { previousToken: `mi-${String(i - 1).padStart(2, '0')}` } : {},
+    });
     out.push({ id: `${token}-u`, token, type: 'upgrade.accepted', at: at(base + 100), data: { eventId: 3 } });
-    for (let d = 0; d < 1 + (i % 3); d++) out.push({ id: `${token}-d${d}`, token, type: 'stream.dropped', at: at(base + 150 + d), data: {} });
+    for (let d = 0; d < 1 + (i % 3); d++)
+      out.push({ id: `${token}-d${d}`, token, type: 'stream.dropped', at: at(base + 150 + d), data: {} });
     out.push({ id: `${token}-r`, token, type: 'resume.requested', at: at(base + 200), data: { lastEventId: 3 } });
     switch (i % 4) {
       case 0:
@@ -65,7 +72,10 @@ async function post(app: AppServer, events: unknown[]) {
   // A sender retries 503 (SQLite under two writers may answer it); anything else must be 200.
   for (let attempt = 0; ; attempt++) {
     const res = await postEvents(app.url, 'alpha', SECRET, events);
-    if (res.status === 503 && attempt < 20) { await new Promise((r) => setTimeout(r, 100)); continue; }
+    if (res.status === 503 && attempt < 20) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as { accepted: number; duplicates: number };
   }
@@ -114,7 +124,7 @@ test(`two instances on one ${testProvider()} database ingesting the same tokens 
     [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
   }
   const batches: any[][] = [];
-  for (let i = 0; i < shuffled.length; ) {
+  for (let i = 0; i < shuffled.length;) {
     const n = 1 + Math.floor(random() * 6);
     batches.push(shuffled.slice(i, i + n));
     i += n;
@@ -138,7 +148,10 @@ test(`two instances on one ${testProvider()} database ingesting the same tokens 
     }),
   );
   assert.equal(accepted, events.length, 'each event accepted exactly once');
-  assert.equal(duplicates, batches.filter((_, i) => i % 5 === 0).reduce((s, x) => s + x.length, 0));
+  assert.equal(
+    duplicates,
+    batches.filter((_, i) => i % 5 === 0).reduce((s, x) => s + x.length, 0),
+  );
 
   const want = await snapshot(single.query);
   const got = await snapshot(shared.query);
@@ -151,7 +164,9 @@ test(`two instances on one ${testProvider()} database ingesting the same tokens 
 
   // And both instances answer the same stats as the single one.
   const stats = async (app: AppServer) => {
-    const res = await fetch(`${app.url}/api/v1/stats?from=${at(-60_000)}&to=${at(3_600_000)}`, { headers: { authorization: 'Bearer dw_test_admin_token_0123456789abcdef' } });
+    const res = await fetch(`${app.url}/api/v1/stats?from=${at(-60_000)}&to=${at(3_600_000)}`, {
+      headers: { authorization: 'Bearer dw_test_admin_token_0123456789abcdef' },
+    });
     assert.equal(res.status, 200);
     const { now, ...body } = await res.json();
     return body;

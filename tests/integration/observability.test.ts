@@ -16,7 +16,12 @@ import { Q_BATCHES, Q_RANGE } from '../support/query-fixtures';
 import { dashboardExpressions, exposedSeriesNames, metricNamesIn, rulesText } from '../support/prometheus-docs';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
-const SECRETS: Record<string, string> = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret(), delta: generateSecret() };
+const SECRETS: Record<string, string> = {
+  alpha: generateSecret(),
+  beta: generateSecret(),
+  gamma: generateSecret(),
+  delta: generateSecret(),
+};
 const INVENTED = Array.from({ length: 12 }, (_, i) => `invented-${i}`);
 let app: AppServer;
 let scrapeToken = '';
@@ -27,7 +32,12 @@ async function call(path: string, init: { token?: string; cookie?: string; metho
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.cookie) headers.cookie = init.cookie;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), redirect: 'manual' });
+  const res = await fetch(`${app.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    redirect: 'manual',
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -44,16 +54,31 @@ function samples(text: string): Map<string, number> {
   for (const line of text.split('\n')) {
     const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) continue;
-    const labels = m[2] ? [...m[2].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => `${l[1]}="${l[2]}"`).sort().join(',') : '';
+    const labels = m[2]
+      ? [...m[2].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)]
+          .map((l) => `${l[1]}="${l[2]}"`)
+          .sort()
+          .join(',')
+      : '';
     out.set(`${m[1]}{${labels}}`, Number(m[3]));
   }
   return out;
 }
 const key = (name: string, labels: Record<string, string>) =>
-  `${name}{${Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',')}}`;
+  `${name}{${Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort()
+    .join(',')}}`;
 
 before(async () => {
-  app = await startAppServer({ env: { DOORWATCH_SERVERS: Object.entries(SECRETS).map(([n, s]) => `${n}=${s}`).join(','), LOG_LEVEL: 'info' } });
+  app = await startAppServer({
+    env: {
+      DOORWATCH_SERVERS: Object.entries(SECRETS)
+        .map(([n, s]) => `${n}=${s}`)
+        .join(','),
+      LOG_LEVEL: 'info',
+    },
+  });
   for (const b of Q_BATCHES) {
     const res = await postEvents(app.url, b.server, SECRETS[b.server], b.events);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -61,7 +86,11 @@ before(async () => {
   const created = await call('/api/v1/operators', { method: 'POST', token: ADMIN, body: { name: 'prom', role: 'scrape' } });
   assert.equal(created.status, 201, created.text);
   scrapeToken = created.body.token;
-  const login = await fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: JSON.stringify({ token: ADMIN }) });
+  const login = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: app.url },
+    body: JSON.stringify({ token: ADMIN }),
+  });
   assert.equal(login.status, 200);
   sessionCookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
   assert.match(sessionCookie, /=/);
@@ -79,7 +108,11 @@ describe('refused ingest requests', () => {
       assert.equal(r.status, 401);
       bodies.push(JSON.stringify(r.body));
     }
-    const bare = await fetch(`${app.url}/api/v1/ingest/alpha`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+    const bare = await fetch(`${app.url}/api/v1/ingest/alpha`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"events":[]}',
+    });
     assert.equal(bare.status, 401);
     bodies.push(await bare.text());
     const text = await postEvents(app.url, 'alpha', SECRETS.alpha, events, { contentType: 'text/plain' });
@@ -122,7 +155,11 @@ describe('refused ingest requests', () => {
     });
     assert.equal(alpha.rejections.last.reason, 'timestamp_out_of_tolerance');
     assert.ok(Math.abs(alpha.rejections.last.skewMs + 360_000) < 5_000, String(alpha.rejections.last.skewMs));
-    assert.equal(servers.body.servers.some((s: any) => s.name.startsWith('invented')), false, 'invented names make no server rows');
+    assert.equal(
+      servers.body.servers.some((s: any) => s.name.startsWith('invented')),
+      false,
+      'invented names make no server rows',
+    );
     assert.equal(servers.body.unknownServers.count, 12);
     assert.deepEqual(servers.body.unknownServers.recentNames, INVENTED.slice(-10));
     const rows = await app.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "IngestRejection" WHERE "server" LIKE 'invented%'`);
@@ -173,7 +210,9 @@ describe('GET /metrics', () => {
       assert.equal(v('doorwatch_renegotiation_latency_seconds_bucket', { server, le: '0.2' }), s.renegotiations.under200ms);
       assert.equal(v('doorwatch_renegotiation_latency_seconds_count', { server }), s.renegotiations.count);
       const rejected = (await call(`/api/v1/stats?server=${server}`, { token: ADMIN })).body.rejectedRequests;
-      const metricRejected = [...m].filter(([k]) => k.startsWith('doorwatch_ingest_rejected_requests_total{') && k.includes(`server="${server}"`)).reduce((n, [, x]) => n + x, 0);
+      const metricRejected = [...m]
+        .filter(([k]) => k.startsWith('doorwatch_ingest_rejected_requests_total{') && k.includes(`server="${server}"`))
+        .reduce((n, [, x]) => n + x, 0);
       assert.equal(metricRejected, rejected, `${server} rejected`);
     }
     assert.equal(v('doorwatch_ingest_rejected_requests_total', { server: 'alpha', status: '401', reason: 'signature_mismatch' }), 2);
@@ -192,17 +231,34 @@ describe('GET /metrics', () => {
     assert.deepEqual(missing, [], 'names the rules or the dashboard use that /metrics does not expose');
   });
 
-  test('counters come from the database: a second instance on the same database reports the same values', { skip: process.env.DOORWATCH_TEST_DATABASE !== 'postgresql' && 'one instance per SQLite file in tests' }, async () => {
-    const second = await startAppServer({ databaseUrl: app.databaseUrl, env: { DOORWATCH_SERVERS: Object.entries(SECRETS).map(([n, s]) => `${n}=${s}`).join(',') } });
-    try {
-      const a = samples((await call('/metrics', { token: scrapeToken })).text);
-      const res = await fetch(`${second.url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } });
-      const b = samples(await res.text());
-      for (const [k, x] of a) if (k.startsWith('doorwatch_naive_resumes_total') || k.startsWith('doorwatch_ingest_rejected_requests_total') || k.startsWith('doorwatch_refusal_latency_seconds_bucket')) assert.equal(b.get(k), x, k);
-    } finally {
-      await second.stop();
-    }
-  });
+  test(
+    'counters come from the database: a second instance on the same database reports the same values',
+    { skip: process.env.DOORWATCH_TEST_DATABASE !== 'postgresql' && 'one instance per SQLite file in tests' },
+    async () => {
+      const second = await startAppServer({
+        databaseUrl: app.databaseUrl,
+        env: {
+          DOORWATCH_SERVERS: Object.entries(SECRETS)
+            .map(([n, s]) => `${n}=${s}`)
+            .join(','),
+        },
+      });
+      try {
+        const a = samples((await call('/metrics', { token: scrapeToken })).text);
+        const res = await fetch(`${second.url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } });
+        const b = samples(await res.text());
+        for (const [k, x] of a)
+          if (
+            k.startsWith('doorwatch_naive_resumes_total') ||
+            k.startsWith('doorwatch_ingest_rejected_requests_total') ||
+            k.startsWith('doorwatch_refusal_latency_seconds_bucket')
+          )
+            assert.equal(b.get(k), x, k);
+      } finally {
+        await second.stop();
+      }
+    },
+  );
 });
 
 describe('probes and logs', () => {
@@ -236,8 +292,16 @@ describe('probes and logs', () => {
     const ingestLine = lines.find((l) => l.route === '/api/v1/ingest/{server}' && l.status === 200);
     assert.ok(ingestLine && typeof ingestLine.accepted === 'number' && ingestLine.server);
     assert.ok(lines.some((l) => l.msg === 'ingest request refused' && l.reason === 'signature_mismatch' && l.server === 'alpha'));
-    assert.ok(lines.some((l) => l.msg === 'ingest request refused' && l.reason === 'timestamp_out_of_tolerance' && typeof l.skewMs === 'number'));
-    const forbidden = [ADMIN, scrapeToken, sessionCookie.split('=')[1], ...Object.values(SECRETS), ...Object.values(SECRETS).map((s) => s.slice('whsec_'.length))];
+    assert.ok(
+      lines.some((l) => l.msg === 'ingest request refused' && l.reason === 'timestamp_out_of_tolerance' && typeof l.skewMs === 'number'),
+    );
+    const forbidden = [
+      ADMIN,
+      scrapeToken,
+      sessionCookie.split('=')[1],
+      ...Object.values(SECRETS),
+      ...Object.values(SECRETS).map((s) => s.slice('whsec_'.length)),
+    ];
     for (const s of forbidden) assert.equal(out.includes(s), false, `log output contains a secret (${s.slice(0, 8)}…)`);
   });
 });

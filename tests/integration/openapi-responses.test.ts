@@ -10,7 +10,12 @@ import { generateSecret } from '@/lib/store/servers/server-secret';
 import { Q_BATCHES, Q_RANGE } from '../support/query-fixtures';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
-const SECRETS: Record<string, string> = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret(), delta: generateSecret() };
+const SECRETS: Record<string, string> = {
+  alpha: generateSecret(),
+  beta: generateSecret(),
+  gamma: generateSecret(),
+  delta: generateSecret(),
+};
 let app: AppServer;
 let doc: { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
 // validateFormats off: ajv needs a plugin for date-time; zod's schemas carry a pattern for it anyway.
@@ -18,7 +23,13 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true
 const covered = new Set<string>();
 
 before(async () => {
-  app = await startAppServer({ env: { DOORWATCH_SERVERS: Object.entries(SECRETS).map(([n, s]) => `${n}=${s}`).join(',') } });
+  app = await startAppServer({
+    env: {
+      DOORWATCH_SERVERS: Object.entries(SECRETS)
+        .map(([n, s]) => `${n}=${s}`)
+        .join(','),
+    },
+  });
   for (const b of Q_BATCHES) assert.equal((await postEvents(app.url, b.server, SECRETS[b.server], b.events)).status, 200);
   const res = await fetch(`${app.url}/api/v1/openapi.json`);
   assert.equal(res.status, 200);
@@ -26,7 +37,9 @@ before(async () => {
   doc = await res.json();
   ajv.addSchema(doc, 'openapi');
 });
-after(async () => { await app?.stop(); });
+after(async () => {
+  await app?.stop();
+});
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
@@ -45,7 +58,11 @@ async function call(url: string, init: RequestInit = {}) {
   const res = await fetch(`${app.url}${url}`, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } });
   const text = await res.text();
   let body: unknown = text;
-  try { body = JSON.parse(text); } catch { /* csv */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* csv */
+  }
   return { status: res.status, headers: res.headers, body };
 }
 
@@ -90,8 +107,14 @@ test('every GET answer conforms to the document', async () => {
   assert.equal(one.status, 200);
   conforms('/api/v1/admin/dead-letters/{id}', 'get', 200, one.body);
 
-  const documentedGets = Object.entries(doc.paths).filter(([, m]) => m.get).map(([p]) => `get ${p}`);
-  assert.deepEqual(documentedGets.filter((k) => !covered.has(k)), [], 'GET operations this test did not check');
+  const documentedGets = Object.entries(doc.paths)
+    .filter(([, m]) => m.get)
+    .map(([p]) => `get ${p}`);
+  assert.deepEqual(
+    documentedGets.filter((k) => !covered.has(k)),
+    [],
+    'GET operations this test did not check',
+  );
 });
 
 test('ingest answers (200, 207) and errors conform to the document', async () => {

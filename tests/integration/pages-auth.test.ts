@@ -5,8 +5,12 @@ import { startAppServer, type AppServer } from '../support/app-server';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 let app: AppServer;
-before(async () => { app = await startAppServer(); });
-after(async () => { await app?.stop(); });
+before(async () => {
+  app = await startAppServer();
+});
+after(async () => {
+  await app?.stop();
+});
 
 test('pages redirect to /login (keeping where you were) without a session, and render with one', async () => {
   for (const path of ['/', '/sessions?flag=refused', '/servers/mcp-a/sessions/tok-1', '/settings']) {

@@ -21,14 +21,24 @@ let front: ConflictFront;
 const secrets = new Map<string, string>();
 
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${app.url}${path}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}`, ...(init.headers ?? {}) } });
+  fetch(`${app.url}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}`, ...(init.headers ?? {}) },
+  });
 const json = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
   const res = await api(path, init);
   return { status: res.status, body: (await res.json()) as T };
 };
 
 const sim = async (mode: ServerMode) => {
-  const s = await startSimServer({ name: `target-${mode}`, mode, reporter: null, ledger: new Ledger(), upgradeAfterMs: () => 30, messageIntervalMs: 10 });
+  const s = await startSimServer({
+    name: `target-${mode}`,
+    mode,
+    reporter: null,
+    ledger: new Ledger(),
+    upgradeAfterMs: () => 30,
+    messageIntervalMs: 10,
+  });
   sims.push(s);
   return s;
 };
@@ -37,13 +47,17 @@ async function register(name: string, url: string, extra: Record<string, unknown
   const made = await json<{ secret: string }>('/api/v1/admin/servers', { method: 'POST', body: JSON.stringify({ name }) });
   assert.equal(made.status, 201);
   secrets.set(name, made.body.secret);
-  const set = await api(`/api/v1/admin/servers/${name}/probe`, { method: 'PUT', body: JSON.stringify({ url, enabled: false, intervalSeconds: 3600, ...extra }) });
+  const set = await api(`/api/v1/admin/servers/${name}/probe`, {
+    method: 'PUT',
+    body: JSON.stringify({ url, enabled: false, intervalSeconds: 3600, ...extra }),
+  });
   assert.equal(set.status, 200, await set.clone().text());
   return set.json();
 }
 
 const runNow = (name: string) => json<TProbeRunView>(`/api/v1/admin/servers/${name}/probe/run`, { method: 'POST' });
-const stepVerdicts = (run: TProbeRunView) => Object.fromEntries(run.result.classification.steps.map((s) => [s.step, `${s.verdict}:${s.finding}`]));
+const stepVerdicts = (run: TProbeRunView) =>
+  Object.fromEntries(run.result.classification.steps.map((s) => [s.step, `${s.verdict}:${s.finding}`]));
 
 before(async () => {
   app = await startAppServer({ env: { DOORWATCH_PROBE_TICK_MS: '300', DOORWATCH_PROBE_MIN_INTERVAL_MS: '1000' } });
@@ -62,19 +76,37 @@ describe('door probes through the API', () => {
     assert.equal(target.credentialSet, true);
     assert.ok(!JSON.stringify(target).includes(CREDENTIAL));
 
-    const withUser = await json<{ error: { code: string } }>('/api/v1/admin/servers/door-refusing/probe', { method: 'PUT', body: JSON.stringify({ url: 'http://u:p@127.0.0.1:1/mcp' }) });
+    const withUser = await json<{ error: { code: string } }>('/api/v1/admin/servers/door-refusing/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: 'http://u:p@127.0.0.1:1/mcp' }),
+    });
     assert.equal(withUser.status, 400);
     assert.equal(withUser.body.error.code, 'invalid_probe_url');
-    const ftp = await json<{ error: { code: string } }>('/api/v1/admin/servers/door-refusing/probe', { method: 'PUT', body: JSON.stringify({ url: 'ftp://127.0.0.1/mcp' }) });
+    const ftp = await json<{ error: { code: string } }>('/api/v1/admin/servers/door-refusing/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: 'ftp://127.0.0.1/mcp' }),
+    });
     assert.equal(ftp.status, 400);
-    const reserved = await api('/api/v1/admin/servers/door-refusing/probe', { method: 'PUT', body: JSON.stringify({ url: `${refusing.url}/mcp`, credential: { header: 'Mcp-Session-Id', value: 'x' } }) });
+    const reserved = await api('/api/v1/admin/servers/door-refusing/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${refusing.url}/mcp`, credential: { header: 'Mcp-Session-Id', value: 'x' } }),
+    });
     assert.equal(reserved.status, 400);
-    const unknown = await api('/api/v1/admin/servers/nobody/probe', { method: 'PUT', body: JSON.stringify({ url: `${refusing.url}/mcp` }) });
+    const unknown = await api('/api/v1/admin/servers/nobody/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${refusing.url}/mcp` }),
+    });
     assert.equal(unknown.status, 404);
     assert.equal((await api('/api/v1/admin/servers/nobody/probe/run', { method: 'POST' })).status, 404);
     // Viewers read history but cannot run probes.
-    const viewer = (await json<{ token: string }>('/api/v1/operators', { method: 'POST', body: JSON.stringify({ name: 'probe-viewer', role: 'viewer' }) })).body.token;
-    assert.equal((await api('/api/v1/admin/servers/door-refusing/probe/run', { method: 'POST', headers: { authorization: `Bearer ${viewer}` } })).status, 403);
+    const viewer = (
+      await json<{ token: string }>('/api/v1/operators', { method: 'POST', body: JSON.stringify({ name: 'probe-viewer', role: 'viewer' }) })
+    ).body.token;
+    assert.equal(
+      (await api('/api/v1/admin/servers/door-refusing/probe/run', { method: 'POST', headers: { authorization: `Bearer ${viewer}` } }))
+        .status,
+      403,
+    );
     assert.equal((await api('/api/v1/servers/door-refusing/probes', { headers: { authorization: `Bearer ${viewer}` } })).status, 200);
   });
 
@@ -147,7 +179,8 @@ describe('door probes through the API', () => {
     const refusedSession = only.find((s) => s.token === resetStep.tokens[0])!;
     assert.equal(refusedSession.boundaryOutcome, 'refused');
     assert.equal(refusedSession.successorToken, resetStep.tokens[1]);
-    const naiveSessions = (await json<TSessionListResponse>('/api/v1/sessions?server=door-naive&synthetic=only&flag=naive_resume')).body.sessions;
+    const naiveSessions = (await json<TSessionListResponse>('/api/v1/sessions?server=door-naive&synthetic=only&flag=naive_resume')).body
+      .sessions;
     assert.ok(naiveSessions.length >= 1, 'the naive probe session shows its naive resume');
 
     // The probed server reporting the same session (its own event ids) keeps it synthetic.
@@ -156,19 +189,31 @@ describe('door probes through the API', () => {
       { id: 'srv-1', token, type: 'session.opened', at: new Date(Date.parse(resetStep.startedAt)).toISOString(), data: {} },
     ]);
     assert.equal(reported.status, 200);
-    const after = (await json<TSessionListResponse>(`/api/v1/sessions?server=door-refusing&token=${encodeURIComponent(token)}`)).body.sessions;
+    const after = (await json<TSessionListResponse>(`/api/v1/sessions?server=door-refusing&token=${encodeURIComponent(token)}`)).body
+      .sessions;
     assert.equal(after.length, 1);
     assert.equal(after[0].synthetic, true);
 
-    const stats = (await json<{ sessions: number; events: number; boundary: number; refused: number }>('/api/v1/stats?from=now-1d&server=door-refusing')).body;
-    assert.deepEqual({ sessions: stats.sessions, events: stats.events, boundary: stats.boundary, refused: stats.refused }, { sessions: 0, events: 0, boundary: 0, refused: 0 });
+    const stats = (
+      await json<{ sessions: number; events: number; boundary: number; refused: number }>('/api/v1/stats?from=now-1d&server=door-refusing')
+    ).body;
+    assert.deepEqual(
+      { sessions: stats.sessions, events: stats.events, boundary: stats.boundary, refused: stats.refused },
+      { sessions: 0, events: 0, boundary: 0, refused: 0 },
+    );
   });
 
   test('the schedule runs an enabled target on its own (leader instance)', async () => {
     const refusing = sims[0];
-    const made = await json<{ secret: string }>('/api/v1/admin/servers', { method: 'POST', body: JSON.stringify({ name: 'door-scheduled' }) });
+    const made = await json<{ secret: string }>('/api/v1/admin/servers', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'door-scheduled' }),
+    });
     assert.equal(made.status, 201);
-    const set = await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'PUT', body: JSON.stringify({ url: `${refusing.url}/mcp`, intervalSeconds: 1 }) });
+    const set = await api('/api/v1/admin/servers/door-scheduled/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${refusing.url}/mcp`, intervalSeconds: 1 }),
+    });
     assert.equal(set.status, 200);
     const until = Date.now() + 30_000;
     let runs: TProbeRunView[] = [];

@@ -11,17 +11,30 @@ import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
-const SECRETS: Record<string, string> = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret(), delta: generateSecret() };
+const SECRETS: Record<string, string> = {
+  alpha: generateSecret(),
+  beta: generateSecret(),
+  gamma: generateSecret(),
+  delta: generateSecret(),
+};
 let app: AppServer;
 
 before(async () => {
-  app = await startAppServer({ env: { DOORWATCH_SERVERS: Object.entries(SECRETS).map(([n, s]) => `${n}=${s}`).join(',') } });
+  app = await startAppServer({
+    env: {
+      DOORWATCH_SERVERS: Object.entries(SECRETS)
+        .map(([n, s]) => `${n}=${s}`)
+        .join(','),
+    },
+  });
   for (const b of Q_BATCHES) {
     const res = await postEvents(app.url, b.server, SECRETS[b.server], b.events);
     assert.equal(res.status, 200, JSON.stringify(res.body));
   }
 });
-after(async () => { await app?.stop(); });
+after(async () => {
+  await app?.stop();
+});
 
 async function get(path: string, query: Record<string, string | string[]> = {}) {
   const p = new URLSearchParams();
@@ -30,7 +43,11 @@ async function get(path: string, query: Record<string, string | string[]> = {}) 
   const res = await fetch(`${app.url}${path}${qs ? `?${qs}` : ''}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   const text = await res.text();
   let body: any = text;
-  try { body = JSON.parse(text); } catch { /* csv */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* csv */
+  }
   return { status: res.status, headers: res.headers, body, text };
 }
 
@@ -43,7 +60,16 @@ describe('GET /api/v1/stats', () => {
     const { status, body } = await get('/api/v1/stats', Q_RANGE);
     assert.equal(status, 200);
     ZStatsResponse.parse(body);
-    for (const k of ['events', 'sessions', 'drops', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedTokenReuses'] as const) {
+    for (const k of [
+      'events',
+      'sessions',
+      'drops',
+      'boundary',
+      'refused',
+      'naiveResumes',
+      'dualNegotiations',
+      'burnedTokenReuses',
+    ] as const) {
       assert.equal(body[k], Q_EXPECTED[k], k);
     }
     assert.deepEqual(body.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
@@ -54,8 +80,14 @@ describe('GET /api/v1/stats', () => {
     assert.ok(ongoingIdle >= before - Q_ONGOING_START && ongoingIdle <= Date.now() - Q_ONGOING_START, String(ongoingIdle));
     assert.equal(body.range.from, Q_RANGE.from);
     assert.equal(body.series.length, 10);
-    assert.equal(body.series.reduce((a: number, b: any) => a + b.sessions, 0), 9);
-    assert.equal(body.refusalLatencyHistogram.reduce((a: number, b: any) => a + b.count, 0), 4);
+    assert.equal(
+      body.series.reduce((a: number, b: any) => a + b.sessions, 0),
+      9,
+    );
+    assert.equal(
+      body.refusalLatencyHistogram.reduce((a: number, b: any) => a + b.count, 0),
+      4,
+    );
   });
 
   test('server filter, explicit bucket, relative range', async () => {
@@ -153,9 +185,15 @@ describe('GET /api/v1/sessions', () => {
     assert.equal(seen.length, 9);
     assert.equal(new Set(seen).size, 9);
     const full = await get('/api/v1/sessions', { limit: '500' });
-    assert.deepEqual(seen, full.body.sessions.map((s: any) => `${s.server}/${s.token}`));
+    assert.deepEqual(
+      seen,
+      full.body.sessions.map((s: any) => `${s.server}/${s.token}`),
+    );
     const lasts = full.body.sessions.map((s: any) => Date.parse(s.lastEventAt));
-    assert.deepEqual(lasts, [...lasts].sort((a: number, b: number) => b - a));
+    assert.deepEqual(
+      lasts,
+      [...lasts].sort((a: number, b: number) => b - a),
+    );
   });
 
   test('bad input gets specific 400 codes', async () => {
@@ -187,7 +225,10 @@ describe('GET /api/v1/sessions', () => {
     const r = await get('/api/v1/sessions', { flag: ['refused', 'bogus'], limit: 'ten' });
     assert.equal(r.status, 400);
     assert.equal(r.body.error.code, 'invalid_flag');
-    assert.deepEqual(r.body.error.details.issues.map((i: any) => i.parameter), ['flag.1', 'limit']);
+    assert.deepEqual(
+      r.body.error.details.issues.map((i: any) => i.parameter),
+      ['flag.1', 'limit'],
+    );
   });
 
   test('paths: a malformed percent-escape or a NUL is a JSON 400, not a 500', async () => {
@@ -197,7 +238,11 @@ describe('GET /api/v1/sessions', () => {
       ['/api/v1/admin/dead-letters/%E0%A4%A', 'GET', 'invalid_path'],
       ['/api/v1/servers/alpha/sessions/a%00b', 'GET', 'invalid_token'],
     ] as const) {
-      const res = await fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      const res = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
       assert.equal(res.status, 400, path);
       assert.equal((await res.json()).error.code, code, path);
     }
@@ -223,7 +268,13 @@ describe('export', () => {
     assert.match(r.headers.get('content-disposition')!, /attachment; filename="doorwatch-sessions-.*\.csv"/);
     const lines = r.text.trimEnd().split('\r\n');
     assert.equal(lines[0], SESSION_CSV_COLUMNS.join(','));
-    assert.deepEqual(lines.slice(1).map((l) => l.split(',')[1]).sort(), ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn']);
+    assert.deepEqual(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[1])
+        .sort(),
+      ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn'],
+    );
   });
 
   test('JSON array via format=json, on /sessions as well', async () => {
@@ -244,12 +295,21 @@ describe('GET /api/v1/servers/{server}/sessions/{token}', () => {
     const r = await get('/api/v1/servers/beta/sessions/b-new1');
     assert.equal(r.status, 200);
     ZSessionDetailResponse.parse(r.body);
-    assert.deepEqual(r.body.timeline.map((e: any) => e.type), ['session.opened', 'upgrade.accepted', 'upgrade.completed']);
+    assert.deepEqual(
+      r.body.timeline.map((e: any) => e.type),
+      ['session.opened', 'upgrade.accepted', 'upgrade.completed'],
+    );
     assert.equal(r.body.timeline[0].data.previousToken, 'a-ref1');
-    assert.deepEqual(r.body.chain.predecessors.map((l: any) => `${l.server}/${l.token}`), ['alpha/a-ref1']);
+    assert.deepEqual(
+      r.body.chain.predecessors.map((l: any) => `${l.server}/${l.token}`),
+      ['alpha/a-ref1'],
+    );
     assert.deepEqual(r.body.chain.successors, []);
     const a = await get('/api/v1/servers/alpha/sessions/a-ref2');
-    assert.deepEqual(a.body.chain.successors.map((l: any) => `${l.server}/${l.token}`), ['alpha/a-new2']);
+    assert.deepEqual(
+      a.body.chain.successors.map((l: any) => `${l.server}/${l.token}`),
+      ['alpha/a-new2'],
+    );
     assert.equal(a.body.session.renegotiationLatencyMs, 300);
   });
 
@@ -286,7 +346,14 @@ describe('GET /api/v1/openapi.json', () => {
     assert.equal(res.headers.get('cache-control'), 'public, max-age=60');
     const doc = await res.json();
     assert.equal(doc.openapi, '3.1.0');
-    for (const p of ['/api/v1/stats', '/api/v1/sessions', '/api/v1/sessions/export', '/api/v1/servers', '/api/v1/servers/{server}/sessions/{token}', '/api/v1/operators']) {
+    for (const p of [
+      '/api/v1/stats',
+      '/api/v1/sessions',
+      '/api/v1/sessions/export',
+      '/api/v1/servers',
+      '/api/v1/servers/{server}/sessions/{token}',
+      '/api/v1/operators',
+    ]) {
       assert.ok(doc.paths[p], p);
     }
     assert.equal(doc.paths['/api/v1/stats'].get.responses['200'].content['application/json'].schema.type, 'object');
@@ -301,7 +368,10 @@ describe('GET /api/v1/openapi.json', () => {
     }
     assert.deepEqual(doc.paths['/api/health'].get.security, []);
     const ingest = doc.paths['/api/v1/ingest/{server}'].post;
-    assert.deepEqual(ingest.parameters.filter((x: any) => x.in === 'header').map((x: any) => x.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.deepEqual(
+      ingest.parameters.filter((x: any) => x.in === 'header').map((x: any) => x.name),
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    );
     assert.deepEqual(Object.keys(ingest.responses).sort(), ['200', '207', '400', '401', '413', '415', '429', '503']);
     assert.ok(ingest.requestBody.content['application/json'].schema.properties.events);
   });

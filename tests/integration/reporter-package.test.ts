@@ -56,56 +56,75 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the packed package installs offline, type-checks under NodeNext and Bundler, and its events are stored', { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' }, async () => {
-  // npm pack runs the package's prepack (tsc build), so the tarball holds fresh dist/.
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: join(REPO, 'packages/reporter'), timeout: STEP_TIMEOUT_MS });
-  const [{ filename, files }] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-  const paths = files.map((f) => f.path);
-  assert.ok(paths.includes('dist/index.js') && paths.includes('dist/index.d.ts'), paths.join(', '));
-
-  const project = join(dir, 'consumer');
-  mkdirSync(join(project, 'src'), { recursive: true });
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { '@doorwatch/reporter': `file:../${filename}` } }),
-  );
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeout: STEP_TIMEOUT_MS });
-  const installed = JSON.parse(readFileSync(join(project, 'node_modules/@doorwatch/reporter/package.json'), 'utf8')) as { dependencies?: object };
-  assert.equal(installed.dependencies, undefined, 'no runtime dependencies');
-
-  writeFileSync(join(project, 'src/main.ts'), CONSUMER);
-  const common = {
-    target: 'ES2022',
-    strict: true,
-    skipLibCheck: false,
-    // The consumer brings @types/node as any Node project does; here it is the repository's copy.
-    typeRoots: [join(REPO, 'node_modules/@types')],
-    types: ['node'],
-  };
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { ...common, module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'dist' }, include: ['src'] }),
-  );
-  writeFileSync(
-    join(project, 'tsconfig.bundler.json'),
-    JSON.stringify({ compilerOptions: { ...common, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['src'] }),
-  );
-  for (const config of ['tsconfig.bundler.json', 'tsconfig.json']) {
-    await run(process.execPath, [TSC, '-p', config], { cwd: project, timeout: STEP_TIMEOUT_MS }).catch((err: { stdout?: string }) => {
-      throw new Error(`tsc -p ${config} failed:\n${err.stdout ?? String(err)}`);
+test(
+  'the packed package installs offline, type-checks under NodeNext and Bundler, and its events are stored',
+  { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' },
+  async () => {
+    // npm pack runs the package's prepack (tsc build), so the tarball holds fresh dist/.
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: join(REPO, 'packages/reporter'),
+      timeout: STEP_TIMEOUT_MS,
     });
-  }
+    const [{ filename, files }] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    const paths = files.map((f) => f.path);
+    assert.ok(paths.includes('dist/index.js') && paths.includes('dist/index.d.ts'), paths.join(', '));
 
-  const token = 'tok-pkg-consumer';
-  const out = await run(process.execPath, ['dist/main.js', app.url, SERVER.name, SERVER.secret, token], { cwd: project, timeout: STEP_TIMEOUT_MS });
-  const result = JSON.parse(out.stdout) as { ids: string[]; stats: { accepted: number; failed: number; dropped: number }; errors: string[] };
-  assert.deepEqual(result.errors, []);
-  assert.equal(result.stats.accepted, 5);
+    const project = join(dir, 'consumer');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { '@doorwatch/reporter': `file:../${filename}` } }),
+    );
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeout: STEP_TIMEOUT_MS });
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/@doorwatch/reporter/package.json'), 'utf8')) as {
+      dependencies?: object;
+    };
+    assert.equal(installed.dependencies, undefined, 'no runtime dependencies');
 
-  const stored = await readReportedSession(app, SERVER.name, token);
-  assert.deepEqual(stored.eventIds, result.ids);
-  assert.deepEqual(stored.types, REFUSED_TIMELINE_TYPES);
-  assert.equal(stored.boundaryOutcome, 'refused');
-  assert.equal(stored.verdict, 'refuses');
-  assert.deepEqual(stored.reporters, [{ instance: 'pkg-consumer-1', dropped: 0, failed: 0 }]);
-});
+    writeFileSync(join(project, 'src/main.ts'), CONSUMER);
+    const common = {
+      target: 'ES2022',
+      strict: true,
+      skipLibCheck: false,
+      // The consumer brings @types/node as any Node project does; here it is the repository's copy.
+      typeRoots: [join(REPO, 'node_modules/@types')],
+      types: ['node'],
+    };
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { ...common, module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'dist' },
+        include: ['src'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.bundler.json'),
+      JSON.stringify({ compilerOptions: { ...common, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['src'] }),
+    );
+    for (const config of ['tsconfig.bundler.json', 'tsconfig.json']) {
+      await run(process.execPath, [TSC, '-p', config], { cwd: project, timeout: STEP_TIMEOUT_MS }).catch((err: { stdout?: string }) => {
+        throw new Error(`tsc -p ${config} failed:\n${err.stdout ?? String(err)}`);
+      });
+    }
+
+    const token = 'tok-pkg-consumer';
+    const out = await run(process.execPath, ['dist/main.js', app.url, SERVER.name, SERVER.secret, token], {
+      cwd: project,
+      timeout: STEP_TIMEOUT_MS,
+    });
+    const result = JSON.parse(out.stdout) as {
+      ids: string[];
+      stats: { accepted: number; failed: number; dropped: number };
+      errors: string[];
+    };
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.stats.accepted, 5);
+
+    const stored = await readReportedSession(app, SERVER.name, token);
+    assert.deepEqual(stored.eventIds, result.ids);
+    assert.deepEqual(stored.types, REFUSED_TIMELINE_TYPES);
+    assert.equal(stored.boundaryOutcome, 'refused');
+    assert.equal(stored.verdict, 'refuses');
+    assert.deepEqual(stored.reporters, [{ instance: 'pkg-consumer-1', dropped: 0, failed: 0 }]);
+  },
+);

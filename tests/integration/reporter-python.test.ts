@@ -81,24 +81,28 @@ const FORWARD = 0;
 function startProxy(target: string, plan: number[]): Promise<{ server: Server; url: string; attempts: Attempt[] }> {
   const attempts: Attempt[] = [];
   // The request handler is async; errors surface as a failed test through the missing answer.
-  const server = createServer((req, res) => void (async () => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const webhookId = String(req.headers['webhook-id']);
-    const planned = plan[attempts.length] ?? FORWARD;
-    if (planned !== FORWARD) {
-      attempts.push({ webhookId, status: planned, at: performance.now() });
-      res.writeHead(planned, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end(JSON.stringify({ error: { code: 'unavailable', message: 'scripted' } }));
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) headers[name] = String(req.headers[name]);
-    const answer = await fetch(`${target}${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) });
-    attempts.push({ webhookId, status: answer.status, at: performance.now() });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
-  })());
+  const server = createServer(
+    (req, res) =>
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const webhookId = String(req.headers['webhook-id']);
+        const planned = plan[attempts.length] ?? FORWARD;
+        if (planned !== FORWARD) {
+          attempts.push({ webhookId, status: planned, at: performance.now() });
+          res.writeHead(planned, { 'content-type': 'application/json', 'retry-after': '1' });
+          res.end(JSON.stringify({ error: { code: 'unavailable', message: 'scripted' } }));
+          return;
+        }
+        const headers: Record<string, string> = {};
+        for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature'])
+          headers[name] = String(req.headers[name]);
+        const answer = await fetch(`${target}${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) });
+        attempts.push({ webhookId, status: answer.status, at: performance.now() });
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      })(),
+  );
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, attempts })),
   );
@@ -118,52 +122,56 @@ after(async () => {
   await app?.stop();
 });
 
-test('the Python reporter delivers through 503s, reports its losses, and its session gets the refusing verdict', { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' }, async () => {
-  const wrongSecret = generateSecret();
-  const out = await run('python3', ['-c', SCRIPT, MODULE_DIR, proxy.url, app.url, SERVER.name, SERVER.secret, wrongSecret], {
-    timeout: 120_000,
-  });
-  const r = JSON.parse(out.stdout) as {
-    done: boolean[];
-    ids: string[];
-    lost: string;
-    kept: string;
-    refused: string;
-    a: Record<string, number>;
-    b: Record<string, number>;
-    c: Record<string, number>;
-    errors: { code: string; status: number | null; ids: string[] }[];
-  };
-  assert.deepEqual(r.done, [true, true, true]);
+test(
+  'the Python reporter delivers through 503s, reports its losses, and its session gets the refusing verdict',
+  { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' },
+  async () => {
+    const wrongSecret = generateSecret();
+    const out = await run('python3', ['-c', SCRIPT, MODULE_DIR, proxy.url, app.url, SERVER.name, SERVER.secret, wrongSecret], {
+      timeout: 120_000,
+    });
+    const r = JSON.parse(out.stdout) as {
+      done: boolean[];
+      ids: string[];
+      lost: string;
+      kept: string;
+      refused: string;
+      a: Record<string, number>;
+      b: Record<string, number>;
+      c: Record<string, number>;
+      errors: { code: string; status: number | null; ids: string[] }[];
+    };
+    assert.deepEqual(r.done, [true, true, true]);
 
-  // a: the same message (webhook-id) three times, each retry after the server's Retry-After.
-  const [first, second, third] = proxy.attempts;
-  assert.deepEqual([first.status, second.status, third.status], [503, 503, 200]);
-  assert.equal(new Set([first.webhookId, second.webhookId, third.webhookId]).size, 1);
-  assert.ok(second.at - first.at >= 950 && third.at - second.at >= 950, 'Retry-After: 1 is a floor');
-  assert.deepEqual([r.a.accepted, r.a.retries, r.a.failed], [5, 2, 0]);
+    // a: the same message (webhook-id) three times, each retry after the server's Retry-After.
+    const [first, second, third] = proxy.attempts;
+    assert.deepEqual([first.status, second.status, third.status], [503, 503, 200]);
+    assert.equal(new Set([first.webhookId, second.webhookId, third.webhookId]).size, 1);
+    assert.ok(second.at - first.at >= 950 && third.at - second.at >= 950, 'Retry-After: 1 is a floor');
+    assert.deepEqual([r.a.accepted, r.a.retries, r.a.failed], [5, 2, 0]);
 
-  const stored = await readReportedSession(app, SERVER.name, 'tok-py');
-  assert.deepEqual(stored.eventIds, r.ids);
-  assert.deepEqual(stored.types, REFUSED_TIMELINE_TYPES);
-  assert.equal(stored.boundaryOutcome, 'refused');
-  assert.equal(stored.verdict, 'refuses');
+    const stored = await readReportedSession(app, SERVER.name, 'tok-py');
+    assert.deepEqual(stored.eventIds, r.ids);
+    assert.deepEqual(stored.types, REFUSED_TIMELINE_TYPES);
+    assert.equal(stored.boundaryOutcome, 'refused');
+    assert.equal(stored.verdict, 'refuses');
 
-  // b: the batch answered 503 with no retries left is failed, and the next batch carries the count.
-  assert.deepEqual([r.b.accepted, r.b.failed, r.b.retries], [1, 1, 0]);
-  assert.deepEqual((await readReportedSession(app, SERVER.name, 'tok-py-loss')).eventIds, [r.kept]);
+    // b: the batch answered 503 with no retries left is failed, and the next batch carries the count.
+    assert.deepEqual([r.b.accepted, r.b.failed, r.b.retries], [1, 1, 0]);
+    assert.deepEqual((await readReportedSession(app, SERVER.name, 'tok-py-loss')).eventIds, [r.kept]);
 
-  // c: 401 for the wrong secret, not retried, nothing stored.
-  assert.deepEqual([r.c.rejected, r.c.retries, r.c.accepted], [1, 0, 0]);
-  assert.deepEqual((await readReportedSession(app, SERVER.name, 'tok-py-wrong')).eventIds, []);
-  assert.equal(proxy.attempts.length, 5);
+    // c: 401 for the wrong secret, not retried, nothing stored.
+    assert.deepEqual([r.c.rejected, r.c.retries, r.c.accepted], [1, 0, 0]);
+    assert.deepEqual((await readReportedSession(app, SERVER.name, 'tok-py-wrong')).eventIds, []);
+    assert.equal(proxy.attempts.length, 5);
 
-  assert.deepEqual(r.errors, [
-    { code: 'retries_exhausted', status: 503, ids: [r.lost] },
-    { code: 'batch_rejected', status: 401, ids: [r.refused] },
-  ]);
-  assert.deepEqual(stored.reporters, [
-    { instance: 'py-loss', dropped: 0, failed: 1 },
-    { instance: 'py-retry', dropped: 0, failed: 0 },
-  ]);
-});
+    assert.deepEqual(r.errors, [
+      { code: 'retries_exhausted', status: 503, ids: [r.lost] },
+      { code: 'batch_rejected', status: 401, ids: [r.refused] },
+    ]);
+    assert.deepEqual(stored.reporters, [
+      { instance: 'py-loss', dropped: 0, failed: 1 },
+      { instance: 'py-retry', dropped: 0, failed: 0 },
+    ]);
+  },
+);

@@ -19,8 +19,12 @@ const BOUND_MS = 5_000;
 const env = { DOORWATCH_SERVERS: `alpha=${SECRET}`, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: '10000' };
 
 let database: TestDatabase;
-before(async () => { database = await createTestDatabase(); });
-after(async () => { await database?.drop(); });
+before(async () => {
+  database = await createTestDatabase();
+});
+after(async () => {
+  await database?.drop();
+});
 
 async function timed<T>(what: string, run: () => Promise<T>): Promise<{ what: string; ms: number; value: T }> {
   const started = performance.now();
@@ -63,9 +67,20 @@ test('after a restart, ingest together with cold operator tokens answers promptl
     await warmUp(app);
     const at = Date.parse('2026-11-29T10:00:00.000Z');
     const batch = (n: number) =>
-      Array.from({ length: 200 }, (_, i) => ({ id: `rw-${n}-${i}`, token: `rw-${n}-${i % 20}`, type: 'stream.dropped', at: new Date(at + i).toISOString(), data: {} }));
+      Array.from({ length: 200 }, (_, i) => ({
+        id: `rw-${n}-${i}`,
+        token: `rw-${n}-${i % 20}`,
+        type: 'stream.dropped',
+        at: new Date(at + i).toISOString(),
+        data: {},
+      }));
     const results = await Promise.all([
-      ...tokens.map((token, i) => timed(`operator ${i}`, async () => (await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } })).status)),
+      ...tokens.map((token, i) =>
+        timed(
+          `operator ${i}`,
+          async () => (await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } })).status,
+        ),
+      ),
       ...[0, 1, 2, 3].map((n) => timed(`ingest ${n}`, async () => (await postEvents(app.url, 'alpha', SECRET, batch(n))).status)),
       timed('admin', async () => (await fetch(`${app.url}/api/v1/operators`, { headers: { authorization: `Bearer ${ADMIN}` } })).status),
       timed('health', async () => (await fetch(`${app.url}/api/health`)).status),
@@ -81,27 +96,33 @@ test('after a restart, ingest together with cold operator tokens answers promptl
   }
 });
 
-test('a write lock held by another process: 503 + Retry-After within the wait, health and reads stay responsive', { skip: testProvider() !== 'sqlite' && 'SQLite file locks only' }, async () => {
-  const app = await startAppServer({ databaseUrl: database.url, env: { ...env, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: '500' } });
-  const blocker = new Database(database.url.slice('file:'.length));
-  try {
-    await warmUp(app);
-    blocker.exec('BEGIN IMMEDIATE');
-    const at = new Date(Date.parse('2026-11-29T11:00:00.000Z')).toISOString();
-    const [ingest, health, read] = await Promise.all([
-      timed('ingest', () => postEvents(app.url, 'alpha', SECRET, [{ id: 'locked-1', token: 'locked', type: 'session.opened', at, data: {} }])),
-      timed('health', async () => (await fetch(`${app.url}/api/health`)).status),
-      timed('read', async () => (await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${ADMIN}` } })).status),
-    ]);
-    assert.equal(ingest.value.status, 503);
-    assert.equal(ingest.value.body.error.code, 'database_unavailable');
-    assert.ok(Number(ingest.value.headers.get('retry-after')) > 0);
-    for (const r of [ingest, health, read]) assert.ok(r.ms < BOUND_MS, `${r.what} took ${Math.round(r.ms)} ms`);
-    assert.equal(health.value, 200);
-    assert.equal(read.value, 200);
-  } finally {
-    if (blocker.inTransaction) blocker.exec('ROLLBACK');
-    blocker.close();
-    await app.stop();
-  }
-});
+test(
+  'a write lock held by another process: 503 + Retry-After within the wait, health and reads stay responsive',
+  { skip: testProvider() !== 'sqlite' && 'SQLite file locks only' },
+  async () => {
+    const app = await startAppServer({ databaseUrl: database.url, env: { ...env, DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: '500' } });
+    const blocker = new Database(database.url.slice('file:'.length));
+    try {
+      await warmUp(app);
+      blocker.exec('BEGIN IMMEDIATE');
+      const at = new Date(Date.parse('2026-11-29T11:00:00.000Z')).toISOString();
+      const [ingest, health, read] = await Promise.all([
+        timed('ingest', () =>
+          postEvents(app.url, 'alpha', SECRET, [{ id: 'locked-1', token: 'locked', type: 'session.opened', at, data: {} }]),
+        ),
+        timed('health', async () => (await fetch(`${app.url}/api/health`)).status),
+        timed('read', async () => (await fetch(`${app.url}/api/v1/sessions`, { headers: { authorization: `Bearer ${ADMIN}` } })).status),
+      ]);
+      assert.equal(ingest.value.status, 503);
+      assert.equal(ingest.value.body.error.code, 'database_unavailable');
+      assert.ok(Number(ingest.value.headers.get('retry-after')) > 0);
+      for (const r of [ingest, health, read]) assert.ok(r.ms < BOUND_MS, `${r.what} took ${Math.round(r.ms)} ms`);
+      assert.equal(health.value, 200);
+      assert.equal(read.value, 200);
+    } finally {
+      if (blocker.inTransaction) blocker.exec('ROLLBACK');
+      blocker.close();
+      await app.stop();
+    }
+  },
+);

@@ -21,7 +21,9 @@ before(async () => {
     },
   });
 });
-after(async () => { await app?.stop(); });
+after(async () => {
+  await app?.stop();
+});
 
 test('the app prunes raw events past DOORWATCH_RETENTION_DAYS on its own schedule, keeping summaries and rollups', async () => {
   const now = Date.now();

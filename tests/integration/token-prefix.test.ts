@@ -22,7 +22,13 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
-  const events = TOKENS.map((token, i) => ({ id: `p-${i}`, token, type: 'session.opened', at: new Date(NOW - 60_000 + i).toISOString(), data: {} }));
+  const events = TOKENS.map((token, i) => ({
+    id: `p-${i}`,
+    token,
+    type: 'session.opened',
+    at: new Date(NOW - 60_000 + i).toISOString(),
+    data: {},
+  }));
   assert.deepEqual((await ingestEvents(db, 'edge', events, { now: NOW })).rejected, []);
 });
 after(async () => {
@@ -31,7 +37,10 @@ after(async () => {
 });
 
 const search = async (token: string) => {
-  const page = await listSessions(db, parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000));
+  const page = await listSessions(
+    db,
+    parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000),
+  );
   return page.sessions.map((s) => s.token).sort();
 };
 

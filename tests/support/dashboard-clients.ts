@@ -35,11 +35,20 @@ export function openDashboards(o: DashboardOptions): Dashboards {
       const path = DASHBOARD_PATHS[i % DASHBOARD_PATHS.length];
       const started = performance.now();
       try {
-        const res = await fetch(`${o.url()}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(o.timeoutMs ?? 30_000) });
+        const res = await fetch(`${o.url()}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+          signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
+        });
         await res.arrayBuffer();
         answers.push({ path, status: res.status, at: Date.now(), ms: performance.now() - started });
       } catch (err) {
-        answers.push({ path, status: 0, at: Date.now(), ms: performance.now() - started, error: err instanceof Error ? err.name : String(err) });
+        answers.push({
+          path,
+          status: 0,
+          at: Date.now(),
+          ms: performance.now() - started,
+          error: err instanceof Error ? err.name : String(err),
+        });
       }
       await new Promise((r) => setTimeout(r, o.intervalMs ?? 100));
     }

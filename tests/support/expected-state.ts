@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
-import { ROLLUP_COLUMNS, addContributions, minuteOf, pruneZeroCells, sessionContributions, type RollupDelta } from '@/lib/metrics/rollup-contributions';
+import {
+  ROLLUP_COLUMNS,
+  addContributions,
+  minuteOf,
+  pruneZeroCells,
+  sessionContributions,
+  type RollupDelta,
+} from '@/lib/metrics/rollup-contributions';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import type { SentEvent } from './random-timelines';
 import { summarizeResumption } from '@/lib/boundary/resumption-health';
@@ -59,7 +66,13 @@ export function expectedState(record: readonly SentEvent[]): ExpectedState {
       server: t.server,
       successor: succ ? { server: succ.server, token: succ.token, openedAt: succ.openedAt } : null,
     });
-    const { updatedAt, ...row } = toSessionRow(t.server, summary, summarizeResumption(t.events), Math.min(...t.events.map((e) => timestampMs(e.at))), 0);
+    const { updatedAt, ...row } = toSessionRow(
+      t.server,
+      summary,
+      summarizeResumption(t.events),
+      Math.min(...t.events.map((e) => timestampMs(e.at))),
+      0,
+    );
     sessions.push(row);
     addContributions(delta, t.server, sessionContributions(sessionAnchors({ ...row, updatedAt })), 1);
   }
@@ -77,8 +90,14 @@ export function expectedState(record: readonly SentEvent[]): ExpectedState {
 
 /** The stored counterpart of ExpectedState (same shapes), read through the test's inspection query. */
 export async function storedState(query: Query, tokenPrefix: string): Promise<ExpectedState> {
-  const [{ n }] = await query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Event" WHERE substr("token", 1, ?) = ?', [tokenPrefix.length, tokenPrefix]);
-  const rows = await query<SessionRow>('SELECT * FROM "Session" WHERE substr("token", 1, ?) = ? ORDER BY "server", "token"', [tokenPrefix.length, tokenPrefix]);
+  const [{ n }] = await query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Event" WHERE substr("token", 1, ?) = ?', [
+    tokenPrefix.length,
+    tokenPrefix,
+  ]);
+  const rows = await query<SessionRow>('SELECT * FROM "Session" WHERE substr("token", 1, ?) = ? ORDER BY "server", "token"', [
+    tokenPrefix.length,
+    tokenPrefix,
+  ]);
   const sessions = rows.map(({ updatedAt, ...rest }) => rest);
   const rollups = new Map<string, Record<string, number>>();
   for (const r of await query<Record<string, number | string>>('SELECT * FROM "Rollup"')) {
@@ -115,9 +134,16 @@ export async function statsCounts(baseUrl: string, token: string, fromMs: number
   assert.equal(res.status, 200, await res.clone().text());
   const s = await res.json();
   return {
-    events: s.events, sessions: s.sessions, drops: s.drops, boundary: s.boundary, refused: s.refused,
-    naiveResumes: s.naiveResumes, dualNegotiations: s.dualNegotiations, burnedTokenReuses: s.burnedTokenReuses,
-    deadlocks: s.deadlocks.total, renegotiations: s.renegotiations.count,
+    events: s.events,
+    sessions: s.sessions,
+    drops: s.drops,
+    boundary: s.boundary,
+    refused: s.refused,
+    naiveResumes: s.naiveResumes,
+    dualNegotiations: s.dualNegotiations,
+    burnedTokenReuses: s.burnedTokenReuses,
+    deadlocks: s.deadlocks.total,
+    renegotiations: s.renegotiations.count,
   };
 }
 
@@ -127,13 +153,27 @@ export async function statsCounts(baseUrl: string, token: string, fromMs: number
  * the stats endpoint answers the sums. `tokenPrefix` limits the events and sessions compared
  * and assumes the test owns the database (rollups are compared whole).
  */
-export async function assertStoredMatches(query: Query, record: readonly SentEvent[], tokenPrefix: string, stats?: { url: string; token: string; fromMs: number; toMs: number }) {
+export async function assertStoredMatches(
+  query: Query,
+  record: readonly SentEvent[],
+  tokenPrefix: string,
+  stats?: { url: string; token: string; fromMs: number; toMs: number },
+) {
   const want = expectedState(record);
   const got = await storedState(query, tokenPrefix);
   assert.equal(got.events, want.events, 'every event stored exactly once');
   assert.equal(got.sessions.length, want.sessions.length, 'one session row per token');
   for (let i = 0; i < want.sessions.length; i++) assert.deepEqual(got.sessions[i], want.sessions[i], `session ${want.sessions[i].token}`);
-  assert.deepEqual(Object.fromEntries([...got.rollups].sort()), Object.fromEntries([...want.rollups].sort()), 'rollups are the sum of contributions');
-  if (stats) assert.deepEqual(await statsCounts(stats.url, stats.token, stats.fromMs, stats.toMs), expectedStatsCounts(want), 'stats equal the sums');
+  assert.deepEqual(
+    Object.fromEntries([...got.rollups].sort()),
+    Object.fromEntries([...want.rollups].sort()),
+    'rollups are the sum of contributions',
+  );
+  if (stats)
+    assert.deepEqual(
+      await statsCounts(stats.url, stats.token, stats.fromMs, stats.toMs),
+      expectedStatsCounts(want),
+      'stats equal the sums',
+    );
   return want;
 }

@@ -33,6 +33,10 @@ export async function postSigned(baseUrl: string, server: string, secret: string
   });
   const text = await res.text();
   let body: any;
-  try { body = JSON.parse(text); } catch { body = text; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
   return { status: res.status, headers: res.headers, body };
 }

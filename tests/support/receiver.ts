@@ -105,7 +105,11 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
   const error = (res: http.ServerResponse, status: number, code: string, message: string, headers?: Record<string, string>) =>
     send(res, status, { error: { code, message } }, headers);
 
-  function commit(events: Record<string, unknown>[]): { accepted: number; duplicates: number; rejected: { index: number; id: string; code: string; message: string }[] } {
+  function commit(events: Record<string, unknown>[]): {
+    accepted: number;
+    duplicates: number;
+    rejected: { index: number; id: string; code: string; message: string }[];
+  } {
     let accepted = 0;
     let duplicates = 0;
     const rejected: { index: number; id: string; code: string; message: string }[] = [];
@@ -187,7 +191,8 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
       if (!envelope.success) throw new Error(envelope.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       const parsed = envelope.data;
       for (const e of parsed.events) {
-        if (typeof e !== 'object' || e === null || typeof (e as { id?: unknown }).id !== 'string') throw new Error('every event needs an id');
+        if (typeof e !== 'object' || e === null || typeof (e as { id?: unknown }).id !== 'string')
+          throw new Error('every event needs an id');
       }
       events = parsed.events as Record<string, unknown>[];
     } catch (err) {

@@ -91,11 +91,27 @@ async function sendOnce(url: string, batch: Batch, secret: string, msgId: string
     });
     const text = await res.text();
     let body: any = null;
-    try { body = JSON.parse(text); } catch { /* not JSON: kept as text */ }
-    const answer: Answer = { status: res.status, at: Date.now(), ms: performance.now() - started, code: body?.error?.code ?? body?.code, retryAfter: res.headers.get('retry-after') };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: kept as text */
+    }
+    const answer: Answer = {
+      status: res.status,
+      at: Date.now(),
+      ms: performance.now() - started,
+      code: body?.error?.code ?? body?.code,
+      retryAfter: res.headers.get('retry-after'),
+    };
     return { answer, body, text };
   } catch (err) {
-    const answer: Answer = { status: 0, at: Date.now(), ms: performance.now() - started, retryAfter: null, error: err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err) };
+    const answer: Answer = {
+      status: 0,
+      at: Date.now(),
+      ms: performance.now() - started,
+      retryAfter: null,
+      error: err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err),
+    };
     return { answer, body: null, text: '' };
   }
 }

@@ -54,7 +54,11 @@ export async function startWebhookReceiver(fallback = 200): Promise<WebhookRecei
       let signatureValid = false;
       try {
         if (receiver.secret) {
-          new Webhook(receiver.secret).verify(body, { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') });
+          new Webhook(receiver.secret).verify(body, {
+            'webhook-id': header('webhook-id'),
+            'webhook-timestamp': header('webhook-timestamp'),
+            'webhook-signature': header('webhook-signature'),
+          });
           signatureValid = true;
         }
       } catch {

@@ -4,7 +4,12 @@ import fc from 'fast-check';
 import { HOLD_MS, alarmText, decideAlarm, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
 
 const srv = (server: string, over: Partial<AlarmSample['servers'][number]> = {}) => ({
-  server, stuck: 0, deadlocksInRange: 0, lastDeadlockAt: null, naiveInRange: false, ...over,
+  server,
+  stuck: 0,
+  deadlocksInRange: 0,
+  lastDeadlockAt: null,
+  naiveInRange: false,
+  ...over,
 });
 
 function run(samples: AlarmSample[]): AlarmState[] {
@@ -15,7 +20,10 @@ function run(samples: AlarmSample[]): AlarmState[] {
 }
 
 test('a stuck session is red at once; the alarm names the server', () => {
-  const sample = { at: 0, servers: [srv('demo-us-1', { stuck: 2, deadlocksInRange: 30, lastDeadlockAt: -25_000, naiveInRange: true }), srv('demo-eu-1')] };
+  const sample = {
+    at: 0,
+    servers: [srv('demo-us-1', { stuck: 2, deadlocksInRange: 30, lastDeadlockAt: -25_000, naiveInRange: true }), srv('demo-eu-1')],
+  };
   assert.equal(decideAlarm({ level: 'calm', lastStuckAt: null, lastTroubleAt: null }, sample).level, 'stuck');
   const t = alarmText(sample, 0);
   assert.equal(t.headline, '2 sessions stuck on demo-us-1');
@@ -23,7 +31,10 @@ test('a stuck session is red at once; the alarm names the server', () => {
 });
 
 test('no stuck session but a naive server in range: amber with recency, never green', () => {
-  const sample = { at: 10 * HOLD_MS, servers: [srv('demo-us-1', { deadlocksInRange: 30, lastDeadlockAt: 10 * HOLD_MS - 25_000, naiveInRange: true })] };
+  const sample = {
+    at: 10 * HOLD_MS,
+    servers: [srv('demo-us-1', { deadlocksInRange: 30, lastDeadlockAt: 10 * HOLD_MS - 25_000, naiveInRange: true })],
+  };
   const states = run(Array.from({ length: 20 }, (_, i) => ({ ...sample, at: sample.at + i * 5000 })));
   assert.ok(states.every((s) => s.level === 'warn'));
   assert.equal(alarmText(sample, sample.at).headline, '0 stuck now');
@@ -38,7 +49,10 @@ test('red steps down only after the hold, then green only after another hold of 
     { at: 2 * HOLD_MS - 1, servers: [srv('a')] },
     { at: 2 * HOLD_MS, servers: [srv('a')] },
   ]);
-  assert.deepEqual(states.map((s) => s.level), ['stuck', 'stuck', 'stuck', 'warn', 'warn', 'calm']);
+  assert.deepEqual(
+    states.map((s) => s.level),
+    ['stuck', 'stuck', 'stuck', 'warn', 'warn', 'calm'],
+  );
 });
 
 const arbSample = fc.record({

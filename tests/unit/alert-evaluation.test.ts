@@ -60,7 +60,14 @@ test('a firing rule stays firing while the condition holds, even when its `for` 
   assert.deepEqual(evaluateRule(rule({ forMs: 3_600_000 }), fired, 1, 1000), { next: fired, transition: null });
 });
 
-const arbSteps = fc.array(fc.record({ dt: fc.integer({ min: 1, max: 60_000 }), value: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constant(Number.NaN)), enabled: fc.boolean() }), { maxLength: 60 });
+const arbSteps = fc.array(
+  fc.record({
+    dt: fc.integer({ min: 1, max: 60_000 }),
+    value: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constant(Number.NaN)),
+    enabled: fc.boolean(),
+  }),
+  { maxLength: 60 },
+);
 const arbRule = fc.record({
   comparison: fc.constantFrom(...ALERT_COMPARISONS),
   threshold: fc.integer({ min: -2, max: 2 }),
@@ -121,21 +128,36 @@ test('property: evaluation is deterministic and a repeated step with the same in
 });
 
 test('retry backoff doubles from the base, is capped at 1 h and honours Retry-After', () => {
-  assert.deepEqual([1, 2, 3, 4].map((n) => retryDelayMs(n, 1000)), [1000, 2000, 4000, 8000]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => retryDelayMs(n, 1000)),
+    [1000, 2000, 4000, 8000],
+  );
   assert.equal(retryDelayMs(40, 1000), 3_600_000);
   assert.equal(retryDelayMs(1, 1000, 30_000), 30_000);
   assert.equal(retryDelayMs(3, 1000, 10), 4000);
 });
 
 const transition: AlertTransitionRow = {
-  id: 't1', ruleId: 'r1', ruleName: 'Naive <resume>', kind: 'firing', at: Date.parse('2026-12-01T01:02:30.000Z'), value: 3,
-  measure: 'naive_resumes', comparison: 'gt', threshold: 0, windowMs: 300_000, server: 'mcp-eu-1',
+  id: 't1',
+  ruleId: 'r1',
+  ruleName: 'Naive <resume>',
+  kind: 'firing',
+  at: Date.parse('2026-12-01T01:02:30.000Z'),
+  value: 3,
+  measure: 'naive_resumes',
+  comparison: 'gt',
+  threshold: 0,
+  windowMs: 300_000,
+  server: 'mcp-eu-1',
 };
 
 test('notification bodies: the standard JSON contract, Slack text with an escaped <url|label> link, both signable', () => {
   const standard = ZAlertNotification.parse(JSON.parse(notificationBody('standard', transition, 'https://dw.example')));
   assert.equal(standard.kind, 'firing');
-  assert.equal(standard.sessionsUrl, 'https://dw.example/sessions?from=2026-12-01T00%3A57%3A30.000Z&to=2026-12-01T01%3A03%3A00.000Z&server=mcp-eu-1');
+  assert.equal(
+    standard.sessionsUrl,
+    'https://dw.example/sessions?from=2026-12-01T00%3A57%3A30.000Z&to=2026-12-01T01%3A03%3A00.000Z&server=mcp-eu-1',
+  );
   assert.match(standard.summary, /^FIRING: Naive <resume> — naive resumes 3 > 0 over 5 min \(server mcp-eu-1\)$/);
   const slack = JSON.parse(notificationBody('slack', transition, 'https://dw.example')) as { text: string };
   assert.deepEqual(Object.keys(slack), ['text']);
@@ -146,5 +168,11 @@ test('notification bodies: the standard JSON contract, Slack text with an escape
   const body = notificationBody('slack', transition, 'https://dw.example');
   const at = new Date();
   const signature = new Webhook(secret).sign('msg_1', at, body);
-  assert.doesNotThrow(() => new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }));
+  assert.doesNotThrow(() =>
+    new Webhook(secret).verify(body, {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+    }),
+  );
 });

@@ -74,7 +74,10 @@ describe('requireOperator', () => {
   test('missing, malformed, unknown and revoked tokens are 401', async () => {
     const { token, operator } = await createOperator(db, 'temp', 'viewer');
     await assert.rejects(requireOperator(req('/x'), 'viewer', db), fails(401, 'unauthorized'));
-    await assert.rejects(requireOperator(req('/x', { headers: { authorization: `Basic ${token}` } }), 'viewer', db), fails(401, 'unauthorized'));
+    await assert.rejects(
+      requireOperator(req('/x', { headers: { authorization: `Basic ${token}` } }), 'viewer', db),
+      fails(401, 'unauthorized'),
+    );
     await assert.rejects(requireOperator(bearer('dw_nope'), 'viewer', db), fails(401, 'unauthorized'));
     await revokeOperator(db, operator.id);
     await assert.rejects(requireOperator(bearer(token), 'viewer', db), fails(401, 'unauthorized'));
@@ -94,9 +97,15 @@ describe('requireOperator', () => {
     const cookie = `${SESSION_COOKIE}=${signSession(operator.id, rowHash, Date.now() + 60_000)}`;
     assert.equal((await requireOperator(req('/x', { headers: { cookie } }), 'viewer', db)).id, operator.id);
     await assert.rejects(requireOperator(req('/x', { method: 'POST', headers: { cookie } }), 'admin', db), fails(403, 'csrf_rejected'));
-    await assert.rejects(requireOperator(req('/x', { method: 'POST', headers: { cookie, origin: 'https://evil.example' } }), 'admin', db), fails(403, 'csrf_rejected'));
+    await assert.rejects(
+      requireOperator(req('/x', { method: 'POST', headers: { cookie, origin: 'https://evil.example' } }), 'admin', db),
+      fails(403, 'csrf_rejected'),
+    );
     assert.equal((await requireOperator(req('/x', { method: 'POST', headers: { cookie, origin: BASE } }), 'admin', db)).id, operator.id);
-    assert.equal((await requireOperator(req('/x', { method: 'DELETE', headers: { cookie, 'sec-fetch-site': 'same-origin' } }), 'admin', db)).id, operator.id);
+    assert.equal(
+      (await requireOperator(req('/x', { method: 'DELETE', headers: { cookie, 'sec-fetch-site': 'same-origin' } }), 'admin', db)).id,
+      operator.id,
+    );
     await revokeOperator(db, operator.id);
     await assert.rejects(requireOperator(req('/x', { headers: { cookie } }), 'viewer', db), fails(401, 'unauthorized'));
   });
@@ -111,7 +120,11 @@ describe('requireOperator', () => {
       'garbage',
     ];
     for (const v of cases) {
-      await assert.rejects(requireOperator(req('/x', { headers: { cookie: `${SESSION_COOKIE}=${v}` } }), 'viewer', db), fails(401, 'unauthorized'), v);
+      await assert.rejects(
+        requireOperator(req('/x', { headers: { cookie: `${SESSION_COOKIE}=${v}` } }), 'viewer', db),
+        fails(401, 'unauthorized'),
+        v,
+      );
     }
   });
 });
@@ -130,7 +143,10 @@ describe('session cookie and CSRF helpers', () => {
 
   test('Origin check honours forwarded host/proto only with DOORWATCH_TRUST_PROXY=1, and DOORWATCH_PUBLIC_ORIGIN', () => {
     assert.doesNotThrow(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: BASE } })));
-    const forwarded = () => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'https://dw.corp', 'x-forwarded-host': 'dw.corp', 'x-forwarded-proto': 'https' } }));
+    const forwarded = () =>
+      assertSameOrigin(
+        req('/', { method: 'POST', headers: { origin: 'https://dw.corp', 'x-forwarded-host': 'dw.corp', 'x-forwarded-proto': 'https' } }),
+      );
     assert.throws(forwarded, fails(403, 'csrf_rejected'), 'a client-sent X-Forwarded-Host is not believed');
     process.env.DOORWATCH_TRUST_PROXY = '1';
     reloadSettings();
@@ -140,8 +156,14 @@ describe('session cookie and CSRF helpers', () => {
       delete process.env.DOORWATCH_TRUST_PROXY;
       reloadSettings();
     }
-    assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'http://dw.example:3001' } })), fails(403, 'csrf_rejected'));
-    assert.throws(() => assertSameOrigin(req('/', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })), fails(403, 'csrf_rejected'));
+    assert.throws(
+      () => assertSameOrigin(req('/', { method: 'POST', headers: { origin: 'http://dw.example:3001' } })),
+      fails(403, 'csrf_rejected'),
+    );
+    assert.throws(
+      () => assertSameOrigin(req('/', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })),
+      fails(403, 'csrf_rejected'),
+    );
     process.env.DOORWATCH_PUBLIC_ORIGIN = 'https://doorwatch.example.com/';
     reloadSettings();
     try {

@@ -51,7 +51,10 @@ test('SQLite: a lock held elsewhere is retryable (and waited for on timers); a c
 
 test('PostgreSQL: a refused connection is retryable; a data error (NUL in text) is not', async () => {
   const refused = new Client({ host: '127.0.0.1', port: 1, connectionTimeoutMillis: 2_000 });
-  const err = await refused.connect().then(() => null, (e: unknown) => e);
+  const err = await refused.connect().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err);
   assert.equal(isRetryableDatabaseError(err), true, String(err));
   const url = process.env.DOORWATCH_TEST_PG_URL;
@@ -59,7 +62,10 @@ test('PostgreSQL: a refused connection is retryable; a data error (NUL in text) 
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const nul = await client.query('SELECT $1::text AS v', ['a\u0000b']).then(() => null, (e: unknown) => e);
+    const nul = await client.query('SELECT $1::text AS v', ['a\u0000b']).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(nul);
     assert.equal(isRetryableDatabaseError(nul), false, String(nul));
   } finally {

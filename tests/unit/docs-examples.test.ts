@@ -39,7 +39,10 @@ describe('docs/contract.md worked examples', () => {
   const examples = parseExamples();
 
   test('the document has the four examples', () => {
-    assert.deepEqual(examples.map((e) => e.name), ['refusal', 'deadlock', 'dual', 'safe']);
+    assert.deepEqual(
+      examples.map((e) => e.name),
+      ['refusal', 'deadlock', 'dual', 'safe'],
+    );
   });
 
   for (const ex of examples) {
@@ -69,7 +72,10 @@ describe('docs/contract.md worked examples', () => {
         assert.ok(r.ok);
         return r.event;
       });
-      return all.slice(0, all.findIndex((e) => e.id === id));
+      return all.slice(
+        0,
+        all.findIndex((e) => e.id === id),
+      );
     };
     assert.equal(decideResume(eventsBefore('refusal', 'srv-eu-1:0004'), { lastEventId: 41 }).action, 'refuse');
     assert.equal(decideResume(eventsBefore('deadlock', 'a4'), { lastEventId: 17 }).action, 'refuse');

@@ -26,23 +26,20 @@ function accept(raw: unknown) {
 
 describe('event contract: accepted shapes', () => {
   test('EVENT_TYPES lists the ten v1 types and the two resumption types', () => {
-    assert.deepEqual(
-      [...EVENT_TYPES].sort(),
-      [
-        'resume.accepted',
-        'resume.refused',
-        'resume.rejected',
-        'resume.requested',
-        'session.abandoned',
-        'session.closed',
-        'session.opened',
-        'session.timeout',
-        'stream.dropped',
-        'upgrade.accepted',
-        'upgrade.completed',
-        'upgrade.rejected',
-      ],
-    );
+    assert.deepEqual([...EVENT_TYPES].sort(), [
+      'resume.accepted',
+      'resume.refused',
+      'resume.rejected',
+      'resume.requested',
+      'session.abandoned',
+      'session.closed',
+      'session.opened',
+      'session.timeout',
+      'stream.dropped',
+      'upgrade.accepted',
+      'upgrade.completed',
+      'upgrade.rejected',
+    ]);
   });
 
   const minimal: Record<string, unknown> = {
@@ -148,7 +145,10 @@ describe('event contract: rejections with machine codes', () => {
   });
 
   test('missing type → missing_field', () => {
-    assert.deepEqual(issues({ ...base }).map((i) => [i.code, i.path]), [['missing_field', 'type']]);
+    assert.deepEqual(
+      issues({ ...base }).map((i) => [i.code, i.path]),
+      [['missing_field', 'type']],
+    );
   });
 
   test('missing envelope fields → missing_field each', () => {
@@ -168,9 +168,15 @@ describe('event contract: rejections with machine codes', () => {
       ['resume.requested', 'lastEventId'],
       ['resume.accepted', 'replayed'],
     ] as const) {
-      for (const raw of [{ ...base, type }, { ...base, type, data: {} }]) {
+      for (const raw of [
+        { ...base, type },
+        { ...base, type, data: {} },
+      ]) {
         const is = issues(raw);
-        assert.deepEqual(is.map((i) => [i.code, i.path]), [['missing_field', `data.${field}`]]);
+        assert.deepEqual(
+          is.map((i) => [i.code, i.path]),
+          [['missing_field', `data.${field}`]],
+        );
         assert.match(is[0].message, new RegExp(`data\\.${field}`));
       }
     }
@@ -220,7 +226,10 @@ describe('event contract: rejections with machine codes', () => {
   for (const [name, raw, path] of invalid) {
     test(`${name} → invalid_field at ${path}`, () => {
       const is = issues(raw);
-      assert.deepEqual(is.map((i) => [i.code, i.path]), [['invalid_field', path]]);
+      assert.deepEqual(
+        is.map((i) => [i.code, i.path]),
+        [['invalid_field', path]],
+      );
       assert.ok(is[0].message.startsWith(`${path}:`), is[0].message);
     });
   }
@@ -231,7 +240,10 @@ describe('event contract: rejections with machine codes', () => {
       assert.equal(r.ok, false);
       if (!r.ok) {
         assert.equal(r.id, null);
-        assert.deepEqual(r.issues.map((i) => i.code), ['invalid_field']);
+        assert.deepEqual(
+          r.issues.map((i) => i.code),
+          ['invalid_field'],
+        );
       }
     }
   });

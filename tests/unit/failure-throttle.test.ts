@@ -42,18 +42,36 @@ test('memory is bounded: past maxKeys the quiet keys are forgotten first', () =>
 test('throttled(): 401s count, successes and other errors do not, a blocked key is 429 + Retry-After before the check runs', async () => {
   const t = new FailureThrottle(opts);
   let checks = 0;
-  const fail401 = () => { checks++; return Promise.reject(new ApiError(401, 'unauthorized', 'no')); };
-  const ok = () => { checks++; return Promise.resolve('ok'); };
+  const fail401 = () => {
+    checks++;
+    return Promise.reject(new ApiError(401, 'unauthorized', 'no'));
+  };
+  const ok = () => {
+    checks++;
+    return Promise.resolve('ok');
+  };
   for (let i = 0; i < 5; i++) assert.equal(await throttled('a', 'dw_x', ok, t), 'ok');
-  await assert.rejects(throttled('a', 'dw_x', () => Promise.reject(new ApiError(503, 'database_unavailable', 'later')), t), /later/);
+  await assert.rejects(
+    throttled('a', 'dw_x', () => Promise.reject(new ApiError(503, 'database_unavailable', 'later')), t),
+    /later/,
+  );
   for (let i = 0; i < 3; i++) await assert.rejects(throttled('a', 'dw_x', fail401, t), /no/);
   const before = checks;
-  await assert.rejects(throttled('a', 'dw_x', ok, t), (err: unknown) => err instanceof ApiError && err.status === 429 && Number(err.headers['retry-after']) > 0);
+  await assert.rejects(
+    throttled('a', 'dw_x', ok, t),
+    (err: unknown) => err instanceof ApiError && err.status === 429 && Number(err.headers['retry-after']) > 0,
+  );
   assert.equal(checks, before, 'a blocked attempt is not even checked');
 });
 
 test('forwarded headers: dropped and replaced by the peer unless a proxy is trusted; the last hop is the client', () => {
-  const untrusted: Record<string, string> = { host: 'dw.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https', forwarded: 'for=1.2.3.4' };
+  const untrusted: Record<string, string> = {
+    host: 'dw.example',
+    'x-forwarded-host': 'evil.example',
+    'x-forwarded-for': '1.2.3.4',
+    'x-forwarded-proto': 'https',
+    forwarded: 'for=1.2.3.4',
+  };
   normalizeForwardedHeaders(untrusted, '10.0.0.5', false);
   assert.deepEqual(untrusted, { host: 'dw.example', 'x-forwarded-for': '10.0.0.5' });
   const trusted: Record<string, string> = { host: 'dw.example', 'x-forwarded-host': 'dw.example', 'x-forwarded-for': '1.2.3.4, 192.0.2.1' };

@@ -23,5 +23,6 @@ test('generated secrets are Standard Webhooks secrets; malformed ones are refuse
   const s = generateSecret();
   assert.ok(isWellFormedSecret(s));
   assert.notEqual(s, generateSecret());
-  for (const bad of ['whsec_', 'whsec_short', 'sk_live_abc', `whsec_${Buffer.alloc(80).toString('base64')}`]) assert.equal(isWellFormedSecret(bad), false, bad);
+  for (const bad of ['whsec_', 'whsec_short', 'sk_live_abc', `whsec_${Buffer.alloc(80).toString('base64')}`])
+    assert.equal(isWellFormedSecret(bad), false, bad);
 });

@@ -4,8 +4,19 @@ import { changeOf, decodeChange, encodeChange, mergeChanges, MAX_PAYLOAD_BYTES, 
 import { isAffected } from '@/lib/ui/live-invalidation';
 
 test('a change round-trips through its NOTIFY payload', () => {
-  const c = changeOf([{ server: 'a', token: 't1' }, { server: 'a', token: 't1' }, { server: 'b', token: 't2' }]);
-  assert.deepEqual(c, { servers: ['a', 'b'], tokens: [{ server: 'a', token: 't1' }, { server: 'b', token: 't2' }], allTokens: false });
+  const c = changeOf([
+    { server: 'a', token: 't1' },
+    { server: 'a', token: 't1' },
+    { server: 'b', token: 't2' },
+  ]);
+  assert.deepEqual(c, {
+    servers: ['a', 'b'],
+    tokens: [
+      { server: 'a', token: 't1' },
+      { server: 'b', token: 't2' },
+    ],
+    allTokens: false,
+  });
   assert.deepEqual(decodeChange(encodeChange(c)), c);
   assert.equal(decodeChange('not json'), null);
   assert.equal(decodeChange('{"servers":1}'), null);
@@ -22,7 +33,11 @@ test('a large change is summarised under the 8,000-byte NOTIFY limit: servers on
 });
 
 test('coalescing merges tokens and servers; allTokens is sticky', () => {
-  const m = mergeChanges([changeOf([{ server: 'a', token: '1' }]), { servers: ['b'], tokens: [], allTokens: true }, changeOf([{ server: 'a', token: '1' }])]);
+  const m = mergeChanges([
+    changeOf([{ server: 'a', token: '1' }]),
+    { servers: ['b'], tokens: [], allTokens: true },
+    changeOf([{ server: 'a', token: '1' }]),
+  ]);
   assert.deepEqual(m, { servers: ['a', 'b'], tokens: [{ server: 'a', token: '1' }], allTokens: true });
 });
 

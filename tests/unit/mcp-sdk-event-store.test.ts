@@ -19,7 +19,10 @@ test('ordinals grow per stored event; stream ids are known for every stored id',
   const a = await store.storeEvent('req1', note(1));
   const b = await store.storeEvent('req2', note(2));
   const c = await store.storeEvent('req1', note(3));
-  assert.deepEqual([a, b, c].map((id) => store.ordinalOf(id)), [1, 2, 3]);
+  assert.deepEqual(
+    [a, b, c].map((id) => store.ordinalOf(id)),
+    [1, 2, 3],
+  );
   assert.equal(await store.getStreamIdForEventId(c), 'req1');
   assert.equal(await store.getStreamIdForEventId('never-stored'), undefined);
   assert.equal(store.ordinalOf('never-stored'), null);

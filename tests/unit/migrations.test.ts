@@ -78,7 +78,7 @@ test('a failing migration is rolled back, recorded, and blocks later runs until 
   db.close();
 });
 
-test("a Prisma-style table rebuild keeps child rows (foreign keys are off during the script)", async () => {
+test('a Prisma-style table rebuild keeps child rows (foreign keys are off during the script)', async () => {
   const p = project({
     '001_init': `CREATE TABLE "Parent" ("id" TEXT NOT NULL PRIMARY KEY, "n" INTEGER);
 CREATE TABLE "Child" ("id" TEXT NOT NULL PRIMARY KEY, "parentId" TEXT NOT NULL,
@@ -89,14 +89,17 @@ CREATE TABLE "Child" ("id" TEXT NOT NULL PRIMARY KEY, "parentId" TEXT NOT NULL,
   db.exec(`INSERT INTO "Parent" VALUES ('p1', 1); INSERT INTO "Child" VALUES ('c1', 'p1'), ('c2', 'p1');`);
   db.close();
   mkdirSync(join(p.dir, '002_rebuild'));
-  writeFileSync(join(p.dir, '002_rebuild', 'migration.sql'), `PRAGMA defer_foreign_keys=ON;
+  writeFileSync(
+    join(p.dir, '002_rebuild', 'migration.sql'),
+    `PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
 CREATE TABLE "new_Parent" ("id" TEXT NOT NULL PRIMARY KEY, "n" INTEGER NOT NULL DEFAULT 0);
 INSERT INTO "new_Parent" ("id", "n") SELECT "id", coalesce("n", 0) FROM "Parent";
 DROP TABLE "Parent";
 ALTER TABLE "new_Parent" RENAME TO "Parent";
 PRAGMA foreign_keys=ON;
-PRAGMA defer_foreign_keys=OFF;`);
+PRAGMA defer_foreign_keys=OFF;`,
+  );
   const report = await runMigrations(p.config, p.root);
   assert.deepEqual(report.applied, ['002_rebuild']);
   db = p.open();
@@ -128,7 +131,9 @@ test('DATABASE_URL parsing: default, SQLite paths, PostgreSQL, and a clear error
 
 const realMigrations = (provider: 'sqlite' | 'postgresql') => {
   const dir = join('prisma', provider, 'migrations');
-  return readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory()).sort()
+  return readdirSync(dir)
+    .filter((n) => statSync(join(dir, n)).isDirectory())
+    .sort()
     .map((name) => ({ name, sql: readFileSync(join(dir, name, 'migration.sql'), 'utf8') }));
 };
 
@@ -151,7 +156,9 @@ test('the migrations create every column of every model (the schema and the SQL 
     [TABLE.rollup, rollupColumnSpecs(ROLLUP_COLUMNS)],
   ] as const;
   for (const [table, columns] of specs) {
-    const declared = new Map((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+    const declared = new Map(
+      (db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[]).map((c) => [c.name, c.type]),
+    );
     for (const c of columns) assert.equal(declared.get(c.name), expected[c.type], `${table}.${c.name}`);
   }
   db.close();
@@ -182,7 +189,9 @@ test('the refusal histogram migration backfills the rollups already stored', asy
   assert.deepEqual((await runMigrations(p.config, p.root)).applied, [histogram.name]);
   const after = p.open();
   const read = (server: string, minute: number) =>
-    after.prepare(`SELECT "refused", "refusedLt10ms", "refusedLt50ms", "refusedGe5000ms" FROM "Rollup" WHERE "server" = ? AND "minute" = ?`).get(server, minute);
+    after
+      .prepare(`SELECT "refused", "refusedLt10ms", "refusedLt50ms", "refusedGe5000ms" FROM "Rollup" WHERE "server" = ? AND "minute" = ?`)
+      .get(server, minute);
   assert.deepEqual(read('alpha', 60_000), { refused: 2, refusedLt10ms: 0, refusedLt50ms: 2, refusedGe5000ms: 0 });
   assert.deepEqual(read('alpha', 120_000), { refused: 1, refusedLt10ms: 0, refusedLt50ms: 0, refusedGe5000ms: 1 });
   assert.deepEqual(read('beta', 60_000), { refused: 1, refusedLt10ms: 1, refusedLt50ms: 0, refusedGe5000ms: 0 });
@@ -190,5 +199,8 @@ test('the refusal histogram migration backfills the rollups already stored', asy
 });
 
 test('both providers ship the same migrations, by name', () => {
-  assert.deepEqual(realMigrations('postgresql').map((m) => m.name), realMigrations('sqlite').map((m) => m.name));
+  assert.deepEqual(
+    realMigrations('postgresql').map((m) => m.name),
+    realMigrations('sqlite').map((m) => m.name),
+  );
 });

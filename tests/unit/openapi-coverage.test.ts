@@ -32,7 +32,8 @@ test('every app/api handler is a defineRoute serving the declaration of its own 
       if (!METHODS.has(name)) continue;
       const contract = (value as { contract?: RouteContract }).contract;
       if (typeof value !== 'function' || !contract) problems.push(`${name} ${path}: not a defineRoute handler`);
-      else if (contract.method !== name || contract.path !== path) problems.push(`${name} ${path}: serves ${contract.method} ${contract.path}`);
+      else if (contract.method !== name || contract.path !== path)
+        problems.push(`${name} ${path}: serves ${contract.method} ${contract.path}`);
       else if (!API_ROUTES.includes(contract)) problems.push(`${name} ${path}: its contract is not in API_ROUTES (so not documented)`);
       else served.push(contract);
     }
@@ -45,7 +46,9 @@ test('every app/api handler is a defineRoute serving the declaration of its own 
 
 test('the document has one operation per declaration, each with a unique operationId', () => {
   const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, id: op.operationId })));
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, id: op.operationId })),
+  );
   assert.deepEqual(ops.map((o) => o.key).sort(), API_ROUTES.map((c) => `${c.method} ${c.path}`).sort());
   assert.equal(new Set(ops.map((o) => o.id)).size, ops.length);
 });

@@ -8,7 +8,8 @@ import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 test('the OpenAPI document has no errors under Redocly’s recommended rules', async () => {
   const config = await createConfig({ extends: ['recommended'] });
   const problems = await lintFromString({ source: JSON.stringify(buildOpenApiDocument()), absoluteRef: 'openapi.json', config });
-  const describe = (p: (typeof problems)[number]) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`;
+  const describe = (p: (typeof problems)[number]) =>
+    `${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`;
   for (const p of problems.filter((p) => p.severity !== 'error')) console.log(describe(p));
   assert.deepEqual(problems.filter((p) => p.severity === 'error').map(describe), []);
 });
@@ -22,5 +23,8 @@ test('the lint can fail: an operation without summary, security and responses is
     delete op.responses;
   }
   const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
-  assert.ok(problems.some((p) => p.severity === 'error'), 'expected errors for a broken operation');
+  assert.ok(
+    problems.some((p) => p.severity === 'error'),
+    'expected errors for a broken operation',
+  );
 });

@@ -39,15 +39,20 @@ describe('percentile (nearest rank)', () => {
 
   test('property: result is an observed value, monotone in p', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1e6, max: 1e6 }), { minLength: 1 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (xs, p, q) => {
-        const sorted = [...xs].sort((a, b) => a - b);
-        const a = percentile(sorted, Math.min(p, q))!;
-        const b = percentile(sorted, Math.max(p, q))!;
-        assert.ok(sorted.includes(a));
-        assert.ok(a <= b);
-        // Nearest-rank definition: at least p% of values are ≤ the result.
-        assert.ok(sorted.filter((v) => v <= b).length * 100 >= Math.max(p, q) * sorted.length);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -1e6, max: 1e6 }), { minLength: 1 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        (xs, p, q) => {
+          const sorted = [...xs].sort((a, b) => a - b);
+          const a = percentile(sorted, Math.min(p, q))!;
+          const b = percentile(sorted, Math.max(p, q))!;
+          assert.ok(sorted.includes(a));
+          assert.ok(a <= b);
+          // Nearest-rank definition: at least p% of values are ≤ the result.
+          assert.ok(sorted.filter((v) => v <= b).length * 100 >= Math.max(p, q) * sorted.length);
+        },
+      ),
     );
   });
 });
@@ -78,14 +83,17 @@ describe('summarizeLatencies', () => {
 describe('summarizeCountedLatencies', () => {
   test('equals summarizeLatencies over the expanded values, for any multiset', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ value: fc.integer({ min: -5, max: 500 }), count: fc.integer({ min: 0, max: 20 }) }), { maxLength: 40 }), (counted) => {
-        // Distinct values, as GROUP BY returns them.
-        const merged = new Map<number, number>();
-        for (const c of counted) merged.set(c.value, (merged.get(c.value) ?? 0) + c.count);
-        const pairs = [...merged].map(([value, count]) => ({ value, count }));
-        const expanded = pairs.flatMap((c) => Array.from({ length: c.count }, () => c.value));
-        assert.deepEqual(summarizeCountedLatencies(pairs), summarizeLatencies(expanded));
-      }),
+      fc.property(
+        fc.array(fc.record({ value: fc.integer({ min: -5, max: 500 }), count: fc.integer({ min: 0, max: 20 }) }), { maxLength: 40 }),
+        (counted) => {
+          // Distinct values, as GROUP BY returns them.
+          const merged = new Map<number, number>();
+          for (const c of counted) merged.set(c.value, (merged.get(c.value) ?? 0) + c.count);
+          const pairs = [...merged].map(([value, count]) => ({ value, count }));
+          const expanded = pairs.flatMap((c) => Array.from({ length: c.count }, () => c.value));
+          assert.deepEqual(summarizeCountedLatencies(pairs), summarizeLatencies(expanded));
+        },
+      ),
       { numRuns: 300 },
     );
   });

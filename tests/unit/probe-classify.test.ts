@@ -42,15 +42,36 @@ describe('expected answers come from decideResume', () => {
 
 describe('classifyStep', () => {
   test('a refusing server passes every step', () => {
-    const c = classifyProbe([obs('healthy', 'upgraded'), obs('reset_at_door', 'superseded'), obs('reconnect_without_cursor', 'superseded'), obs('cursor_before_door', 'resumed', { handshakeStatus: 101 })]);
+    const c = classifyProbe([
+      obs('healthy', 'upgraded'),
+      obs('reset_at_door', 'superseded'),
+      obs('reconnect_without_cursor', 'superseded'),
+      obs('cursor_before_door', 'resumed', { handshakeStatus: 101 }),
+    ]);
     assert.equal(c.verdict, 'pass');
-    assert.deepEqual(c.steps.map((s) => s.finding), ['upgraded', 'refused', 'refused', 'resumed']);
+    assert.deepEqual(
+      c.steps.map((s) => s.finding),
+      ['upgraded', 'refused', 'refused', 'resumed'],
+    );
   });
 
   test('a naive server: deadlock at the door, dual negotiation without a cursor', () => {
-    const c = classifyProbe([obs('healthy', 'upgraded'), obs('reset_at_door', 'idle_stream'), obs('reconnect_without_cursor', 'second_upgrade', { handshakeStatus: 409 }), obs('cursor_before_door', 'resumed')]);
+    const c = classifyProbe([
+      obs('healthy', 'upgraded'),
+      obs('reset_at_door', 'idle_stream'),
+      obs('reconnect_without_cursor', 'second_upgrade', { handshakeStatus: 409 }),
+      obs('cursor_before_door', 'resumed'),
+    ]);
     assert.equal(c.verdict, 'fail');
-    assert.deepEqual(c.steps.map((s) => [s.verdict, s.finding]), [['pass', 'upgraded'], ['fail', 'deadlock'], ['fail', 'dual_negotiation'], ['pass', 'resumed']]);
+    assert.deepEqual(
+      c.steps.map((s) => [s.verdict, s.finding]),
+      [
+        ['pass', 'upgraded'],
+        ['fail', 'deadlock'],
+        ['fail', 'dual_negotiation'],
+        ['pass', 'resumed'],
+      ],
+    );
     assert.match(c.steps[1].reason, /idle timeout/);
   });
 
@@ -75,7 +96,11 @@ describe('classifyStep', () => {
 
   test('errors prove nothing: inconclusive, unless another step failed', () => {
     assert.equal(classifyStep(obs('healthy', 'error')).verdict, 'error');
-    assert.equal(classifyStep(obs('reset_at_door', 'superseded', { doorEventId: null })).verdict, 'error', 'no door reached: nothing tested');
+    assert.equal(
+      classifyStep(obs('reset_at_door', 'superseded', { doorEventId: null })).verdict,
+      'error',
+      'no door reached: nothing tested',
+    );
     assert.equal(classifyProbe([obs('healthy', 'upgraded'), obs('reset_at_door', 'error')]).verdict, 'inconclusive');
     assert.equal(classifyProbe([obs('healthy', 'error'), obs('reset_at_door', 'idle_stream')]).verdict, 'fail');
     assert.equal(classifyProbe([]).verdict, 'inconclusive');
@@ -85,20 +110,22 @@ describe('classifyStep', () => {
 describe('classification properties', () => {
   const stepArb = fc.constantFrom(...PROBE_STEPS);
   const answerArb = fc.constantFrom(...OBSERVED_ANSWERS);
-  const obsArb = fc.record({
-    step: stepArb,
-    answer: answerArb,
-    door: fc.option(fc.nat({ max: 50 }), { nil: null }),
-    handshakeStatus: fc.option(fc.constantFrom(101, 409, 500), { nil: null }),
-    renegotiationOk: fc.option(fc.boolean(), { nil: null }),
-  }).map(({ step, answer, door, handshakeStatus, renegotiationOk }): StepObservation => ({
-    step,
-    answer,
-    doorEventId: door,
-    resume: door === null ? (step === 'healthy' ? null : { lastEventId: null }) : cursorOf(step, door),
-    handshakeStatus,
-    renegotiation: renegotiationOk === null ? null : { ok: renegotiationOk, detail: null, latencyMs: 1 },
-  }));
+  const obsArb = fc
+    .record({
+      step: stepArb,
+      answer: answerArb,
+      door: fc.option(fc.nat({ max: 50 }), { nil: null }),
+      handshakeStatus: fc.option(fc.constantFrom(101, 409, 500), { nil: null }),
+      renegotiationOk: fc.option(fc.boolean(), { nil: null }),
+    })
+    .map(({ step, answer, door, handshakeStatus, renegotiationOk }): StepObservation => ({
+      step,
+      answer,
+      doorEventId: door,
+      resume: door === null ? (step === 'healthy' ? null : { lastEventId: null }) : cursorOf(step, door),
+      handshakeStatus,
+      renegotiation: renegotiationOk === null ? null : { ok: renegotiationOk, detail: null, latencyMs: 1 },
+    }));
 
   test('a step passes only when it observed what the rule expects; an error never passes or fails', () => {
     fc.assert(
@@ -108,7 +135,8 @@ describe('classification properties', () => {
         assert.equal(c.observed, o.answer);
         if (c.verdict === 'pass') assert.equal(o.answer, c.expected);
         if (o.answer === 'error') assert.equal(c.verdict, 'error');
-        if (o.answer !== 'error' && o.answer !== c.expected && (o.step === 'healthy' || o.doorEventId !== null)) assert.equal(c.verdict, 'fail');
+        if (o.answer !== 'error' && o.answer !== c.expected && (o.step === 'healthy' || o.doorEventId !== null))
+          assert.equal(c.verdict, 'fail');
       }),
       { numRuns: 1_000 },
     );

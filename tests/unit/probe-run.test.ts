@@ -18,7 +18,14 @@ const OPTIONS = { idleMs: 2_000, stepTimeoutMs: 8_000, resetDelayMs: 40 };
 async function simServer(mode: ServerMode): Promise<SimServer> {
   // The probe's credential must not be leaked by the server either: it checks nothing, the
   // test checks that the transcript never shows it.
-  return startSimServer({ name: `probe-${mode}`, mode, reporter: null, ledger: new Ledger(), upgradeAfterMs: () => 30, messageIntervalMs: 10 });
+  return startSimServer({
+    name: `probe-${mode}`,
+    mode,
+    reporter: null,
+    ledger: new Ledger(),
+    upgradeAfterMs: () => 30,
+    messageIntervalMs: 10,
+  });
 }
 
 /** The server ends a WebSocket session when the close handshake lands: give it a bounded moment. */
@@ -68,7 +75,10 @@ describe('door probe against the reference server', () => {
     const server = await simServer('refusing');
     servers.push(server);
     const sockets = tcpSockets();
-    const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'X-Probe-Key', value: SECRET } }, { ...OPTIONS, limiter: new TargetLimiter() });
+    const result = await runProbe(
+      { url: `${server.url}/mcp`, credential: { header: 'X-Probe-Key', value: SECRET } },
+      { ...OPTIONS, limiter: new TargetLimiter() },
+    );
     assertContract(result);
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
@@ -77,7 +87,10 @@ describe('door probe against the reference server', () => {
       cursor_before_door: 'resumed',
     });
     assert.equal(result.classification.verdict, 'pass', JSON.stringify(result.classification));
-    assert.deepEqual(result.classification.steps.map((c) => c.finding), ['upgraded', 'refused', 'refused', 'resumed']);
+    assert.deepEqual(
+      result.classification.steps.map((c) => c.finding),
+      ['upgraded', 'refused', 'refused', 'resumed'],
+    );
     const [healthy, atDoor, noCursor, beforeDoor] = result.steps;
     assert.equal(healthy.handshakeStatus, 101);
     assert.equal(atDoor.resume?.lastEventId, atDoor.doorEventId);
@@ -97,7 +110,10 @@ describe('door probe against the reference server', () => {
     const server = await simServer('naive');
     servers.push(server);
     const sockets = tcpSockets();
-    const result = await runProbe({ url: `${server.url}/mcp`, credential: { header: 'Authorization', value: `Bearer ${SECRET}` } }, { ...OPTIONS, limiter: new TargetLimiter() });
+    const result = await runProbe(
+      { url: `${server.url}/mcp`, credential: { header: 'Authorization', value: `Bearer ${SECRET}` } },
+      { ...OPTIONS, limiter: new TargetLimiter() },
+    );
     assertContract(result);
     assert.deepEqual(answers(result), {
       healthy: 'upgraded',
@@ -108,7 +124,12 @@ describe('door probe against the reference server', () => {
     assert.equal(result.classification.verdict, 'fail');
     assert.deepEqual(
       result.classification.steps.map((c) => [c.verdict, c.finding]),
-      [['pass', 'upgraded'], ['fail', 'deadlock'], ['fail', 'dual_negotiation'], ['pass', 'resumed']],
+      [
+        ['pass', 'upgraded'],
+        ['fail', 'deadlock'],
+        ['fail', 'dual_negotiation'],
+        ['pass', 'resumed'],
+      ],
     );
     const [, atDoor, noCursor] = result.steps;
     assert.equal(atDoor.latencyMs! >= OPTIONS.idleMs, true);
@@ -197,7 +218,9 @@ describe('door probe safety', () => {
     await assert.rejects(runProbe({ url: 'ftp://example.com/mcp' }), { name: 'ProbeTargetError', code: 'invalid_probe_url' });
     await assert.rejects(runProbe({ url: 'http://user:pw@example.com/mcp' }), { code: 'invalid_probe_url' });
     await assert.rejects(runProbe({ url: '/mcp' }), { code: 'invalid_probe_url' });
-    await assert.rejects(runProbe({ url: 'http://127.0.0.1:1/mcp', credential: { header: 'Mcp-Session-Id', value: 'x' } }), { code: 'invalid_probe_url' });
+    await assert.rejects(runProbe({ url: 'http://127.0.0.1:1/mcp', credential: { header: 'Mcp-Session-Id', value: 'x' } }), {
+      code: 'invalid_probe_url',
+    });
     await assert.rejects(runProbe({ url: 'http://127.0.0.1:1/mcp' }, { idleMs: 5_000, stepTimeoutMs: 5_000 }), RangeError);
   });
 });

@@ -6,11 +6,16 @@ import { REDACTED, TranscriptRecorder } from '@/lib/probes/transcript';
 describe('probe transcript', () => {
   test('redacts the credential header, Authorization and Cookie, and the credential value anywhere', () => {
     const t = new TranscriptRecorder(performance.now(), { header: 'X-Api-Key', value: 'k-123-secret' });
-    t.record('>', `GET /mcp\n${t.headers({ 'x-api-key': 'k-123-secret', authorization: 'Bearer abc', Cookie: 'sid=1', accept: 'text/event-stream' })}`);
+    t.record(
+      '>',
+      `GET /mcp\n${t.headers({ 'x-api-key': 'k-123-secret', authorization: 'Bearer abc', Cookie: 'sid=1', accept: 'text/event-stream' })}`,
+    );
     t.record('<', 'sse event=message data={"echo":"k-123-secret"}');
     const text = JSON.stringify(t.snapshot());
     assert.ok(!text.includes('k-123-secret') && !text.includes('Bearer abc') && !text.includes('sid=1'), text);
-    assert.ok(text.includes(`x-api-key: ${REDACTED}`) && text.includes(`authorization: ${REDACTED}`) && text.includes(`Cookie: ${REDACTED}`));
+    assert.ok(
+      text.includes(`x-api-key: ${REDACTED}`) && text.includes(`authorization: ${REDACTED}`) && text.includes(`Cookie: ${REDACTED}`),
+    );
     assert.ok(text.includes('accept: text/event-stream'));
   });
 

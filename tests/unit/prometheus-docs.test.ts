@@ -14,7 +14,13 @@ test('promtool check rules accepts docs/prometheus/doorwatch-rules.yml', () => {
   assert.equal(r.error, undefined, 'promtool (Debian package prometheus) must be installed');
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /SUCCESS: \d+ rules found/);
-  for (const alert of ['DoorwatchDeadlockOngoing', 'DoorwatchNaiveResume', 'DoorwatchDualNegotiation', 'DoorwatchIngestRejections', 'DoorwatchRefusalLatencyHigh']) {
+  for (const alert of [
+    'DoorwatchDeadlockOngoing',
+    'DoorwatchNaiveResume',
+    'DoorwatchDualNegotiation',
+    'DoorwatchIngestRejections',
+    'DoorwatchRefusalLatencyHigh',
+  ]) {
     assert.match(rulesText(), new RegExp(`alert: ${alert}\\b`));
   }
   assert.match(rulesText(), /histogram_quantile\(0\.95, sum by \(server, le\) \(rate\(doorwatch_refusal_latency_seconds_bucket/);
@@ -31,7 +37,11 @@ test('promtool check rules fails on a broken expression (the check above can fai
 });
 
 test('the Grafana dashboard parses, every panel queries doorwatch metrics', () => {
-  const doc = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as { title: string; uid: string; panels: { id: number; targets: { expr: string }[] }[] };
+  const doc = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as {
+    title: string;
+    uid: string;
+    panels: { id: number; targets: { expr: string }[] }[];
+  };
   assert.equal(doc.uid, 'doorwatch');
   assert.ok(doc.panels.length >= 8);
   assert.equal(new Set(doc.panels.map((p) => p.id)).size, doc.panels.length);

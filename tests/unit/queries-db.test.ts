@@ -60,7 +60,16 @@ describe('stats', () => {
   test('totals over the known timelines match the definitions', async () => {
     const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     ZStatsResponse.parse(s);
-    for (const k of ['events', 'sessions', 'drops', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedTokenReuses'] as const) {
+    for (const k of [
+      'events',
+      'sessions',
+      'drops',
+      'boundary',
+      'refused',
+      'naiveResumes',
+      'dualNegotiations',
+      'burnedTokenReuses',
+    ] as const) {
       assert.equal(s[k], Q_EXPECTED[k], k);
     }
     assert.deepEqual(s.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
@@ -82,10 +91,20 @@ describe('stats', () => {
     assert.equal(m(4).deadlocks, 1); // ongoing, at its start minute
     assert.equal(m(5).burnedTokenReuses, 1);
     for (const k of ['events', 'sessions', 'drops', 'refused'] as const) {
-      assert.equal(s.series.reduce((a, b) => a + b[k], 0), s[k], k);
+      assert.equal(
+        s.series.reduce((a, b) => a + b[k], 0),
+        s[k],
+        k,
+      );
     }
-    assert.equal(s.series.reduce((a, b) => a + b.renegotiations, 0), s.renegotiations.count);
-    assert.equal(s.series.reduce((a, b) => a + b.deadlocks, 0), s.deadlocks.total);
+    assert.equal(
+      s.series.reduce((a, b) => a + b.renegotiations, 0),
+      s.renegotiations.count,
+    );
+    assert.equal(
+      s.series.reduce((a, b) => a + b.deadlocks, 0),
+      s.deadlocks.total,
+    );
   });
 
   test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
@@ -100,23 +119,35 @@ describe('stats', () => {
     for (const i of [1, 3, 4, 6, 7, 8, 9]) assert.deepEqual(refusal[i], none, `minute ${i}`);
     assert.deepEqual(s.series[0].renegotiationLatencyMs, { count: 2, p50: 149, p95: 300, max: 300 });
     for (const b of s.series.slice(1)) assert.deepEqual(b.renegotiationLatencyMs, none, b.t);
-    assert.equal(refusal.reduce((a, b) => a + b.count, 0), s.refusalLatencyMs.count);
+    assert.equal(
+      refusal.reduce((a, b) => a + b.count, 0),
+      s.refusalLatencyMs.count,
+    );
 
     // 5-minute buckets: [30, 51, 100] → p50 at rank 2, p95 at rank 3; then g-burn alone.
     const five = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
     ZStatsResponse.parse(five);
-    assert.deepEqual(five.series.map((b) => b.refusalLatencyMs), [
-      { count: 3, p50: 51, p95: 100, max: 100 },
-      { count: 1, p50: 60, p95: 60, max: 60 },
-    ]);
+    assert.deepEqual(
+      five.series.map((b) => b.refusalLatencyMs),
+      [
+        { count: 3, p50: 51, p95: 100, max: 100 },
+        { count: 1, p50: 60, p95: 60, max: 60 },
+      ],
+    );
     // The range totals (derived from the same rows) do not depend on the bucket size.
     assert.deepEqual(five.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
     assert.deepEqual(five.renegotiations, Q_EXPECTED.renegotiations);
     assert.deepEqual(five.refusalLatencyHistogram, s.refusalLatencyHistogram);
 
     // Server filter applies to the per-bucket rows too: gamma has only g-burn.
-    const gamma = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
-    assert.deepEqual(gamma.series.map((b) => b.refusalLatencyMs), [none, { count: 1, p50: 60, p95: 60, max: 60 }]);
+    const gamma = await computeStats(db, {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
+    assert.deepEqual(
+      gamma.series.map((b) => b.refusalLatencyMs),
+      [none, { count: 1, p50: 60, p95: 60, max: 60 }],
+    );
   });
 
   test('server filter and the reader’s clock', async () => {
@@ -137,7 +168,10 @@ describe('stats', () => {
     const s = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '1h' }), NOW), thresholdMs: THRESHOLD });
     assert.equal(s.series.length, 1);
     assert.equal(s.series[0].sessions, 9);
-    const e = await computeStats(db, { ...parseStatsQuery(statsParams({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW), thresholdMs: THRESHOLD });
+    const e = await computeStats(db, {
+      ...parseStatsQuery(statsParams({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     assert.equal(e.sessions, 0);
     assert.equal(e.renegotiations.rate, null);
     assert.deepEqual(e.refusalLatencyMs, { count: 0, p50: null, p95: null, p99: null, max: null });
@@ -154,7 +188,10 @@ describe('session list', () => {
     ZSessionListResponse.parse(r);
     assert.deepEqual(new Set(r.sessions.map((s) => s.token)), new Set(Q_ALL_TOKENS));
     const lasts = r.sessions.map((s) => Date.parse(s.lastEventAt!));
-    assert.deepEqual(lasts, [...lasts].sort((a, b) => b - a));
+    assert.deepEqual(
+      lasts,
+      [...lasts].sort((a, b) => b - a),
+    );
     assert.equal(r.nextCursor, null);
   });
 
@@ -170,7 +207,11 @@ describe('session list', () => {
     assert.deepEqual(await tokens({ token: 'a-ref' }), ['a-ref1', 'a-ref2', 'a-ref3']);
     assert.deepEqual(await tokens({ token: 'a-ref1' }), ['a-ref1']);
     assert.deepEqual(await tokens({ token: 'A-REF' }), []);
-    assert.deepEqual(await tokens({ from: new Date(Q_T0 + 120_000).toISOString(), to: new Date(Q_T0 + 200_000).toISOString() }), ['a-ref3', 'b-dual', 'b-naive']);
+    assert.deepEqual(await tokens({ from: new Date(Q_T0 + 120_000).toISOString(), to: new Date(Q_T0 + 200_000).toISOString() }), [
+      'a-ref3',
+      'b-dual',
+      'b-naive',
+    ]);
   });
 
   test('deadlock and ongoing are decided with the reader’s clock', async () => {
@@ -180,9 +221,17 @@ describe('session list', () => {
     assert.ok(!r.sessions[0].flags.includes('deadlock'));
     assert.equal(r.sessions[0].deadlockCandidateSince, new Date(Q_ONGOING_START).toISOString());
     const later = await list({ token: 'b-ongoing' });
-    assert.deepEqual(later.sessions[0].deadlock, { startedAt: new Date(Q_ONGOING_START).toISOString(), endedAt: null, durationMs: NOW - Q_ONGOING_START, ongoing: true });
+    assert.deepEqual(later.sessions[0].deadlock, {
+      startedAt: new Date(Q_ONGOING_START).toISOString(),
+      endedAt: null,
+      durationMs: NOW - Q_ONGOING_START,
+      ongoing: true,
+    });
     assert.ok(later.sessions[0].flags.includes('deadlock'));
-    assert.deepEqual((await list({ flag: 'deadlock' }, early)).sessions.map((s) => s.token), ['b-naive']);
+    assert.deepEqual(
+      (await list({ flag: 'deadlock' }, early)).sessions.map((s) => s.token),
+      ['b-naive'],
+    );
   });
 
   for (const sort of ['-lastEventAt', 'lastEventAt', '-firstEventAt', 'firstEventAt']) {
@@ -205,9 +254,17 @@ describe('session list', () => {
   test('a session inserted ahead of the cursor does not shift the next page', async () => {
     const p1 = await list({ limit: '3' });
     const before = await list({ limit: '3', cursor: p1.nextCursor! });
-    await ingestEvents(db, 'zeta', [{ id: 'z.0', token: 'z-late', type: 'session.opened', at: new Date(Q_T0 + 500_000).toISOString(), data: {} }], { now: NOW });
+    await ingestEvents(
+      db,
+      'zeta',
+      [{ id: 'z.0', token: 'z-late', type: 'session.opened', at: new Date(Q_T0 + 500_000).toISOString(), data: {} }],
+      { now: NOW },
+    );
     const after = await list({ limit: '3', cursor: p1.nextCursor! });
-    assert.deepEqual(after.sessions.map((s) => s.token), before.sessions.map((s) => s.token));
+    assert.deepEqual(
+      after.sessions.map((s) => s.token),
+      before.sessions.map((s) => s.token),
+    );
     await db.sql.execute('DELETE FROM "Session" WHERE "server" = ?', ['zeta']);
     await db.sql.execute('DELETE FROM "Event" WHERE "server" = ?', ['zeta']);
     await db.sql.execute('DELETE FROM "Rollup" WHERE "server" = ?', ['zeta']);
@@ -225,19 +282,31 @@ describe('session detail', () => {
   test('timeline in order and the chain across servers', async () => {
     const d = await getSessionDetail(db, 'alpha', 'a-ref1', NOW, THRESHOLD);
     ZSessionDetailResponse.parse(d);
-    assert.deepEqual(d.timeline.map((e) => e.type), ['session.opened', 'upgrade.accepted', 'stream.dropped', 'resume.requested', 'resume.refused']);
+    assert.deepEqual(
+      d.timeline.map((e) => e.type),
+      ['session.opened', 'upgrade.accepted', 'stream.dropped', 'resume.requested', 'resume.refused'],
+    );
     assert.equal(d.timeline[1].data.eventId, 7);
     assert.deepEqual(d.chain.predecessors, []);
-    assert.deepEqual(d.chain.successors.map((l) => `${l.server}/${l.token}`), ['beta/b-new1']);
+    assert.deepEqual(
+      d.chain.successors.map((l) => `${l.server}/${l.token}`),
+      ['beta/b-new1'],
+    );
     assert.equal(d.session.successorServer, 'beta');
     assert.equal(d.session.renegotiationLatencyMs, 149);
     const succ = await getSessionDetail(db, 'beta', 'b-new1', NOW, THRESHOLD);
-    assert.deepEqual(succ.chain.predecessors.map((l) => `${l.server}/${l.token}`), ['alpha/a-ref1']);
+    assert.deepEqual(
+      succ.chain.predecessors.map((l) => `${l.server}/${l.token}`),
+      ['alpha/a-ref1'],
+    );
     assert.equal(succ.chain.truncated, false);
   });
 
   test('unknown session → session_not_found', async () => {
-    await assert.rejects(getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD), (e: any) => e.status === 404 && e.code === 'session_not_found');
+    await assert.rejects(
+      getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD),
+      (e: any) => e.status === 404 && e.code === 'session_not_found',
+    );
     await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
   });
 });
@@ -286,7 +355,10 @@ describe('ingest rejections', () => {
     const delta = r.servers.find((s) => s.name === 'delta')!;
     assert.deepEqual(delta.rejections.byReason, { signature_mismatch: 1, timestamp_out_of_tolerance: 1, rate_limited: 1 });
     assert.equal(delta.rejections.last?.reason, 'rate_limited');
-    assert.equal(r.servers.some((s) => s.name.startsWith('made-up')), false);
+    assert.equal(
+      r.servers.some((s) => s.name.startsWith('made-up')),
+      false,
+    );
     assert.equal(r.unknownServers.count, 15);
     assert.equal(r.unknownServers.recentNames.length, 10);
     assert.ok(r.unknownServers.recentNames.includes('nobody'));

@@ -33,12 +33,21 @@ describe('refusal latency histogram', () => {
   test('fixed edges, lower bound inclusive, open-ended last bucket', () => {
     // As the rollups hold it: one counter per column, then the API's buckets.
     const perColumn = REFUSAL_HISTOGRAM_COLUMNS.map(() => 0);
-    for (const ms of [0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000]) perColumn[REFUSAL_HISTOGRAM_COLUMNS.indexOf(refusalHistogramColumn(ms))]++;
+    for (const ms of [0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000])
+      perColumn[REFUSAL_HISTOGRAM_COLUMNS.indexOf(refusalHistogramColumn(ms))]++;
     const h = refusalHistogramBuckets(perColumn);
     const counts = Object.fromEntries(h.map((b) => [`${b.fromMs}-${b.toMs ?? 'inf'}`, b.count]));
     assert.deepEqual(counts, {
-      '0-10': 2, '10-25': 1, '25-50': 1, '50-100': 1, '100-200': 1, '200-500': 1, '500-1000': 0,
-      '1000-2000': 0, '2000-5000': 1, '5000-inf': 2,
+      '0-10': 2,
+      '10-25': 1,
+      '25-50': 1,
+      '50-100': 1,
+      '100-200': 1,
+      '200-500': 1,
+      '500-1000': 0,
+      '1000-2000': 0,
+      '2000-5000': 1,
+      '5000-inf': 2,
     });
   });
 
@@ -53,11 +62,21 @@ describe('refusal latency histogram', () => {
 
   test('a refused session adds one to its latency bucket at the minute of the answer; nothing else does', () => {
     const base = {
-      firstEventAt: 0, boundaryAt: 61_000, answeredAt: 61_040, refusalLatencyMs: 40, dualNegotiationAt: null,
-      burnedTokenReuseAt: null, deadlockStartedAt: null, deadlockEndedAt: null, successorOpenedAt: null, renegotiationLatencyMs: null,
+      firstEventAt: 0,
+      boundaryAt: 61_000,
+      answeredAt: 61_040,
+      refusalLatencyMs: 40,
+      dualNegotiationAt: null,
+      burnedTokenReuseAt: null,
+      deadlockStartedAt: null,
+      deadlockEndedAt: null,
+      successorOpenedAt: null,
+      renegotiationLatencyMs: null,
     };
     const hist = (outcome: string) =>
-      sessionContributions({ ...base, boundaryOutcome: outcome }).filter((c) => (REFUSAL_HISTOGRAM_COLUMNS as readonly string[]).includes(c.column));
+      sessionContributions({ ...base, boundaryOutcome: outcome }).filter((c) =>
+        (REFUSAL_HISTOGRAM_COLUMNS as readonly string[]).includes(c.column),
+      );
     assert.deepEqual(hist('refused'), [{ minute: 60_000, column: 'refusedLt50ms', value: 1 }]);
     assert.deepEqual(hist('naive_resume'), []);
   });
@@ -86,20 +105,58 @@ describe('per-bucket latency percentiles', () => {
   });
 
   test('the same value in two buckets is merged once in the totals', () => {
-    const { total } = splitLatencyRows([{ b: 1, value: 50, count: 2 }, { b: 2, value: 50, count: 3 }], M);
+    const { total } = splitLatencyRows(
+      [
+        { b: 1, value: 50, count: 2 },
+        { b: 2, value: 50, count: 3 },
+      ],
+      M,
+    );
     assert.deepEqual(total, [{ value: 50, count: 5 }]);
   });
 });
 
 function row(over: Partial<SessionRow>): SessionRow {
   return {
-    server: 's', token: 't', state: 'upgrade_pending', flags: 'boundary naive_resume', boundaryOutcome: 'naive_resume',
-    openedAt: 1000, firstEventAt: 1000, lastEventAt: 5000, eventCount: 5, boundaryAt: 4000, answeredAt: 5000,
-    refusedAt: null, refusalLatencyMs: null, naiveResumeAt: 5000, dualNegotiationAt: null, dualNegotiationCount: 0,
-    burnedTokenReuseAt: null, dropCount: 1, deadlockStartedAt: 5000, deadlockEndedAt: null, deadlockDurationMs: null,
-    previousToken: null, successorServer: null, successorToken: null, successorOpenedAt: null, renegotiationLatencyMs: null,
-    fBoundary: 1, fRefused: 0, fNaiveResume: 1, fDualNegotiation: 0, fRenegotiated: 0, fBurnedTokenReuse: 0, updatedAt: 6000, synthetic: 0,
-    checkedResumes: 0, lossyResumes: 0, idleResumes: 0, rejectedResumes: 0, abandonedAt: null,
+    server: 's',
+    token: 't',
+    state: 'upgrade_pending',
+    flags: 'boundary naive_resume',
+    boundaryOutcome: 'naive_resume',
+    openedAt: 1000,
+    firstEventAt: 1000,
+    lastEventAt: 5000,
+    eventCount: 5,
+    boundaryAt: 4000,
+    answeredAt: 5000,
+    refusedAt: null,
+    refusalLatencyMs: null,
+    naiveResumeAt: 5000,
+    dualNegotiationAt: null,
+    dualNegotiationCount: 0,
+    burnedTokenReuseAt: null,
+    dropCount: 1,
+    deadlockStartedAt: 5000,
+    deadlockEndedAt: null,
+    deadlockDurationMs: null,
+    previousToken: null,
+    successorServer: null,
+    successorToken: null,
+    successorOpenedAt: null,
+    renegotiationLatencyMs: null,
+    fBoundary: 1,
+    fRefused: 0,
+    fNaiveResume: 1,
+    fDualNegotiation: 0,
+    fRenegotiated: 0,
+    fBurnedTokenReuse: 0,
+    updatedAt: 6000,
+    synthetic: 0,
+    checkedResumes: 0,
+    lossyResumes: 0,
+    idleResumes: 0,
+    rejectedResumes: 0,
+    abandonedAt: null,
     ...over,
   };
 }
@@ -109,7 +166,12 @@ describe('session view (reader’s clock)', () => {
     const r = row({});
     assert.equal(deadlockOf(r, 14_999, 10_000), null);
     assert.deepEqual(flagsOf(r, 14_999, 10_000), ['boundary', 'naive_resume']);
-    assert.deepEqual(deadlockOf(r, 15_000, 10_000), { startedAt: new Date(5000).toISOString(), endedAt: null, durationMs: 10_000, ongoing: true });
+    assert.deepEqual(deadlockOf(r, 15_000, 10_000), {
+      startedAt: new Date(5000).toISOString(),
+      endedAt: null,
+      durationMs: 10_000,
+      ongoing: true,
+    });
     assert.deepEqual(flagsOf(r, 15_000, 10_000), ['boundary', 'deadlock', 'naive_resume']);
     const v = toSessionView(r, 20_000, 10_000);
     ZSessionView.parse(v);
@@ -120,7 +182,12 @@ describe('session view (reader’s clock)', () => {
   test('an ended deadlock is reported as stored whatever the clock', () => {
     const r = row({ flags: 'boundary deadlock naive_resume', deadlockEndedAt: 305_000, deadlockDurationMs: 300_000, state: 'terminated' });
     for (const now of [0, 1e13]) {
-      assert.deepEqual(deadlockOf(r, now, 10_000), { startedAt: new Date(5000).toISOString(), endedAt: new Date(305_000).toISOString(), durationMs: 300_000, ongoing: false });
+      assert.deepEqual(deadlockOf(r, now, 10_000), {
+        startedAt: new Date(5000).toISOString(),
+        endedAt: new Date(305_000).toISOString(),
+        durationMs: 300_000,
+        ongoing: false,
+      });
       assert.ok(flagsOf(r, now, 10_000).includes('deadlock'));
     }
     assert.equal(toSessionView(r, 0, 10_000).deadlockCandidateSince, null);
@@ -129,6 +196,9 @@ describe('session view (reader’s clock)', () => {
   test('timeline order: at, then seq (absent first), then id', () => {
     const e = (at: number, seq: number | null, eventId: string) => ({ at, seq, eventId, type: 'x', data: '{}', receivedAt: 0 });
     const sorted = [e(2, null, 'a'), e(1, 5, 'b'), e(1, null, 'z'), e(1, 5, 'a'), e(1, 2, 'c')].sort(compareTimeline);
-    assert.deepEqual(sorted.map((x) => `${x.at}/${x.seq}/${x.eventId}`), ['1/null/z', '1/2/c', '1/5/a', '1/5/b', '2/null/a']);
+    assert.deepEqual(
+      sorted.map((x) => `${x.at}/${x.seq}/${x.eventId}`),
+      ['1/null/z', '1/2/c', '1/5/a', '1/5/b', '2/null/a'],
+    );
   });
 });

@@ -20,7 +20,7 @@ const code = (c: string) => (e: any) => e.code === c && e.status === 400;
 describe('time range at the API edge (grammar and properties: tests/unit/time.test.ts)', () => {
   const withParam = (c: string, param: string) => (e: any) => e.code === c && e.status === 400 && e.details?.param === param;
 
-  test('defaults to lib/time\'s DEFAULT_RANGE (last 15 minutes), aligned outward to whole minutes', () => {
+  test("defaults to lib/time's DEFAULT_RANGE (last 15 minutes), aligned outward to whole minutes", () => {
     const r = parseTimeRange(null, undefined, NOW);
     assert.equal(r.fromInput, 'now-15m');
     assert.equal(r.toInput, 'now');
@@ -41,8 +41,14 @@ describe('time range at the API edge (grammar and properties: tests/unit/time.te
     assert.throws(() => parseTimeRange('now-1h', 'now+999999999w', NOW), withParam('invalid_time_range', 'to'));
     assert.throws(() => parseTimeRange('now-999999999y', 'now', NOW), withParam('invalid_time_range', 'from'));
     assert.throws(() => parseTimeRange('1969-12-31T23:00:00Z', 'now', NOW), withParam('invalid_time_range', 'from'));
-    assert.throws(() => parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('from=9999999999990000')), NOW), withParam('invalid_time_range', 'from'));
-    assert.throws(() => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams('to=now%2B999999999w')), NOW, 10_000), withParam('invalid_time_range', 'to'));
+    assert.throws(
+      () => parseStatsQuery(parseQuery(ZStatsQuery, new URLSearchParams('from=9999999999990000')), NOW),
+      withParam('invalid_time_range', 'from'),
+    );
+    assert.throws(
+      () => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams('to=now%2B999999999w')), NOW, 10_000),
+      withParam('invalid_time_range', 'to'),
+    );
   });
 
   test('explicit bucket=, validated, 400 invalid_bucket', () => {
@@ -50,7 +56,8 @@ describe('time range at the API edge (grammar and properties: tests/unit/time.te
     assert.equal(resolveBucketMs('1h', 24 * H), H);
     assert.equal(resolveBucketMs('1d', 24 * H), 24 * H);
     assert.equal(resolveBucketMs('', H), MIN);
-    for (const bad of ['5', '0m', '1.5h', '1y', 'm5']) assert.throws(() => resolveBucketMs(bad, H), withParam('invalid_bucket', 'bucket'), bad);
+    for (const bad of ['5', '0m', '1.5h', '1y', 'm5'])
+      assert.throws(() => resolveBucketMs(bad, H), withParam('invalid_bucket', 'bucket'), bad);
     assert.throws(() => resolveBucketMs('1m', 7 * 24 * H), code('invalid_bucket'));
   });
 
@@ -74,8 +81,14 @@ describe('cursor', () => {
   test('tampered, foreign or mismatched cursors are invalid_cursor', () => {
     const s = encodeCursor({ sort: 'lastEventAt', key: 1, server: 'a', token: 't' });
     assert.throws(() => decodeCursor(s, '-lastEventAt'), code('invalid_cursor'));
-    for (const bad of ['', '!!!', 'abc', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[1]').toString('base64url'),
-      Buffer.from('{"v":1,"o":"lastEventAt","k":"1","s":"a","t":"t"}').toString('base64url')]) {
+    for (const bad of [
+      '',
+      '!!!',
+      'abc',
+      Buffer.from('{"v":2}').toString('base64url'),
+      Buffer.from('[1]').toString('base64url'),
+      Buffer.from('{"v":1,"o":"lastEventAt","k":"1","s":"a","t":"t"}').toString('base64url'),
+    ]) {
       assert.throws(() => decodeCursor(bad, 'lastEventAt'), code('invalid_cursor'), bad);
     }
   });
@@ -136,7 +149,10 @@ describe('session list parameters', () => {
   test('the 400 lists every wrong parameter', () => {
     assert.throws(
       () => parse('flag=bogus&limit=0&sort=token'),
-      (e: any) => e.code === 'invalid_flag' && e.details.in === 'query' && e.details.issues.map((i: any) => i.parameter).join() === 'flag.0,sort,limit',
+      (e: any) =>
+        e.code === 'invalid_flag' &&
+        e.details.in === 'query' &&
+        e.details.issues.map((i: any) => i.parameter).join() === 'flag.0,sort,limit',
     );
   });
 
@@ -151,7 +167,8 @@ describe('cursors with keys the database cannot hold', () => {
   const session = (k: unknown) => Buffer.from(JSON.stringify({ v: 1, o: 'lastEventAt', k, s: 'a', t: 't' })).toString('base64url');
   const dead = (r: unknown) => Buffer.from(JSON.stringify({ v: 1, r, i: 'x' })).toString('base64url');
   test('session cursor keys must be safe integers', () => {
-    for (const k of [1.5, 1e300, -1e300, 2 ** 53]) assert.throws(() => decodeCursor(session(k), 'lastEventAt'), code('invalid_cursor'), String(k));
+    for (const k of [1.5, 1e300, -1e300, 2 ** 53])
+      assert.throws(() => decodeCursor(session(k), 'lastEventAt'), code('invalid_cursor'), String(k));
     assert.equal(decodeCursor(session(1_700_000_000_000), 'lastEventAt').key, 1_700_000_000_000);
   });
   test('dead-letter cursor keys must be safe integers', () => {

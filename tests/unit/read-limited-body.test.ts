@@ -8,16 +8,19 @@ const LIMIT = { bytes: 1024, hint: 'send less' };
 /** A body of `chunks` chunks of `size` bytes that records how far it was read and whether it was cancelled. */
 function countingBody(chunks: number, size: number) {
   const seen = { pulled: 0, cancelled: false };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (seen.pulled === chunks) return controller.close();
-      seen.pulled++;
-      controller.enqueue(new Uint8Array(size));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (seen.pulled === chunks) return controller.close();
+        seen.pulled++;
+        controller.enqueue(new Uint8Array(size));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
     },
-    cancel() {
-      seen.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const request = new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit);
   return { request, seen };
 }
@@ -29,7 +32,10 @@ test('a body within the limit is read whole', async () => {
 
 test('a declared length past the limit is refused before reading', async () => {
   const request = new Request('http://x/', { method: 'POST', body: 'x'.repeat(2000), headers: { 'content-length': '2000' } });
-  await assert.rejects(readLimitedBody(request, LIMIT), (err: ApiError) => err.status === 413 && err.code === 'payload_too_large' && err.message.includes('send less'));
+  await assert.rejects(
+    readLimitedBody(request, LIMIT),
+    (err: ApiError) => err.status === 413 && err.code === 'payload_too_large' && err.message.includes('send less'),
+  );
 });
 
 test('an undeclared body is refused once it passes the limit, not read to its end', async () => {

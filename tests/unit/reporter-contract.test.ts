@@ -73,7 +73,12 @@ test('the bodies the package sends parse with ZIngestEnvelope, and every event w
   };
   const errors: string[] = [];
   const reporter = createReporter({
-    url: 'http://doorwatch.invalid', server: 's', secret: newSecret(), fetch, instance: 'contract-test', maxBatchSize: 5,
+    url: 'http://doorwatch.invalid',
+    server: 's',
+    secret: newSecret(),
+    fetch,
+    instance: 'contract-test',
+    maxBatchSize: 5,
     onError: (e) => errors.push(`${e.code}: ${e.message}`),
   });
   const events = oneOfEach('tok-contract');

@@ -44,7 +44,8 @@ test('every reported event is committed exactly once or accounted for, in order,
             violations.push(`bad signature: ${String(err)}`);
           }
           const prev = bodyById.get(init.headers['webhook-id']);
-          if (prev !== undefined && prev !== init.body) violations.push(`webhook-id ${init.headers['webhook-id']} reused for a different body`);
+          if (prev !== undefined && prev !== init.body)
+            violations.push(`webhook-id ${init.headers['webhook-id']} reused for a different body`);
           bodyById.set(init.headers['webhook-id'], init.body);
           const events = (JSON.parse(init.body) as { events: { id: string; data: { i: number } }[] }).events;
           if (events.length < 1 || events.length > maxBatchSize) violations.push(`batch of ${events.length}`);
@@ -131,7 +132,11 @@ test('every reported event is committed exactly once or accounted for, in order,
         for (let i = 0; i < n; i++) {
           assert.ok(stored.has(`e${i}`) || accountedFor.has(`e${i}`), `e${i} vanished silently`);
         }
-        assert.deepEqual(commitOrder, commitOrder.slice().sort((a, b) => a - b), 'committed in report order');
+        assert.deepEqual(
+          commitOrder,
+          commitOrder.slice().sort((a, b) => a - b),
+          'committed in report order',
+        );
         // Committed-as-new on the server == accepted by the reporter, unless a response was lost.
         if (!outcomes.slice(0, k).includes('commit-lost')) assert.equal(stored.size, s.accepted);
       },

@@ -117,8 +117,15 @@ describe('reporter against a real receiver', () => {
     await waitFor(() => reporter.stats().pendingEvents === 5, 5000, 'three batches acknowledged');
     assert.equal(rx.requests.length, 3, 'the partial batch waits for the interval');
     await reporter.flush();
-    assert.deepEqual(rx.requests.map((r) => r.eventIds.length), [10, 10, 10, 5]);
-    assert.deepEqual(rx.requests.flatMap((r) => r.eventIds), Array.from({ length: 35 }, (_, i) => ev(i).id), 'sent in report order');
+    assert.deepEqual(
+      rx.requests.map((r) => r.eventIds.length),
+      [10, 10, 10, 5],
+    );
+    assert.deepEqual(
+      rx.requests.flatMap((r) => r.eventIds),
+      Array.from({ length: 35 }, (_, i) => ev(i).id),
+      'sent in report order',
+    );
     assert.equal(new Set(rx.requests.map((r) => r.webhookId)).size, 4);
     assert.ok(rx.requests.every((r) => r.signatureValid && r.outcome === 200));
     const s = reporter.stats();
@@ -182,7 +189,10 @@ describe('reporter against a real receiver', () => {
     // Every retry of a message reuses its webhook-id: attempts of one id are consecutive and identical.
     const byId = new Map<string, string[]>();
     for (const r of rx.requests) byId.set(r.webhookId, [...(byId.get(r.webhookId) ?? []), r.body]);
-    assert.ok([...byId.values()].some((bodies) => bodies.length >= 3), 'the first batch was attempted several times under one id');
+    assert.ok(
+      [...byId.values()].some((bodies) => bodies.length >= 3),
+      'the first batch was attempted several times under one id',
+    );
     const order = rx.requests.map((r) => r.webhookId).filter((id, i, a) => i === 0 || a[i - 1] !== id);
     assert.equal(order.length, byId.size, 'batches are not interleaved (one in flight at a time)');
 
@@ -319,11 +329,17 @@ describe('reporter against a real receiver', () => {
     assert.equal(s.dropped, 7);
     assert.equal(s.pendingEvents, 20);
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(drops.flatMap((d) => d.eventIds), [0, 1, 2, 3, 4, 5, 6].map((i) => ev(i).id));
+    assert.deepEqual(
+      drops.flatMap((d) => d.eventIds),
+      [0, 1, 2, 3, 4, 5, 6].map((i) => ev(i).id),
+    );
     assert.ok(drops.every((d) => d.reason === 'overflow'));
 
     await reporter.flush();
-    assert.deepEqual(storedIds(rx), Array.from({ length: 20 }, (_, i) => ev(i + 7).id));
+    assert.deepEqual(
+      storedIds(rx),
+      Array.from({ length: 20 }, (_, i) => ev(i + 7).id),
+    );
     assert.deepEqual(rx.conflicts, []);
     // Nothing went out before the server's Retry-After had passed.
     for (const r of rx.requests.slice(1)) assert.ok(r.at - rx.requests[0].at >= 990);
@@ -343,11 +359,21 @@ describe('reporter against a real receiver', () => {
     reporter.report(ev(1));
     await reporter.flush();
     assert.equal(JSON.parse(rx.requests[0].body).reporter.instance, 'edge-7:worker.2');
-    assert.throws(() => createReporter({ url: 'http://127.0.0.1:1', server: 's', secret: 'whsec_AAAA', instance: 'has space' }), /instance must match/);
+    assert.throws(
+      () => createReporter({ url: 'http://127.0.0.1:1', server: 's', secret: 'whsec_AAAA', instance: 'has space' }),
+      /instance must match/,
+    );
   });
 
   test('dropping part of a batch that waits to retry re-signs the rest under a new webhook-id', async () => {
-    const { rx, reporter } = await setup({ maxBatchSize: 5, maxBufferedEvents: 6, flushIntervalMs: 60_000, baseBackoffMs: 150, maxBackoffMs: 150, random: () => 0.99 });
+    const { rx, reporter } = await setup({
+      maxBatchSize: 5,
+      maxBufferedEvents: 6,
+      flushIntervalMs: 60_000,
+      baseBackoffMs: 150,
+      maxBackoffMs: 150,
+      random: () => 0.99,
+    });
     rx.script({ kind: 'status', status: 500 });
     for (let i = 0; i < 5; i++) reporter.report(ev(i));
     await rx.waitForRequests(1);
@@ -357,8 +383,14 @@ describe('reporter against a real receiver', () => {
     await reporter.flush();
     assert.equal(reporter.stats().dropped, 1);
     assert.notEqual(rx.requests[1].webhookId, rx.requests[0].webhookId);
-    assert.deepEqual(rx.requests[1].eventIds, [1, 2, 3, 4].map((i) => ev(i).id));
-    assert.deepEqual(storedIds(rx), [1, 2, 3, 4, 5, 6].map((i) => ev(i).id));
+    assert.deepEqual(
+      rx.requests[1].eventIds,
+      [1, 2, 3, 4].map((i) => ev(i).id),
+    );
+    assert.deepEqual(
+      storedIds(rx),
+      [1, 2, 3, 4, 5, 6].map((i) => ev(i).id),
+    );
     assert.deepEqual(rx.conflicts, []);
   });
 
@@ -389,7 +421,14 @@ describe('reporter against a real receiver', () => {
       attempts++;
       return fetch(input, init);
     };
-    const { rx, reporter, errors } = await setup({ flushIntervalMs: 60_000, closeTimeoutMs: 300, baseBackoffMs: 20, maxBackoffMs: 50, maxRetries: 1000, fetch: countingFetch });
+    const { rx, reporter, errors } = await setup({
+      flushIntervalMs: 60_000,
+      closeTimeoutMs: 300,
+      baseBackoffMs: 20,
+      maxBackoffMs: 50,
+      maxRetries: 1000,
+      fetch: countingFetch,
+    });
     rx.setDefault({ kind: 'status', status: 503 });
     for (let i = 0; i < 5; i++) reporter.report(ev(i));
     const t0 = performance.now();
@@ -417,7 +456,10 @@ describe('reporter against a real receiver', () => {
     await reporter.flush();
     assert.equal(rx.requests.length, 0);
     assert.equal(reporter.stats().rejected, 4);
-    assert.deepEqual(errors.map((e) => e.code), ['invalid_event', 'invalid_event', 'invalid_event', 'invalid_event']);
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      ['invalid_event', 'invalid_event', 'invalid_event', 'invalid_event'],
+    );
     assertConserved(reporter);
   });
 });

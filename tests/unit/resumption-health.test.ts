@@ -17,7 +17,9 @@ describe('resumption health', () => {
   });
 
   test('a full replay is a checked, healthy resume', () => {
-    const tl = new Timeline().opened(0).dropped(10)
+    const tl = new Timeline()
+      .opened(0)
+      .dropped(10)
       .add('resume.requested', 20, { lastEventId: 'abc_1', ordinal: 2 })
       .add('resume.accepted', 25, { replayed: 3, available: 3 });
     assert.deepEqual(health(tl), { flags: [], checkedResumes: 1, lossyResumes: 0, idleResumes: 0, rejectedResumes: 0, abandonedAt: null });
@@ -41,7 +43,8 @@ describe('resumption health', () => {
   });
 
   test('rejections: 400, 404 and 409 have flags; any status counts; none is terminal', () => {
-    const tl = new Timeline().opened(0)
+    const tl = new Timeline()
+      .opened(0)
       .add('resume.rejected', 10, { status: 409, reason: 'Conflict: Stream already has an active connection' })
       .add('resume.rejected', 11, { status: 400 })
       .add('resume.rejected', 12, { status: 503 });
@@ -49,7 +52,10 @@ describe('resumption health', () => {
     assert.deepEqual(h.flags, ['resume_conflict', 'unknown_cursor']);
     assert.equal(h.rejectedResumes, 3);
     assert.equal(summarize(tl.events, T0 + 60_000).state, 'sse_active');
-    const ended = new Timeline().opened(0).closed(5).add('resume.requested', 10, { lastEventId: 'x_1', ordinal: 1 })
+    const ended = new Timeline()
+      .opened(0)
+      .closed(5)
+      .add('resume.requested', 10, { lastEventId: 'x_1', ordinal: 1 })
       .add('resume.rejected', 11, { status: 404, reason: 'Session not found' });
     assert.deepEqual(health(ended).flags, ['resume_after_end']);
   });
@@ -64,7 +70,12 @@ describe('resumption health', () => {
 
   test('the resumption events leave the boundary summary of a v1 timeline unchanged', () => {
     const base = new Timeline().opened(0).upgrade(100, 41).dropped(160).resume(400, 41).refused(447);
-    const withHealth = new Timeline().opened(0).upgrade(100, 41).dropped(160).resume(400, 41).refused(447)
+    const withHealth = new Timeline()
+      .opened(0)
+      .upgrade(100, 41)
+      .dropped(160)
+      .resume(400, 41)
+      .refused(447)
       .add('resume.rejected', 500, { status: 404 });
     const a = summarize(base.events, T0 + 60_000);
     const b = summarize(withHealth.events, T0 + 60_000);
@@ -99,9 +110,14 @@ describe('string SSE ids: the boundary rule uses the store ordinal, never the st
   test('an unknown cursor (ordinal null) is like no cursor; decideResume agrees with the fold', () => {
     const tl = upgraded();
     assert.deepEqual(decideResume<string>(tl.events, { lastEventId: 'nope', ordinal: null }), {
-      action: 'refuse', reason: 'upgrade_boundary', upgradeEventId: 7,
+      action: 'refuse',
+      reason: 'upgrade_boundary',
+      upgradeEventId: 7,
     });
-    assert.deepEqual(decideResume<string>(tl.events, { lastEventId: 'GET_099_aa', ordinal: 6 }), { action: 'resume', fromEventId: 'GET_099_aa' });
+    assert.deepEqual(decideResume<string>(tl.events, { lastEventId: 'GET_099_aa', ordinal: 6 }), {
+      action: 'resume',
+      fromEventId: 'GET_099_aa',
+    });
   });
 });
 
@@ -123,9 +139,13 @@ function build(steps: readonly Record<string, unknown>[], gaps: readonly number[
     t += gaps[i % Math.max(gaps.length, 1)] ?? 1;
     const { type, ...rest } = s as { type: string } & Record<string, unknown>;
     const data =
-      type === 'resume.requested' ? { lastEventId: `s_${rest.ordinal}`, ordinal: rest.ordinal }
-      : type === 'resume.accepted' ? (rest.available === undefined ? { replayed: rest.replayed } : rest)
-      : rest;
+      type === 'resume.requested'
+        ? { lastEventId: `s_${rest.ordinal}`, ordinal: rest.ordinal }
+        : type === 'resume.accepted'
+          ? rest.available === undefined
+            ? { replayed: rest.replayed }
+            : rest
+          : rest;
     out.push(ZEvent.parse({ id: `e${i + 1}`, token: 'tok', type, at: isoAt(t), seq: i, data }));
   });
   return out;
@@ -149,7 +169,10 @@ describe('properties: resumption health', () => {
           assert.equal(expected.checkedResumes, accepted.length);
           assert.equal(expected.rejectedResumes, events.filter((e) => e.type === 'resume.rejected').length);
           assert.ok(expected.idleResumes <= expected.lossyResumes && expected.lossyResumes <= expected.checkedResumes);
-          assert.equal(expected.flags.includes('abandoned'), events.some((e) => e.type === 'session.abandoned'));
+          assert.equal(
+            expected.flags.includes('abandoned'),
+            events.some((e) => e.type === 'session.abandoned'),
+          );
         },
       ),
       { numRuns: 300 },

@@ -61,8 +61,14 @@ after(async () => {
 test('retention settings: 30 days and 5,000-row batches by default; 0 turns pruning off; nonsense is refused', () => {
   assert.deepEqual(readRetentionConfig(readSettings({})), { days: 30, batchSize: 5000, pauseMs: 250, intervalMs: 3_600_000 });
   assert.equal(readRetentionConfig(readSettings({ DOORWATCH_RETENTION_DAYS: '0' })).days, 0);
-  assert.throws(() => readSettings({ DOORWATCH_RETENTION_DAYS: '-1' }), /DOORWATCH_RETENTION_DAYS: must be a whole number >= 0 \(got "-1"\)/);
-  assert.throws(() => readSettings({ DOORWATCH_RETENTION_BATCH: '0' }), /DOORWATCH_RETENTION_BATCH: must be a whole number >= 1 \(got "0"\)/);
+  assert.throws(
+    () => readSettings({ DOORWATCH_RETENTION_DAYS: '-1' }),
+    /DOORWATCH_RETENTION_DAYS: must be a whole number >= 0 \(got "-1"\)/,
+  );
+  assert.throws(
+    () => readSettings({ DOORWATCH_RETENTION_BATCH: '0' }),
+    /DOORWATCH_RETENTION_BATCH: must be a whole number >= 1 \(got "0"\)/,
+  );
 });
 
 test('old events go in bounded batches; recent and still-active timelines, summaries and rollups stay', async () => {
@@ -82,7 +88,9 @@ test('old events go in bounded batches; recent and still-active timelines, summa
 });
 
 test('maxBatches stops a run early; the next run continues', async () => {
-  await ingestEvents(db, 'alpha', Array.from({ length: 3 }, (_, i) => session(`old2-${i}`, NOW - 50 * DAY + i * 1000)).flat(), { now: NOW });
+  await ingestEvents(db, 'alpha', Array.from({ length: 3 }, (_, i) => session(`old2-${i}`, NOW - 50 * DAY + i * 1000)).flat(), {
+    now: NOW,
+  });
   const first = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 4, pauseMs: 0, maxBatches: 2 });
   assert.deepEqual([first.deleted, first.batches], [8, 2]);
   const rest = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 4, pauseMs: 0 });
@@ -102,7 +110,8 @@ test('dead letters past the cutoff go in bounded batches; recent ones stay', asy
   const bad = (id: string) => ({ id, token: 't', type: 'no.such.type', at: new Date(NOW).toISOString(), data: {} });
   await ingestEvents(db, 'alpha', [bad('dl-old-1'), bad('dl-old-2'), bad('dl-old-3')], { now: NOW - 31 * DAY });
   await ingestEvents(db, 'alpha', [bad('dl-new-1')], { now: NOW - DAY });
-  const letters = async () => (await db.sql.query<{ eventId: string }>('SELECT "eventId" FROM "DeadLetter" ORDER BY "eventId"')).map((r) => r.eventId);
+  const letters = async () =>
+    (await db.sql.query<{ eventId: string }>('SELECT "eventId" FROM "DeadLetter" ORDER BY "eventId"')).map((r) => r.eventId);
   assert.deepEqual(await letters(), ['dl-new-1', 'dl-old-1', 'dl-old-2', 'dl-old-3']);
   const perBatch: number[] = [];
   const r = await pruneDeadLetters(db.sql, { days: 30, now: NOW, batchSize: 2, pauseMs: 0, onBatch: (n) => perBatch.push(n) });

@@ -74,7 +74,10 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     process.env.DOORWATCH_SECRET_KEY = OTHER;
     reloadSettings();
     await assert.rejects(registry.sealStoredSecrets(db), code('secret_key_mismatch'));
-    await assert.rejects(registry.activeSecrets(db, 'edge'), (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch');
+    await assert.rejects(
+      registry.activeSecrets(db, 'edge'),
+      (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch',
+    );
 
     // Changing keys: with the old one as DOORWATCH_SECRET_KEY_PREVIOUS, start-up re-seals with the new one.
     process.env.DOORWATCH_SECRET_KEY_PREVIOUS = KEY;

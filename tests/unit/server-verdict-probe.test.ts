@@ -8,8 +8,15 @@ const NOW = Date.parse('2026-12-01T10:44:00.000Z');
 const none: VerdictCounts = { boundary: 0, refused: 0, naiveResumes: 0, dualNegotiations: 0, burnedTokenReuses: 0 };
 const refusing: VerdictCounts = { ...none, boundary: 4, refused: 4 };
 const naive: VerdictCounts = { ...none, boundary: 3, naiveResumes: 2, dualNegotiations: 1 };
-const probe = (verdict: TServerProbeSummary['verdict'], failedSteps: TServerProbeSummary['failedSteps'] = [], at = '2026-12-01T10:42:00.000Z'): TServerProbeSummary => ({
-  runId: 'r', startedAt: at, verdict, failedSteps,
+const probe = (
+  verdict: TServerProbeSummary['verdict'],
+  failedSteps: TServerProbeSummary['failedSteps'] = [],
+  at = '2026-12-01T10:42:00.000Z',
+): TServerProbeSummary => ({
+  runId: 'r',
+  startedAt: at,
+  verdict,
+  failedSteps,
 });
 
 test('a passed probe alone makes the verdict "refuses" and says when it probed', () => {
@@ -20,7 +27,11 @@ test('a passed probe alone makes the verdict "refuses" and says when it probed',
 
 test('a probe that shows naive answers makes it naive, with the probe time and the observed sessions', () => {
   const failed = probe('fail', [{ step: 'reset_at_door', finding: 'deadlock' }]);
-  assert.deepEqual(combineVerdict(naive, failed, NOW), { verdict: 'naive', evidence: 'probe_and_traffic', text: 'resumes naively — probe at 10:42, and 3 sessions observed' });
+  assert.deepEqual(combineVerdict(naive, failed, NOW), {
+    verdict: 'naive',
+    evidence: 'probe_and_traffic',
+    text: 'resumes naively — probe at 10:42, and 3 sessions observed',
+  });
   assert.deepEqual(combineVerdict(none, failed, NOW), { verdict: 'naive', evidence: 'probe', text: 'resumes naively — probe at 10:42' });
   // A probe overrides refusing traffic: the door was tested directly.
   assert.equal(combineVerdict(refusing, probe('fail', [{ step: 'reconnect_without_cursor', finding: 'conflict' }]), NOW).verdict, 'naive');
@@ -35,15 +46,28 @@ test('observed naive traffic wins over a passed probe, and the text says the pro
 
 test('a probe failing for another reason or inconclusive leaves the traffic verdict and says so', () => {
   const over = probe('fail', [{ step: 'cursor_before_door', finding: 'over_refusal' }]);
-  assert.deepEqual(combineVerdict(refusing, over, NOW), { verdict: 'refuses', evidence: 'traffic', text: 'refuses — 4 sessions refused; probe at 10:42 failed (over_refusal)' });
-  assert.deepEqual(combineVerdict(none, probe('inconclusive', [], '2026-11-30T09:00:00.000Z'), NOW), {
-    verdict: 'unknown', evidence: 'none', text: 'unknown — no boundary resume observed; probe at 2026-11-30 09:00 inconclusive',
+  assert.deepEqual(combineVerdict(refusing, over, NOW), {
+    verdict: 'refuses',
+    evidence: 'traffic',
+    text: 'refuses — 4 sessions refused; probe at 10:42 failed (over_refusal)',
   });
-  assert.deepEqual(combineVerdict(none, null, NOW), { verdict: 'unknown', evidence: 'none', text: 'unknown — no probe and no boundary resume observed yet' });
+  assert.deepEqual(combineVerdict(none, probe('inconclusive', [], '2026-11-30T09:00:00.000Z'), NOW), {
+    verdict: 'unknown',
+    evidence: 'none',
+    text: 'unknown — no boundary resume observed; probe at 2026-11-30 09:00 inconclusive',
+  });
+  assert.deepEqual(combineVerdict(none, null, NOW), {
+    verdict: 'unknown',
+    evidence: 'none',
+    text: 'unknown — no probe and no boundary resume observed yet',
+  });
 });
 
 test('without a probe the verdict is the traffic verdict', () => {
   assert.equal(combineVerdict(refusing, null, NOW).verdict, 'refuses');
   assert.equal(combineVerdict(naive, null, NOW).text, 'resumes naively — 3 sessions observed');
-  assert.equal(combineVerdict(refusing, probe('pass', [], '2026-12-01T07:40:00.000Z'), NOW).text, 'refuses — probed 3 h ago, and 4 sessions refused');
+  assert.equal(
+    combineVerdict(refusing, probe('pass', [], '2026-12-01T07:40:00.000Z'), NOW).text,
+    'refuses — probed 3 h ago, and 4 sessions refused',
+  );
 });

@@ -107,7 +107,9 @@ test('every bad value gets its own line, NAME: what is wrong (got "…"), secret
   ]);
   assert.ok(!lines.join('\n').includes('hunter2'));
   assert.deepEqual(problems({ DATABASE_URL: 'file:' }), ['DATABASE_URL: names no file; use file:./data/doorwatch.db (got "file:...")']);
-  assert.deepEqual(problems({ DOORWATCH_DEADLOCK_THRESHOLD_MS: '0' }), ['DOORWATCH_DEADLOCK_THRESHOLD_MS: must be a number >= 1 (got "0")']);
+  assert.deepEqual(problems({ DOORWATCH_DEADLOCK_THRESHOLD_MS: '0' }), [
+    'DOORWATCH_DEADLOCK_THRESHOLD_MS: must be a number >= 1 (got "0")',
+  ]);
 });
 
 /** The variable names of README's Configuration table (`_PAUSE_MS` after `DOORWATCH_RETENTION_BATCH` is DOORWATCH_RETENTION_PAUSE_MS). */
@@ -147,13 +149,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const APP_SOURCES = [...['lib', 'app', 'scripts', 'components'].flatMap((d) => sourceFiles(join(ROOT, d))), join(ROOT, 'instrumentation.ts')];
+const APP_SOURCES = [
+  ...['lib', 'app', 'scripts', 'components'].flatMap((d) => sourceFiles(join(ROOT, d))),
+  join(ROOT, 'instrumentation.ts'),
+];
 
 test('every DOORWATCH_ name the code uses is a setting in the schema', () => {
   const known = new Set<string>(SETTING_NAMES);
   const unknown = new Set<string>();
   for (const file of APP_SOURCES) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\bDOORWATCH_[A-Z0-9_]*[A-Z0-9]\b/g)) if (!known.has(m[0])) unknown.add(`${m[0]} (${file.slice(ROOT.length + 1)})`);
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bDOORWATCH_[A-Z0-9_]*[A-Z0-9]\b/g))
+      if (!known.has(m[0])) unknown.add(`${m[0]} (${file.slice(ROOT.length + 1)})`);
   }
   assert.deepEqual([...unknown], []);
 });
@@ -161,14 +167,16 @@ test('every DOORWATCH_ name the code uses is a setting in the schema', () => {
 test('nothing outside lib/config reads a setting from process.env', () => {
   // Allowed: passing the environment on to a child process, Next's own NEXT_RUNTIME and NODE_ENV,
   // setting NEXT_TELEMETRY_DISABLED, and the benchmark scripts' own knobs (BENCH_*).
-  const allowed = /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NODE_ENV\b|process\.env as \{ NODE_ENV\?: string \}\)\.NODE_ENV = |process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
+  const allowed =
+    /\.\.\.process\.env\b|env: process\.env\b|process\.env\.NEXT_RUNTIME\b|process\.env\.NODE_ENV\b|process\.env as \{ NODE_ENV\?: string \}\)\.NODE_ENV = |process\.env\.NEXT_TELEMETRY_DISABLED = |process\.env\.BENCH_[A-Z_]+/g;
   const reads: string[] = [];
   for (const file of APP_SOURCES) {
     if (file.startsWith(join(ROOT, 'lib', 'config'))) continue;
     readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        if (/process\.env\b/.test(line.replace(allowed, '')) && !/^\s*(\/\/|\*|\/\*)/.test(line)) reads.push(`${file.slice(ROOT.length + 1)}:${i + 1}: ${line.trim()}`);
+        if (/process\.env\b/.test(line.replace(allowed, '')) && !/^\s*(\/\/|\*|\/\*)/.test(line))
+          reads.push(`${file.slice(ROOT.length + 1)}:${i + 1}: ${line.trim()}`);
       });
   }
   assert.deepEqual(reads, []);

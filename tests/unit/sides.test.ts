@@ -16,7 +16,11 @@ function lanes(steps: readonly SideStep[]): string[] {
 
 function sidesOf(tl: Timeline): SideStep[] {
   const steps = deriveSides(tl.events);
-  assert.deepEqual(steps.map((s) => s.eventId), tl.events.map((e) => e.id), 'one step per event, in timeline order');
+  assert.deepEqual(
+    steps.map((s) => s.eventId),
+    tl.events.map((e) => e.id),
+    'one step per event, in timeline order',
+  );
   for (const s of steps) assert.equal(s.disagree, s.client !== s.server);
   return steps;
 }
@@ -31,13 +35,23 @@ describe('sides of the door', () => {
   test('naive resume: the server goes back to SSE, the client waits on the WebSocket side until the timeout', () => {
     const steps = sidesOf(pendingUpgrade().resume(1_100, 5).accepted(1_110).timeout(301_110));
     assert.deepEqual(lanes(steps), ['sse/sse', 'ws/ws *', 'ws/ws', 'ws/ws', 'ws/sse', 'closed/closed']);
-    assert.deepEqual(steps.map((s) => s.disagree), [false, false, false, false, true, false]);
+    assert.deepEqual(
+      steps.map((s) => s.disagree),
+      [false, false, false, false, true, false],
+    );
     // A cursor before the door is not a boundary resume: the client is back on SSE with the server.
     assert.deepEqual(lanes(sidesOf(pendingUpgrade().resume(1_100, 4).accepted(1_110))).slice(3), ['sse/ws', 'sse/sse']);
   });
 
   test('dual negotiation: a fresh reconnect, a second upgrade.accepted, 409 — the client falls back to SSE while the server believes WebSocket', () => {
-    const tl = new Timeline().opened(0).upgrade(1_000, 4).dropped(1_040).resume(1_090, null).upgrade(1_100, 5).rejected(1_180, 409).closed(4_000);
+    const tl = new Timeline()
+      .opened(0)
+      .upgrade(1_000, 4)
+      .dropped(1_040)
+      .resume(1_090, null)
+      .upgrade(1_100, 5)
+      .rejected(1_180, 409)
+      .closed(4_000);
     const steps = sidesOf(tl);
     assert.deepEqual(lanes(steps), ['sse/sse', 'ws/ws *', 'ws/ws', 'sse/ws', 'ws/ws * 2', 'sse/ws', 'closed/closed']);
     assert.equal(steps.filter((s) => s.dual).length, 1);
@@ -47,7 +61,9 @@ describe('sides of the door', () => {
   });
 
   test('completed upgrade: both on the WebSocket side; a resume without a cursor later is plain SSE again', () => {
-    const steps = sidesOf(new Timeline().opened(0).upgrade(1_000, 5).completed(1_040).dropped(9_000).resume(9_050, null).accepted(9_060).closed(20_000));
+    const steps = sidesOf(
+      new Timeline().opened(0).upgrade(1_000, 5).completed(1_040).dropped(9_000).resume(9_050, null).accepted(9_060).closed(20_000),
+    );
     assert.deepEqual(lanes(steps), ['sse/sse', 'ws/ws *', 'ws/ws', 'ws/ws', 'sse/ws', 'sse/sse', 'closed/closed']);
   });
 

@@ -32,9 +32,18 @@ const opened: ClientInput[] = [{ type: 'start' }, { type: 'opened', token: 't1' 
 
 describe('sim client state machine', () => {
   test('opens, streams, latches on upgrade-accepted and upgrades when the window elapses', () => {
-    const { state, actions } = run([...opened, sse('upgrade-accepted', 4), { type: 'window-elapsed' }, { type: 'handshake', status: 101 }, { type: 'ws-done' }]);
+    const { state, actions } = run([
+      ...opened,
+      sse('upgrade-accepted', 4),
+      { type: 'window-elapsed' },
+      { type: 'handshake', status: 101 },
+      { type: 'ws-done' },
+    ]);
     assert.deepEqual(types(actions), ['open', 'start-window', 'upgrade', 'websocket-exchange', 'session-ended']);
-    assert.deepEqual(actions.find((a) => a.type === 'upgrade'), { type: 'upgrade', token: 't1', negotiation: 4 });
+    assert.deepEqual(
+      actions.find((a) => a.type === 'upgrade'),
+      { type: 'upgrade', token: 't1', negotiation: 4 },
+    );
     assert.deepEqual(actions.at(-1), { type: 'session-ended', token: 't1', how: 'websocket' });
     assert.equal(state.phase, 'idle');
   });
@@ -49,7 +58,10 @@ describe('sim client state machine', () => {
 
   test('an ordinary drop resumes with Last-Event-ID = cursor and keeps streaming', () => {
     const { state, actions } = run([...opened, { type: 'reset' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }]);
-    assert.deepEqual(actions.filter((a) => a.type === 'resume'), [{ type: 'resume', token: 't1', lastEventId: '3' }]);
+    assert.deepEqual(
+      actions.filter((a) => a.type === 'resume'),
+      [{ type: 'resume', token: 't1', lastEventId: '3' }],
+    );
     assert.equal(state.phase, 'streaming');
   });
 
@@ -64,7 +76,10 @@ describe('sim client state machine', () => {
       sse('session-timeout'),
     ]);
     assert.deepEqual(types(actions), ['open', 'start-window', 'cancel-window', 'schedule-reconnect', 'resume', 'session-ended']);
-    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: '4' });
+    assert.deepEqual(
+      actions.find((a) => a.type === 'resume'),
+      { type: 'resume', token: 't1', lastEventId: '4' },
+    );
     assert.deepEqual(actions.at(-1), { type: 'session-ended', token: 't1', how: 'deadlock' });
     assert.equal(state.phase, 'idle');
   });
@@ -80,7 +95,10 @@ describe('sim client state machine', () => {
       { type: 'renegotiate-due' },
       { type: 'opened', token: 't2' },
     ]);
-    assert.deepEqual(actions.filter((a) => a.type === 'session-ended'), [{ type: 'session-ended', token: 't1', how: 'superseded' }]);
+    assert.deepEqual(
+      actions.filter((a) => a.type === 'session-ended'),
+      [{ type: 'session-ended', token: 't1', how: 'superseded' }],
+    );
     assert.deepEqual(actions.filter((a) => a.type === 'open').at(-1), { type: 'open', previousToken: 't1' });
     assert.deepEqual(actions.at(-1), { type: 'renegotiated', token: 't2', previousToken: 't1' });
     assert.equal(state.phase, 'streaming');
@@ -100,8 +118,14 @@ describe('sim client state machine', () => {
       { type: 'window-elapsed' },
       { type: 'handshake', status: 409 },
     ]);
-    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: null });
-    assert.deepEqual(actions.find((a) => a.type === 'upgrade'), { type: 'upgrade', token: 't1', negotiation: 5 });
+    assert.deepEqual(
+      actions.find((a) => a.type === 'resume'),
+      { type: 'resume', token: 't1', lastEventId: null },
+    );
+    assert.deepEqual(
+      actions.find((a) => a.type === 'upgrade'),
+      { type: 'upgrade', token: 't1', negotiation: 5 },
+    );
     assert.ok(actions.some((a) => a.type === 'dual-rejected'));
     assert.equal(state.phase, 'fallback');
     assert.equal(isResettable(state), false);
@@ -110,7 +134,11 @@ describe('sim client state machine', () => {
   });
 
   test('resets are ignored outside live SSE phases', () => {
-    for (const inputs of [[], [{ type: 'start' }], [...opened, sse('upgrade-accepted', 4), { type: 'window-elapsed' }]] as ClientInput[][]) {
+    for (const inputs of [
+      [],
+      [{ type: 'start' }],
+      [...opened, sse('upgrade-accepted', 4), { type: 'window-elapsed' }],
+    ] as ClientInput[][]) {
       const { state } = run(inputs);
       assert.equal(isResettable(state), false);
       assert.deepEqual(stepClient(state, { type: 'reset' }).actions, []);
@@ -130,11 +158,20 @@ describe('sim client state machine', () => {
 
   test('stop during the window lets the upgrade finish, then stops; a stuck session runs to its timeout', () => {
     const latched = run([...opened, sse('upgrade-accepted', 4)]).state;
-    const { state, actions } = run([{ type: 'stop' }, { type: 'window-elapsed' }, { type: 'handshake', status: 101 }, { type: 'ws-done' }], latched);
+    const { state, actions } = run(
+      [{ type: 'stop' }, { type: 'window-elapsed' }, { type: 'handshake', status: 101 }, { type: 'ws-done' }],
+      latched,
+    );
     assert.deepEqual(types(actions), ['upgrade', 'websocket-exchange', 'session-ended', 'stopped']);
     assert.equal(state.phase, 'closed');
 
-    const stuck = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }]).state;
+    const stuck = run([
+      ...opened,
+      sse('upgrade-accepted', 4),
+      { type: 'reset' },
+      { type: 'reconnect-due', withLastEventId: true },
+      { type: 'resumed' },
+    ]).state;
     const s1 = stepClient(stuck, { type: 'stop' });
     assert.deepEqual(s1.actions, []);
     assert.deepEqual(types(stepClient(s1.state, sse('session-timeout')).actions), ['session-ended', 'stopped']);
@@ -154,26 +191,55 @@ describe('sim client state machine', () => {
   test('drain does not cut a naive fresh-stream boundary resume short: the second negotiation runs into its 409 and the timeout', () => {
     // Reset while latched, drain starts, the client reconnects without Last-Event-ID; the naive
     // server answers the boundary resume with a fresh stream and a second upgrade-accepted.
-    const latched = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: false }]).state;
+    const latched = run([
+      ...opened,
+      sse('upgrade-accepted', 4),
+      { type: 'reset' },
+      { type: 'stop' },
+      { type: 'reconnect-due', withLastEventId: false },
+    ]).state;
     const { state, actions } = run(
-      [{ type: 'resumed' }, sse('upgrade-accepted', 5), { type: 'window-elapsed' }, { type: 'handshake', status: 409 }, sse('session-timeout')],
+      [
+        { type: 'resumed' },
+        sse('upgrade-accepted', 5),
+        { type: 'window-elapsed' },
+        { type: 'handshake', status: 409 },
+        sse('session-timeout'),
+      ],
       latched,
     );
     assert.ok(!actions.some((a) => a.type === 'close-session'), 'no DELETE under the deadlock');
     assert.deepEqual(types(actions), ['start-window', 'upgrade', 'dual-rejected', 'session-ended', 'stopped']);
-    assert.deepEqual(actions.find((a) => a.type === 'session-ended'), { type: 'session-ended', token: 't1', how: 'deadlock' });
+    assert.deepEqual(
+      actions.find((a) => a.type === 'session-ended'),
+      { type: 'session-ended', token: 't1', how: 'deadlock' },
+    );
     assert.equal(state.phase, 'closed');
   });
 
   test('a refused resume during drain renegotiates without a DELETE racing the terminal event', () => {
-    const latched = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: false }]).state;
+    const latched = run([
+      ...opened,
+      sse('upgrade-accepted', 4),
+      { type: 'reset' },
+      { type: 'stop' },
+      { type: 'reconnect-due', withLastEventId: false },
+    ]).state;
     const { state, actions } = run([{ type: 'resumed' }, sse('session-superseded')], latched);
     assert.deepEqual(types(actions), ['session-ended', 'schedule-renegotiation']);
     assert.equal(state.phase, 'renegotiating');
   });
 
   test('a renegotiation during drain still opens (and then closes) the new session', () => {
-    const refused = run([...opened, sse('upgrade-accepted', 4), { type: 'reset' }, { type: 'stop' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }, sse('session-superseded')]);
+    const refused = run([
+      ...opened,
+      sse('upgrade-accepted', 4),
+      { type: 'reset' },
+      { type: 'stop' },
+      { type: 'reconnect-due', withLastEventId: true },
+      { type: 'resumed' },
+      sse('session-superseded'),
+    ]);
     assert.equal(refused.state.phase, 'renegotiating');
     const { actions } = run([{ type: 'renegotiate-due' }, { type: 'opened', token: 't2' }], refused.state);
     assert.deepEqual(actions, [
@@ -184,8 +250,17 @@ describe('sim client state machine', () => {
   });
 
   test('an unsafe-looking but safe resume: cursor below the upgrade event replays it and the client latches then', () => {
-    const { state, actions } = run([...opened, { type: 'reset' }, { type: 'reconnect-due', withLastEventId: true }, { type: 'resumed' }, sse('upgrade-accepted', 4)]);
-    assert.deepEqual(actions.find((a) => a.type === 'resume'), { type: 'resume', token: 't1', lastEventId: '3' });
+    const { state, actions } = run([
+      ...opened,
+      { type: 'reset' },
+      { type: 'reconnect-due', withLastEventId: true },
+      { type: 'resumed' },
+      sse('upgrade-accepted', 4),
+    ]);
+    assert.deepEqual(
+      actions.find((a) => a.type === 'resume'),
+      { type: 'resume', token: 't1', lastEventId: '3' },
+    );
     assert.equal(state.phase, 'awaiting-upgrade');
     assert.equal(state.latched, 4);
   });

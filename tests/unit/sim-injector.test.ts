@@ -8,7 +8,10 @@ describe('sim reset schedule', () => {
     const a = new ResetSchedule({ ratePerSec: 2 }, createRng(42));
     const b = new ResetSchedule({ ratePerSec: 2 }, createRng(42));
     const xs = Array.from({ length: 20_000 }, () => a.nextRandomDelay()!);
-    assert.deepEqual(xs.slice(0, 50), Array.from({ length: 50 }, () => b.nextRandomDelay()));
+    assert.deepEqual(
+      xs.slice(0, 50),
+      Array.from({ length: 50 }, () => b.nextRandomDelay()),
+    );
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
     assert.ok(Math.abs(mean - 500) < 15, `mean ${mean}`);
     assert.ok(xs.every((x) => Number.isInteger(x) && x >= 1));
@@ -52,7 +55,9 @@ describe('sim fault injector', () => {
   }
 
   test('counts only resets that were applied, stops at max, and disarm cancels', async () => {
-    const inj = new FaultInjector(new ResetSchedule({ ratePerSec: 1000, afterUpgrade: { share: 1, delayMs: [1, 2] } }, createRng(3)), { maxResets: 3 });
+    const inj = new FaultInjector(new ResetSchedule({ ratePerSec: 1000, afterUpgrade: { share: 1, delayMs: [1, 2] } }, createRng(3)), {
+      maxResets: 3,
+    });
     const live = new Target();
     const gone = new Target(false);
     const cancelled = new Target();

@@ -22,7 +22,10 @@ describe('sim SSE parser', () => {
       { id: null, event: 'session-superseded', data: 'line1\nline2' },
     ];
     const parsed = parseSplitEverywhere(events.map(formatSse).join(''));
-    assert.deepEqual(parsed, events.map((e) => ({ ...e, id: e.id === null ? null : String(e.id) })));
+    assert.deepEqual(
+      parsed,
+      events.map((e) => ({ ...e, id: e.id === null ? null : String(e.id) })),
+    );
   });
 
   test('CRLF and lone CR line endings delimit events like LF', () => {

@@ -66,7 +66,16 @@ describe('instant grammar', () => {
   });
 
   test('instants outside 1970 … 9999 (or a Date) are bounds errors, not syntax errors', () => {
-    for (const s of ['9999999999990000', '99999999999999999999999', 'now+999999999w', 'now-999999999y', 'now+999999999M/d', '1969-12-31T23:59:59Z', '0000-01-01T00:00:00Z', 'now-57y']) {
+    for (const s of [
+      '9999999999990000',
+      '99999999999999999999999',
+      'now+999999999w',
+      'now-999999999y',
+      'now+999999999M/d',
+      '1969-12-31T23:59:59Z',
+      '0000-01-01T00:00:00Z',
+      'now-57y',
+    ]) {
       assert.deepEqual(readInstant(s, NOW), { ok: false, problem: 'bounds' }, s);
     }
     assert.deepEqual(readInstant('nope', NOW), { ok: false, problem: 'syntax' });
@@ -95,9 +104,13 @@ describe('instant grammar', () => {
         const up = roundInstant(ms, u, 'to');
         if (up > MAX_INSTANT_MS) return true; // the last unit of year 9999 ends past the bound only for y/M/w
         return (
-          down <= ms && ms <= up &&
-          roundInstant(down, u, 'from') === down && roundInstant(up, u, 'to') === up &&
-          startOfUnit(up, u) === down && endOfUnit(down, u) === up && addUnits(down, 1, u) === up + 1
+          down <= ms &&
+          ms <= up &&
+          roundInstant(down, u, 'from') === down &&
+          roundInstant(up, u, 'to') === up &&
+          startOfUnit(up, u) === down &&
+          endOfUnit(down, u) === up &&
+          addUnits(down, 1, u) === up + 1
         );
       }),
     );
@@ -166,7 +179,10 @@ describe('buckets', () => {
   test('every listed bucket parses back to its size; explicit buckets are checked', () => {
     for (const b of BUCKETS) assert.equal(parseBucket(b.expr), b.ms, b.expr);
     for (const bad of ['5', '0m', '1.5h', '1y', 'm5', '1M', '']) assert.equal(parseBucket(bad), null, bad);
-    assert.throws(() => resolveBucket('1m', 7 * D), (e: unknown) => e instanceof BucketError && e.code === 'invalid_bucket');
+    assert.throws(
+      () => resolveBucket('1m', 7 * D),
+      (e: unknown) => e instanceof BucketError && e.code === 'invalid_bucket',
+    );
     assert.deepEqual(bucketStarts(12 * MIN, 21 * MIN, 5 * MIN), [10 * MIN, 15 * MIN, 20 * MIN]);
   });
 
@@ -174,7 +190,12 @@ describe('buckets', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100 * MAX_RANGE_MS }), (width) => {
         const b = chooseBucket(width);
-        return Math.ceil(width / b.ms) <= TARGET_POINTS && TARGET_POINTS <= MAX_POINTS && parseBucket(b.expr) === b.ms && resolveBucket(b.expr, width) === b.ms;
+        return (
+          Math.ceil(width / b.ms) <= TARGET_POINTS &&
+          TARGET_POINTS <= MAX_POINTS &&
+          parseBucket(b.expr) === b.ms &&
+          resolveBucket(b.expr, width) === b.ms
+        );
       }),
     );
   });
@@ -182,7 +203,9 @@ describe('buckets', () => {
   test('property: server and UI choose the same bucket for the same range', () => {
     const inputs = fc.oneof(
       fc.constantFrom(...RANGE_PRESETS.map((p) => [p.from, p.to] as const)),
-      fc.tuple(fc.integer({ min: 1, max: 400 * 24 * 60 - 2 }), fc.constantFrom('m', 'h')).map(([n, u]) => [`now-${u === 'h' ? Math.max(1, Math.floor(n / 60)) : n}${u}`, 'now'] as const),
+      fc
+        .tuple(fc.integer({ min: 1, max: 400 * 24 * 60 - 2 }), fc.constantFrom('m', 'h'))
+        .map(([n, u]) => [`now-${u === 'h' ? Math.max(1, Math.floor(n / 60)) : n}${u}`, 'now'] as const),
     );
     fc.assert(
       fc.property(inputs, present, ([from, to], now) => {
@@ -201,7 +224,10 @@ describe('buckets', () => {
 describe('presets, navigation, description, typed input', () => {
   test('presets: default first, shortcut keys 1–4, calendar presets', () => {
     assert.equal(presetFor(DEFAULT_RANGE.from, DEFAULT_RANGE.to)?.label, 'Last 15 minutes');
-    assert.deepEqual(RANGE_PRESETS.filter((p) => p.key).map((p) => p.key), ['1', '2', '3', '4']);
+    assert.deepEqual(
+      RANGE_PRESETS.filter((p) => p.key).map((p) => p.key),
+      ['1', '2', '3', '4'],
+    );
     assert.equal(presetFor('now-1d/d', 'now-1d/d')?.label, 'Yesterday');
     assert.equal(new Set(RANGE_PRESETS.map((p) => p.short)).size, RANGE_PRESETS.length);
   });
@@ -209,8 +235,14 @@ describe('presets, navigation, description, typed input', () => {
   test('freeze, shift, zoom give canonical absolute instants', () => {
     const frozen = freezeRange('now-1h', 'now', NOW);
     assert.deepEqual(frozen, { from: '2026-11-29T11:34:56.789Z', to: '2026-11-29T12:34:56.789Z' });
-    assert.deepEqual(shiftRange('2026-11-29T10:00:00Z', '2026-11-29T11:00:00Z', -0.5, NOW), { from: '2026-11-29T09:30:00.000Z', to: '2026-11-29T10:30:00.000Z' });
-    assert.deepEqual(zoomOutRange('2026-11-29T10:00:00Z', '2026-11-29T11:00:00Z', 2, NOW), { from: '2026-11-29T09:30:00.000Z', to: '2026-11-29T11:30:00.000Z' });
+    assert.deepEqual(shiftRange('2026-11-29T10:00:00Z', '2026-11-29T11:00:00Z', -0.5, NOW), {
+      from: '2026-11-29T09:30:00.000Z',
+      to: '2026-11-29T10:30:00.000Z',
+    });
+    assert.deepEqual(zoomOutRange('2026-11-29T10:00:00Z', '2026-11-29T11:00:00Z', 2, NOW), {
+      from: '2026-11-29T09:30:00.000Z',
+      to: '2026-11-29T11:30:00.000Z',
+    });
     // Zooming out never reaches past now, but never cuts the current end either.
     assert.equal(zoomOutRange('now-1h', 'now', 2, NOW).to, '2026-11-29T12:34:56.789Z');
     // Unusable input falls back to the default range instead of throwing in a click handler.
@@ -219,13 +251,17 @@ describe('presets, navigation, description, typed input', () => {
 
   test('property: shifting back and forth returns the same frozen window', () => {
     fc.assert(
-      fc.property(fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2090-01-01T00:00:00Z') }), fc.integer({ min: 1, max: 10 * 86_400_000 }), (start, widthMs) => {
-        const from = formatInstant(start);
-        const to = formatInstant(start + widthMs * 2);
-        const there = shiftRange(from, to, 0.5, NOW);
-        const back = shiftRange(there.from, there.to, -0.5, NOW);
-        return back.from === from && back.to === to;
-      }),
+      fc.property(
+        fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2090-01-01T00:00:00Z') }),
+        fc.integer({ min: 1, max: 10 * 86_400_000 }),
+        (start, widthMs) => {
+          const from = formatInstant(start);
+          const to = formatInstant(start + widthMs * 2);
+          const there = shiftRange(from, to, 0.5, NOW);
+          const back = shiftRange(there.from, there.to, -0.5, NOW);
+          return back.from === from && back.to === to;
+        },
+      ),
     );
   });
 
@@ -242,6 +278,7 @@ describe('presets, navigation, description, typed input', () => {
     assert.equal(parseUserTime('2026-11-29 10:00', 'utc', NOW), '2026-11-29T10:00:00.000Z');
     assert.equal(parseUserTime('2026-11-29T11:00:00+01:00', 'local', NOW), '2026-11-29T10:00:00.000Z');
     assert.equal(parseUserTime('1796032800000', 'utc', NOW), formatInstant(1796032800000));
-    for (const bad of ['', 'soon', 'now+999999999w', '1969-12-31 23:00', '2026-13-01 10:00']) assert.equal(parseUserTime(bad, 'utc', NOW), null, bad);
+    for (const bad of ['', 'soon', 'now+999999999w', '1969-12-31 23:00', '2026-13-01 10:00'])
+      assert.equal(parseUserTime(bad, 'utc', NOW), null, bad);
   });
 });

@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const ZServerName = z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 and "-"');
 
 export const ZAddServerRequest = z.object({ name: ZServerName });
-export const ZRotateSecretRequest = z.object({ graceSeconds: z.number().int().min(0).max(30 * 24 * 3600).optional() });
+export const ZRotateSecretRequest = z.object({
+  graceSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .optional(),
+});
 
 export const ZServerSecretInfo = z.object({ id: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() });
 export const ZRegisteredServer = z.object({ name: z.string(), createdAt: z.string(), secrets: z.array(ZServerSecretInfo) });

@@ -41,7 +41,10 @@ export const ZAlertTransitionKind = z.enum(['pending', 'firing', 'resolved', 'cl
 export type TAlertTransitionKind = z.infer<typeof ZAlertTransitionKind>;
 
 const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
-const ZServerScope = z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a server name (1-64 characters of a-z, 0-9 and "-")').nullable();
+const ZServerScope = z
+  .string()
+  .regex(/^[a-z0-9-]{1,64}$/, 'must be a server name (1-64 characters of a-z, 0-9 and "-")')
+  .nullable();
 const ZId = zText(128).min(1);
 
 const ruleFields = {
@@ -49,8 +52,16 @@ const ruleFields = {
   measure: ZAlertMeasure,
   comparison: ZAlertComparison,
   threshold: z.number().finite(),
-  windowSeconds: z.int().min(60).max(MAX_WINDOW_SECONDS).meta({ description: 'the measure is computed over the last windowSeconds (60 s – 7 d)' }),
-  forSeconds: z.int().min(0).max(MAX_WINDOW_SECONDS).meta({ description: 'how long the condition must hold before the rule fires (0 = at once)' }),
+  windowSeconds: z
+    .int()
+    .min(60)
+    .max(MAX_WINDOW_SECONDS)
+    .meta({ description: 'the measure is computed over the last windowSeconds (60 s – 7 d)' }),
+  forSeconds: z
+    .int()
+    .min(0)
+    .max(MAX_WINDOW_SECONDS)
+    .meta({ description: 'how long the condition must hold before the rule fires (0 = at once)' }),
   server: ZServerScope.meta({ description: 'one server, or null for all' }),
   enabled: z.boolean(),
   contactPointIds: z.array(ZId).max(20),
@@ -142,7 +153,9 @@ export const ZContactPointFormat = z.enum(CONTACT_POINT_FORMATS);
 export const ZContactPointCreate = z.object({
   name: zText(120).min(1, 'must not be empty'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
-  format: ZContactPointFormat.default('standard').meta({ description: 'standard: a JSON alert body; slack: {"text": …} for Slack-compatible incoming webhooks' }),
+  format: ZContactPointFormat.default('standard').meta({
+    description: 'standard: a JSON alert body; slack: {"text": …} for Slack-compatible incoming webhooks',
+  }),
 });
 export type TContactPointCreate = z.output<typeof ZContactPointCreate>;
 
@@ -171,10 +184,17 @@ export const ZAlertNotification = z.object({
   transitionId: z.string(),
   kind: ZAlertTransitionKind,
   at: ZIsoMs,
-  rule: z.object({ id: z.string(), name: z.string(), measure: ZAlertMeasure, comparison: ZAlertComparison, threshold: z.number(), windowSeconds: z.int(), server: z.string().nullable() }),
+  rule: z.object({
+    id: z.string(),
+    name: z.string(),
+    measure: ZAlertMeasure,
+    comparison: ZAlertComparison,
+    threshold: z.number(),
+    windowSeconds: z.int(),
+    server: z.string().nullable(),
+  }),
   value: z.number().nullable(),
   summary: z.string(),
   sessionsUrl: z.string(),
 });
 export type TAlertNotification = z.infer<typeof ZAlertNotification>;
-

@@ -30,7 +30,17 @@ export const zInstantParam = (description: string) => z.string().max(64, 'must b
 
 /** `limit`: a page size. */
 export const zLimitParam = (fallback: number, max: number) =>
-  z.coerce.number().int().min(1).max(max).default(fallback).meta({ description: `Page size 1–${max} (default ${fallback})` });
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(fallback)
+    .meta({ description: `Page size 1–${max} (default ${fallback})` });
 
 /** `cursor`: opaque, as the previous page's nextCursor (decoded and checked by lib/queries). */
-export const ZCursorParam = z.string().max(2048, 'is not one this API issued').optional().meta({ description: 'nextCursor of the previous page' });
+export const ZCursorParam = z
+  .string()
+  .max(2048, 'is not one this API issued')
+  .optional()
+  .meta({ description: 'nextCursor of the previous page' });

@@ -30,6 +30,15 @@ export type TIngestResponse = z.infer<typeof ZIngestResponse>;
 
 export const INGEST_HEADERS = [
   { name: 'webhook-id', required: true, description: 'Standard Webhooks message id (unique per request; retries reuse it)' },
-  { name: 'webhook-timestamp', required: true, description: 'Standard Webhooks timestamp, Unix seconds; must be within 5 minutes of the server clock' },
-  { name: 'webhook-signature', required: true, description: 'Standard Webhooks signature: space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the server\'s whsec_ secret' },
+  {
+    name: 'webhook-timestamp',
+    required: true,
+    description: 'Standard Webhooks timestamp, Unix seconds; must be within 5 minutes of the server clock',
+  },
+  {
+    name: 'webhook-signature',
+    required: true,
+    description:
+      'Standard Webhooks signature: space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the server\'s whsec_ secret',
+  },
 ] as const;

@@ -45,7 +45,8 @@ function parameters(c: RouteContract): JsonObject[] {
       schema: rest,
     });
   }
-  for (const h of c.headers ?? []) out.push({ name: h.name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } });
+  for (const h of c.headers ?? [])
+    out.push({ name: h.name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } });
   return out;
 }
 
@@ -55,7 +56,9 @@ function responses(c: RouteContract): JsonObject {
     const content = r.content ?? (r.schema ? { 'application/json': r.schema } : null);
     out[status] = {
       description: r.description,
-      ...(content ? { content: Object.fromEntries(Object.entries(content).map(([type, s]) => [type, { schema: schema(s, 'output') }])) } : {}),
+      ...(content
+        ? { content: Object.fromEntries(Object.entries(content).map(([type, s]) => [type, { schema: schema(s, 'output') }])) }
+        : {}),
     };
   }
   for (const status of errorStatuses(c)) {
@@ -121,7 +124,8 @@ export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUT
           type: 'apiKey',
           in: 'header',
           name: 'webhook-signature',
-          description: 'Standard Webhooks HMAC-SHA256 signature with the server’s whsec_ secret, over webhook-id, webhook-timestamp and the body',
+          description:
+            'Standard Webhooks HMAC-SHA256 signature with the server’s whsec_ secret, over webhook-id, webhook-timestamp and the body',
         },
       },
       schemas: { ApiError: schema(ZApiError, 'output') },

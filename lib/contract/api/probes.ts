@@ -8,8 +8,15 @@ export const ZProbeTargetRequest = z.object({
   /** The MCP endpoint on the upgrade extension, http(s), no credentials in it. */
   url: z.string().max(2048),
   /** A header sent on every probe request; its value is sealed at rest and never returned. Omit to keep the stored one, null to remove it. */
-  credential: z.object({ header: z.string().min(1).max(128), value: z.string().min(1).max(4096) }).nullable().optional(),
-  intervalSeconds: z.int().min(1).max(7 * 24 * 3600).default(300),
+  credential: z
+    .object({ header: z.string().min(1).max(128), value: z.string().min(1).max(4096) })
+    .nullable()
+    .optional(),
+  intervalSeconds: z
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(300),
   enabled: z.boolean().default(true),
 });
 export type TProbeTargetRequest = z.output<typeof ZProbeTargetRequest>;

@@ -82,7 +82,11 @@ export function queryObject(schema: z.ZodObject, params: URLSearchParams): Recor
   const out: Record<string, string | string[]> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
     if (isRepeatable(field as z.ZodType)) {
-      const values = params.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      const values = params
+        .getAll(name)
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
       if (values.length) out[name] = values;
     } else {
       const value = params.get(name)?.trim();

@@ -40,14 +40,22 @@ const ZServerParam = z.object({ server: zText(128).min(1) });
 const ZIdParam = z.object({ id: zText(128).min(1) });
 
 export const statsRoute = routeContract({
-  method: 'GET', path: '/api/v1/stats', operationId: 'getStats', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/stats',
+  operationId: 'getStats',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'Totals, exact latency percentiles and a time series over a range',
   query: ZStatsQuery,
   responses: { 200: { description: 'stats', schema: ZStatsResponse } },
 });
 
 export const sessionListRoute = routeContract({
-  method: 'GET', path: '/api/v1/sessions', operationId: 'listSessions', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/sessions',
+  operationId: 'listSessions',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'Session summaries, newest activity first, keyset-paginated; format=csv|json exports the whole set',
   query: ZSessionListQuery,
   responses: {
@@ -59,14 +67,24 @@ export const sessionListRoute = routeContract({
 });
 
 export const sessionExportRoute = routeContract({
-  method: 'GET', path: '/api/v1/sessions/export', operationId: 'exportSessions', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/sessions/export',
+  operationId: 'exportSessions',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'Stream every session matching the filters as CSV (default) or a JSON array',
   query: ZSessionExportQuery,
-  responses: { 200: { description: 'the whole filtered set', content: { 'text/csv': z.string(), 'application/json': ZSessionExportJson } } },
+  responses: {
+    200: { description: 'the whole filtered set', content: { 'text/csv': z.string(), 'application/json': ZSessionExportJson } },
+  },
 });
 
 export const sessionDetailRoute = routeContract({
-  method: 'GET', path: '/api/v1/servers/{server}/sessions/{token}', operationId: 'getSession', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/servers/{server}/sessions/{token}',
+  operationId: 'getSession',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'One session with its ordered timeline and renegotiation chain',
   params: ZServerParam.extend({ token: zText(256).min(1) }),
   responses: { 200: { description: 'the session', schema: ZSessionDetailResponse } },
@@ -74,20 +92,32 @@ export const sessionDetailRoute = routeContract({
 });
 
 export const serverListRoute = routeContract({
-  method: 'GET', path: '/api/v1/servers', operationId: 'listServers', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/servers',
+  operationId: 'listServers',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'Servers with last seen, event counts, conformance verdict (refuses | naive | unknown) and refused ingest requests in range',
   query: ZServerListQuery,
   responses: { 200: { description: 'servers', schema: ZServerListResponse } },
 });
 
 export const operatorListRoute = routeContract({
-  method: 'GET', path: '/api/v1/operators', operationId: 'listOperators', tags: ['operators'], auth: 'admin',
+  method: 'GET',
+  path: '/api/v1/operators',
+  operationId: 'listOperators',
+  tags: ['operators'],
+  auth: 'admin',
   summary: 'List operator tokens (admin)',
   responses: { 200: { description: 'operators', schema: ZOperatorListResponse } },
 });
 
 export const operatorCreateRoute = routeContract({
-  method: 'POST', path: '/api/v1/operators', operationId: 'createOperator', tags: ['operators'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/operators',
+  operationId: 'createOperator',
+  tags: ['operators'],
+  auth: 'admin',
   summary: 'Create an operator token (admin); the token is returned only here',
   body: ZCreateOperatorRequest,
   responses: { 201: { description: 'created', schema: ZCreateOperatorResponse } },
@@ -95,7 +125,11 @@ export const operatorCreateRoute = routeContract({
 });
 
 export const operatorRevokeRoute = routeContract({
-  method: 'DELETE', path: '/api/v1/operators/{id}', operationId: 'revokeOperator', tags: ['operators'], auth: 'admin',
+  method: 'DELETE',
+  path: '/api/v1/operators/{id}',
+  operationId: 'revokeOperator',
+  tags: ['operators'],
+  auth: 'admin',
   summary: 'Revoke an operator token (admin); it and its login sessions stop working at once',
   params: ZIdParam,
   responses: { 200: { description: 'revoked', schema: ZRevokeOperatorResponse } },
@@ -103,14 +137,22 @@ export const operatorRevokeRoute = routeContract({
 });
 
 export const deadLetterListRoute = routeContract({
-  method: 'GET', path: '/api/v1/admin/dead-letters', operationId: 'listDeadLetters', tags: ['admin'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/admin/dead-letters',
+  operationId: 'listDeadLetters',
+  tags: ['admin'],
+  auth: 'viewer',
   summary: 'What senders posted that was refused (bodies that were not a batch, events that failed the contract), newest first',
   query: ZDeadLetterQuery,
   responses: { 200: { description: 'one page, payloads cut to a preview', schema: ZDeadLetterListResponse } },
 });
 
 export const deadLetterRoute = routeContract({
-  method: 'GET', path: '/api/v1/admin/dead-letters/{id}', operationId: 'getDeadLetter', tags: ['admin'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/admin/dead-letters/{id}',
+  operationId: 'getDeadLetter',
+  tags: ['admin'],
+  auth: 'viewer',
   summary: 'One dead letter with its whole payload',
   params: ZIdParam,
   responses: { 200: { description: 'the dead letter', schema: ZDeadLetterResponse } },
@@ -118,13 +160,21 @@ export const deadLetterRoute = routeContract({
 });
 
 export const registeredServerListRoute = routeContract({
-  method: 'GET', path: '/api/v1/admin/servers', operationId: 'listRegisteredServers', tags: ['admin'], auth: 'admin',
+  method: 'GET',
+  path: '/api/v1/admin/servers',
+  operationId: 'listRegisteredServers',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Registered servers and their secrets’ validity (admin; secrets are never listed)',
   responses: { 200: { description: 'servers', schema: ZRegisteredServersResponse } },
 });
 
 export const serverAddRoute = routeContract({
-  method: 'POST', path: '/api/v1/admin/servers', operationId: 'addServer', tags: ['admin'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/admin/servers',
+  operationId: 'addServer',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Register a server (admin); its whsec_ secret is returned only here',
   body: ZAddServerRequest,
   responses: { 201: { description: 'registered', schema: ZServerSecretResponse } },
@@ -132,7 +182,11 @@ export const serverAddRoute = routeContract({
 });
 
 export const serverRemoveRoute = routeContract({
-  method: 'DELETE', path: '/api/v1/admin/servers/{server}', operationId: 'removeServer', tags: ['admin'], auth: 'admin',
+  method: 'DELETE',
+  path: '/api/v1/admin/servers/{server}',
+  operationId: 'removeServer',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Remove a server and its secrets (admin); stored data stays',
   params: ZServerParam,
   responses: { 204: { description: 'removed' } },
@@ -140,7 +194,11 @@ export const serverRemoveRoute = routeContract({
 });
 
 export const secretRotateRoute = routeContract({
-  method: 'POST', path: '/api/v1/admin/servers/{server}/rotate', operationId: 'rotateServerSecret', tags: ['admin'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/admin/servers/{server}/rotate',
+  operationId: 'rotateServerSecret',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Issue a new secret (admin); the previous one stays valid for graceSeconds so senders can roll over',
   params: ZServerParam,
   body: ZRotateSecretRequest,
@@ -149,7 +207,11 @@ export const secretRotateRoute = routeContract({
 });
 
 export const probeTargetSetRoute = routeContract({
-  method: 'PUT', path: '/api/v1/admin/servers/{server}/probe', operationId: 'setProbeTarget', tags: ['admin'], auth: 'admin',
+  method: 'PUT',
+  path: '/api/v1/admin/servers/{server}/probe',
+  operationId: 'setProbeTarget',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Set the server’s door-probe target (admin): URL, optional credential header (never returned), interval, enabled',
   params: ZServerParam,
   body: ZProbeTargetRequest,
@@ -158,7 +220,11 @@ export const probeTargetSetRoute = routeContract({
 });
 
 export const probeTargetClearRoute = routeContract({
-  method: 'DELETE', path: '/api/v1/admin/servers/{server}/probe', operationId: 'clearProbeTarget', tags: ['admin'], auth: 'admin',
+  method: 'DELETE',
+  path: '/api/v1/admin/servers/{server}/probe',
+  operationId: 'clearProbeTarget',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Remove the server’s door-probe target (admin); its run history stays until retention',
   params: ZServerParam,
   responses: { 204: { description: 'removed' } },
@@ -166,7 +232,11 @@ export const probeTargetClearRoute = routeContract({
 });
 
 export const probeRunRoute = routeContract({
-  method: 'POST', path: '/api/v1/admin/servers/{server}/probe/run', operationId: 'runProbe', tags: ['admin'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/admin/servers/{server}/probe/run',
+  operationId: 'runProbe',
+  tags: ['admin'],
+  auth: 'admin',
   summary: 'Run the server’s door probe now (admin) and answer with the stored result; bounded by the probe’s step deadlines',
   params: ZServerParam,
   responses: { 200: { description: 'the run, classified per step', schema: ZProbeRunView } },
@@ -174,7 +244,11 @@ export const probeRunRoute = routeContract({
 });
 
 export const probeHistoryRoute = routeContract({
-  method: 'GET', path: '/api/v1/servers/{server}/probes', operationId: 'listProbeRuns', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/servers/{server}/probes',
+  operationId: 'listProbeRuns',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'The server’s door-probe target (credential value never shown) and its runs, newest first',
   params: ZServerParam,
   query: ZProbeHistoryQuery,
@@ -182,7 +256,11 @@ export const probeHistoryRoute = routeContract({
 });
 
 export const ingestRoute = routeContract({
-  method: 'POST', path: '/api/v1/ingest/{server}', operationId: 'ingestEvents', tags: ['ingest'], auth: 'webhook',
+  method: 'POST',
+  path: '/api/v1/ingest/{server}',
+  operationId: 'ingestEvents',
+  tags: ['ingest'],
+  auth: 'webhook',
   summary: 'Post a Standard-Webhooks-signed batch of session transitions (1–1,000 events, at most 1 MiB)',
   description:
     'Judged in this order: content type (415), size (413), signature (401), rate (429), envelope (400, kept as a dead letter), ' +
@@ -200,7 +278,11 @@ export const ingestRoute = routeContract({
 });
 
 export const loginRoute = routeContract({
-  method: 'POST', path: '/api/auth/login', operationId: 'login', tags: ['auth'], auth: 'public',
+  method: 'POST',
+  path: '/api/auth/login',
+  operationId: 'login',
+  tags: ['auth'],
+  auth: 'public',
   summary: 'Exchange an operator token for an HTTP-only SameSite=Strict session cookie',
   body: ZLoginRequest,
   responses: { 200: { description: 'logged in (Set-Cookie)', schema: ZAuthSessionResponse } },
@@ -208,20 +290,32 @@ export const loginRoute = routeContract({
 });
 
 export const logoutRoute = routeContract({
-  method: 'POST', path: '/api/auth/logout', operationId: 'logout', tags: ['auth'], auth: 'public',
+  method: 'POST',
+  path: '/api/auth/logout',
+  operationId: 'logout',
+  tags: ['auth'],
+  auth: 'public',
   summary: 'Clear the session cookie',
   responses: { 204: { description: 'logged out' } },
   errors: [403],
 });
 
 export const meRoute = routeContract({
-  method: 'GET', path: '/api/auth/me', operationId: 'getMe', tags: ['auth'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/auth/me',
+  operationId: 'getMe',
+  tags: ['auth'],
+  auth: 'viewer',
   summary: 'Who the caller is',
   responses: { 200: { description: 'operator', schema: ZAuthSessionResponse } },
 });
 
 export const healthRoute = routeContract({
-  method: 'GET', path: '/api/health', operationId: 'getHealth', tags: ['meta'], auth: 'public',
+  method: 'GET',
+  path: '/api/health',
+  operationId: 'getHealth',
+  tags: ['meta'],
+  auth: 'public',
   summary: 'Liveness and database reachability (no auth)',
   responses: {
     200: { description: 'ok', schema: ZHealthResponse },
@@ -230,13 +324,21 @@ export const healthRoute = routeContract({
 });
 
 export const liveRoute = routeContract({
-  method: 'GET', path: '/api/live', operationId: 'getLiveness', tags: ['meta'], auth: 'public',
+  method: 'GET',
+  path: '/api/live',
+  operationId: 'getLiveness',
+  tags: ['meta'],
+  auth: 'public',
   summary: 'Liveness: the process answers (no database round trip; no auth)',
   responses: { 200: { description: 'the process is up', schema: ZLiveResponse } },
 });
 
 export const readyRoute = routeContract({
-  method: 'GET', path: '/api/ready', operationId: 'getReadiness', tags: ['meta'], auth: 'public',
+  method: 'GET',
+  path: '/api/ready',
+  operationId: 'getReadiness',
+  tags: ['meta'],
+  auth: 'public',
   summary: 'Readiness: the database is reachable and every migration is applied (no auth)',
   responses: {
     200: { description: 'ready to serve', schema: ZReadyResponse },
@@ -245,7 +347,11 @@ export const readyRoute = routeContract({
 });
 
 export const metricsRoute = routeContract({
-  method: 'GET', path: '/metrics', operationId: 'getMetrics', tags: ['meta'], auth: 'scrape',
+  method: 'GET',
+  path: '/metrics',
+  operationId: 'getMetrics',
+  tags: ['meta'],
+  auth: 'scrape',
   summary: 'Prometheus metrics (text format); bearer token of role scrape, viewer or admin',
   description:
     'Domain counters and histograms are computed from the database at scrape time (the same on every instance, ' +
@@ -255,20 +361,32 @@ export const metricsRoute = routeContract({
 });
 
 export const openApiRoute = routeContract({
-  method: 'GET', path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tags: ['meta'], auth: 'public',
+  method: 'GET',
+  path: '/api/v1/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tags: ['meta'],
+  auth: 'public',
   summary: 'This document (OpenAPI 3.1)',
   responses: { 200: { description: 'the OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
   cacheControl: 'public, max-age=60',
 });
 
 export const alertRuleListRoute = routeContract({
-  method: 'GET', path: '/api/v1/alerts/rules', operationId: 'listAlertRules', tags: ['alerts'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/alerts/rules',
+  operationId: 'listAlertRules',
+  tags: ['alerts'],
+  auth: 'viewer',
   summary: 'Alert rules with their current state (inactive | pending | firing) and the count of failed notifications',
   responses: { 200: { description: 'rules', schema: ZAlertRuleListResponse } },
 });
 
 export const alertRuleCreateRoute = routeContract({
-  method: 'POST', path: '/api/v1/alerts/rules', operationId: 'createAlertRule', tags: ['alerts'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/alerts/rules',
+  operationId: 'createAlertRule',
+  tags: ['alerts'],
+  auth: 'admin',
   summary: 'Create an alert rule (admin)',
   body: ZAlertRuleCreate,
   responses: { 201: { description: 'created', schema: ZAlertRuleResponse } },
@@ -276,7 +394,11 @@ export const alertRuleCreateRoute = routeContract({
 });
 
 export const alertRuleUpdateRoute = routeContract({
-  method: 'PATCH', path: '/api/v1/alerts/rules/{id}', operationId: 'updateAlertRule', tags: ['alerts'], auth: 'admin',
+  method: 'PATCH',
+  path: '/api/v1/alerts/rules/{id}',
+  operationId: 'updateAlertRule',
+  tags: ['alerts'],
+  auth: 'admin',
   summary: 'Change some fields of an alert rule, e.g. {"enabled": false} (admin)',
   params: ZIdParam,
   body: ZAlertRulePatch,
@@ -285,7 +407,11 @@ export const alertRuleUpdateRoute = routeContract({
 });
 
 export const alertRuleDeleteRoute = routeContract({
-  method: 'DELETE', path: '/api/v1/alerts/rules/{id}', operationId: 'deleteAlertRule', tags: ['alerts'], auth: 'admin',
+  method: 'DELETE',
+  path: '/api/v1/alerts/rules/{id}',
+  operationId: 'deleteAlertRule',
+  tags: ['alerts'],
+  auth: 'admin',
   summary: 'Delete an alert rule (admin); its history stays',
   params: ZIdParam,
   responses: { 204: { description: 'deleted' } },
@@ -293,20 +419,32 @@ export const alertRuleDeleteRoute = routeContract({
 });
 
 export const alertHistoryRoute = routeContract({
-  method: 'GET', path: '/api/v1/alerts/history', operationId: 'listAlertHistory', tags: ['alerts'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/alerts/history',
+  operationId: 'listAlertHistory',
+  tags: ['alerts'],
+  auth: 'viewer',
   summary: 'State changes of alert rules (pending, firing, resolved, cleared), newest first, with their notifications',
   query: ZAlertHistoryQuery,
   responses: { 200: { description: 'transitions', schema: ZAlertHistoryResponse } },
 });
 
 export const contactPointListRoute = routeContract({
-  method: 'GET', path: '/api/v1/alerts/contact-points', operationId: 'listContactPoints', tags: ['alerts'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/alerts/contact-points',
+  operationId: 'listContactPoints',
+  tags: ['alerts'],
+  auth: 'viewer',
   summary: 'Webhook contact points (viewers see each URL’s origin only; secrets are never listed)',
   responses: { 200: { description: 'contact points', schema: ZContactPointListResponse } },
 });
 
 export const contactPointCreateRoute = routeContract({
-  method: 'POST', path: '/api/v1/alerts/contact-points', operationId: 'createContactPoint', tags: ['alerts'], auth: 'admin',
+  method: 'POST',
+  path: '/api/v1/alerts/contact-points',
+  operationId: 'createContactPoint',
+  tags: ['alerts'],
+  auth: 'admin',
   summary: 'Add a webhook contact point (admin); the whsec_ secret its notifications are signed with is returned only here',
   body: ZContactPointCreate,
   responses: { 201: { description: 'created, with its secret (shown once)', schema: ZContactPointCreated } },
@@ -314,7 +452,11 @@ export const contactPointCreateRoute = routeContract({
 });
 
 export const contactPointDeleteRoute = routeContract({
-  method: 'DELETE', path: '/api/v1/alerts/contact-points/{id}', operationId: 'deleteContactPoint', tags: ['alerts'], auth: 'admin',
+  method: 'DELETE',
+  path: '/api/v1/alerts/contact-points/{id}',
+  operationId: 'deleteContactPoint',
+  tags: ['alerts'],
+  auth: 'admin',
   summary: 'Remove a contact point (admin); rules stop notifying it, past deliveries stay',
   params: ZIdParam,
   responses: { 204: { description: 'removed' } },
@@ -322,26 +464,64 @@ export const contactPointDeleteRoute = routeContract({
 });
 
 export const alertDeliveryListRoute = routeContract({
-  method: 'GET', path: '/api/v1/alerts/deliveries', operationId: 'listAlertDeliveries', tags: ['alerts'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/alerts/deliveries',
+  operationId: 'listAlertDeliveries',
+  tags: ['alerts'],
+  auth: 'viewer',
   summary: 'Notifications sent, pending a retry, or failed for good, newest first',
   query: ZDeliveryQuery,
   responses: { 200: { description: 'deliveries', schema: ZDeliveryListResponse } },
 });
 
 export const changesRoute = routeContract({
-  method: 'GET', path: '/api/v1/changes', operationId: 'streamChanges', tags: ['query'], auth: 'viewer',
+  method: 'GET',
+  path: '/api/v1/changes',
+  operationId: 'streamChanges',
+  tags: ['query'],
+  auth: 'viewer',
   summary: 'Server-Sent Events: which servers and session tokens changed (coalesced), with heartbeats, for live pages',
-  responses: { 200: { description: 'an event stream of ready, change and heartbeat events', content: { 'text/event-stream': z.string() } } },
+  responses: {
+    200: { description: 'an event stream of ready, change and heartbeat events', content: { 'text/event-stream': z.string() } },
+  },
 });
 
 export const API_ROUTES: readonly RouteContract[] = [
-  statsRoute, sessionListRoute, sessionExportRoute, sessionDetailRoute, serverListRoute,
-  operatorListRoute, operatorCreateRoute, operatorRevokeRoute,
-  deadLetterListRoute, deadLetterRoute, registeredServerListRoute, serverAddRoute, serverRemoveRoute, secretRotateRoute,
-  probeTargetSetRoute, probeTargetClearRoute, probeRunRoute, probeHistoryRoute,
-  ingestRoute, loginRoute, logoutRoute, meRoute, healthRoute, openApiRoute, changesRoute,
-  alertRuleListRoute, alertRuleCreateRoute, alertRuleUpdateRoute, alertRuleDeleteRoute, alertHistoryRoute,
-  contactPointListRoute, contactPointCreateRoute, contactPointDeleteRoute, alertDeliveryListRoute,
-  liveRoute, readyRoute, metricsRoute,
+  statsRoute,
+  sessionListRoute,
+  sessionExportRoute,
+  sessionDetailRoute,
+  serverListRoute,
+  operatorListRoute,
+  operatorCreateRoute,
+  operatorRevokeRoute,
+  deadLetterListRoute,
+  deadLetterRoute,
+  registeredServerListRoute,
+  serverAddRoute,
+  serverRemoveRoute,
+  secretRotateRoute,
+  probeTargetSetRoute,
+  probeTargetClearRoute,
+  probeRunRoute,
+  probeHistoryRoute,
+  ingestRoute,
+  loginRoute,
+  logoutRoute,
+  meRoute,
+  healthRoute,
+  openApiRoute,
+  changesRoute,
+  alertRuleListRoute,
+  alertRuleCreateRoute,
+  alertRuleUpdateRoute,
+  alertRuleDeleteRoute,
+  alertHistoryRoute,
+  contactPointListRoute,
+  contactPointCreateRoute,
+  contactPointDeleteRoute,
+  alertDeliveryListRoute,
+  liveRoute,
+  readyRoute,
+  metricsRoute,
 ];
-

@@ -37,11 +37,35 @@ export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
 
 /** Columns of the CSV export, in order (flags are space-separated, the deadlock is flattened). */
 export const SESSION_CSV_COLUMNS = [
-  'server', 'token', 'state', 'flags', 'boundaryOutcome', 'openedAt', 'firstEventAt', 'lastEventAt', 'eventCount',
-  'refusalLatencyMs', 'deadlockStartedAt', 'deadlockEndedAt', 'deadlockDurationMs', 'deadlockOngoing',
-  'previousToken', 'successorToken', 'successorServer', 'successorOpenedAt', 'renegotiationLatencyMs',
-  'boundaryAt', 'answeredAt', 'refusedAt', 'naiveResumeAt', 'dualNegotiationAt', 'dualNegotiationCount',
-  'burnedTokenReuseAt', 'dropCount', 'deadlockCandidateSince', 'updatedAt',
+  'server',
+  'token',
+  'state',
+  'flags',
+  'boundaryOutcome',
+  'openedAt',
+  'firstEventAt',
+  'lastEventAt',
+  'eventCount',
+  'refusalLatencyMs',
+  'deadlockStartedAt',
+  'deadlockEndedAt',
+  'deadlockDurationMs',
+  'deadlockOngoing',
+  'previousToken',
+  'successorToken',
+  'successorServer',
+  'successorOpenedAt',
+  'renegotiationLatencyMs',
+  'boundaryAt',
+  'answeredAt',
+  'refusedAt',
+  'naiveResumeAt',
+  'dualNegotiationAt',
+  'dualNegotiationCount',
+  'burnedTokenReuseAt',
+  'dropCount',
+  'deadlockCandidateSince',
+  'updatedAt',
 ] as const;
 
 /** The JSON export is a plain array of session views. */
@@ -56,7 +80,9 @@ const SESSIONS_ACTIVE = ' Sessions active in the range; no default (all time).';
 
 /** The filters the session list and the export share. */
 export const ZSessionFilterQuery = z.object({
-  flag: zRepeatable(z.enum([...SESSION_FLAGS, ...RESUMPTION_FLAGS])).meta({ description: `Repeatable (AND): ${[...SESSION_FLAGS, ...RESUMPTION_FLAGS].join(', ')}` }),
+  flag: zRepeatable(z.enum([...SESSION_FLAGS, ...RESUMPTION_FLAGS])).meta({
+    description: `Repeatable (AND): ${[...SESSION_FLAGS, ...RESUMPTION_FLAGS].join(', ')}`,
+  }),
   server: zRepeatable(zText(128)).meta({ description: 'Server name (repeatable: any of)' }),
   state: zRepeatable(z.enum(SESSION_STATES)).meta({ description: `Repeatable (any of): ${SESSION_STATES.join(', ')}` }),
   from: zInstantParam(`Start: RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-1d/d).${SESSIONS_ACTIVE}`),

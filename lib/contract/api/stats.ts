@@ -126,7 +126,9 @@ export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
 /** GET /api/v1/stats parameters (from/to/bucket are resolved by lib/queries/time-range and buckets). */
 export const ZStatsQuery = z.object({
-  from: zInstantParam('Start (inclusive): RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-7d, units s m h d w M y; rounded in UTC: now/d, now-1d/d). 1970 … 9999. Default now-15m.'),
+  from: zInstantParam(
+    'Start (inclusive): RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-7d, units s m h d w M y; rounded in UTC: now/d, now-1d/d). 1970 … 9999. Default now-15m.',
+  ),
   to: zInstantParam('End (exclusive), same forms. Default now.'),
   server: z
     .array(zText(128))
@@ -134,6 +136,9 @@ export const ZStatsQuery = z.object({
     .default([])
     .meta({ description: 'One server; omit for all' }),
   bucket: z.string().max(16).optional().meta({ description: 'Series bucket: 1m, 5m, 1h, 1d … (default chosen from the range)' }),
-  split: z.enum(['server']).optional().meta({ description: 'server: add byServer, the totals and series of each server (same rollups, one GROUP BY)' }),
+  split: z
+    .enum(['server'])
+    .optional()
+    .meta({ description: 'server: add byServer, the totals and series of each server (same rollups, one GROUP BY)' }),
 });
 export type TStatsQuery = z.output<typeof ZStatsQuery>;

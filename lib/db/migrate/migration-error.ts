@@ -1,13 +1,12 @@
 export type MigrationErrorCode =
-  | 'migrations_missing'
-  | 'provider_mismatch'
-  | 'failed_migration_pending'
-  | 'migration_failed'
-  | 'unknown_migration';
+  'migrations_missing' | 'provider_mismatch' | 'failed_migration_pending' | 'migration_failed' | 'unknown_migration';
 
 /** A migration problem with a code scripts can switch on and a message that says what to do. */
 export class MigrationError extends Error {
-  constructor(readonly code: MigrationErrorCode, message: string) {
+  constructor(
+    readonly code: MigrationErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'MigrationError';
   }

@@ -8,8 +8,12 @@ export async function postgresqlMigrationDriver(url: string): Promise<MigrationD
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return {
-    async lock() { await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]); },
-    async unlock() { await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]); },
+    async lock() {
+      await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    },
+    async unlock() {
+      await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);
+    },
     async ensureMigrationsTable() {
       await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
         "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -27,7 +31,10 @@ export async function postgresqlMigrationDriver(url: string): Promise<MigrationD
       return r.rows as AppliedMigrationRow[];
     },
     async recordStart(id, name, checksum) {
-      await client.query('INSERT INTO "_prisma_migrations" ("id","checksum","migration_name","started_at","applied_steps_count") VALUES ($1,$2,$3,now(),0)', [id, checksum, name]);
+      await client.query(
+        'INSERT INTO "_prisma_migrations" ("id","checksum","migration_name","started_at","applied_steps_count") VALUES ($1,$2,$3,now(),0)',
+        [id, checksum, name],
+      );
     },
     async applyScript(sql) {
       // PostgreSQL DDL is transactional: a failed script leaves nothing half-applied.
@@ -47,9 +54,14 @@ export async function postgresqlMigrationDriver(url: string): Promise<MigrationD
       await client.query('UPDATE "_prisma_migrations" SET "logs" = $1 WHERE "id" = $2', [logs, id]);
     },
     async markRolledBack(name) {
-      const r = await client.query('UPDATE "_prisma_migrations" SET "rolled_back_at" = now() WHERE "migration_name" = $1 AND "finished_at" IS NULL AND "rolled_back_at" IS NULL', [name]);
+      const r = await client.query(
+        'UPDATE "_prisma_migrations" SET "rolled_back_at" = now() WHERE "migration_name" = $1 AND "finished_at" IS NULL AND "rolled_back_at" IS NULL',
+        [name],
+      );
       return r.rowCount ?? 0;
     },
-    async close() { await client.end(); },
+    async close() {
+      await client.end();
+    },
   };
 }

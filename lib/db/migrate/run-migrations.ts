@@ -17,9 +17,7 @@ export interface MigrationReport {
 }
 
 export async function openMigrationDriver(config: DatabaseConfig): Promise<MigrationDriver> {
-  return config.provider === 'sqlite'
-    ? sqliteMigrationDriver(config.sqliteFile!)
-    : postgresqlMigrationDriver(config.url);
+  return config.provider === 'sqlite' ? sqliteMigrationDriver(config.sqliteFile!) : postgresqlMigrationDriver(config.url);
 }
 
 export async function runMigrations(config: DatabaseConfig, root = process.cwd()): Promise<MigrationReport> {

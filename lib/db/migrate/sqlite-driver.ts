@@ -12,7 +12,9 @@ export function sqliteMigrationDriver(file: string): MigrationDriver {
   db.pragma('journal_mode = WAL');
   return {
     // SQLite's own write lock serialises runners: BEGIN IMMEDIATE waits for the other one.
-    async lock() { db.exec('BEGIN IMMEDIATE; COMMIT;'); },
+    async lock() {
+      db.exec('BEGIN IMMEDIATE; COMMIT;');
+    },
     async unlock() {},
     async ensureMigrationsTable() {
       db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -30,7 +32,9 @@ export function sqliteMigrationDriver(file: string): MigrationDriver {
       return db.prepare('SELECT * FROM "_prisma_migrations" ORDER BY "started_at", "migration_name"').all() as AppliedMigrationRow[];
     },
     async recordStart(id, name, checksum) {
-      db.prepare('INSERT INTO "_prisma_migrations" ("id","checksum","migration_name","started_at","applied_steps_count") VALUES (?,?,?,?,0)').run(id, checksum, name, now());
+      db.prepare(
+        'INSERT INTO "_prisma_migrations" ("id","checksum","migration_name","started_at","applied_steps_count") VALUES (?,?,?,?,0)',
+      ).run(id, checksum, name, now());
     },
     async applyScript(sql) {
       // Prisma's table-rebuild migrations say PRAGMA foreign_keys=OFF, which is a no-op inside
@@ -58,8 +62,14 @@ export function sqliteMigrationDriver(file: string): MigrationDriver {
       db.prepare('UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?').run(logs, id);
     },
     async markRolledBack(name) {
-      return db.prepare('UPDATE "_prisma_migrations" SET "rolled_back_at" = ? WHERE "migration_name" = ? AND "finished_at" IS NULL AND "rolled_back_at" IS NULL').run(now(), name).changes;
+      return db
+        .prepare(
+          'UPDATE "_prisma_migrations" SET "rolled_back_at" = ? WHERE "migration_name" = ? AND "finished_at" IS NULL AND "rolled_back_at" IS NULL',
+        )
+        .run(now(), name).changes;
     },
-    async close() { db.close(); },
+    async close() {
+      db.close();
+    },
   };
 }

@@ -14,8 +14,19 @@ import { DatabaseHistogram, type HistogramSnapshot } from './database-histogram'
 import type { RollupColumn } from '@/lib/metrics/rollup-contributions';
 
 const ROLLUP_READ = [
-  'events', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses', 'deadlocks', 'renegotiations',
-  'renegUnder50ms', 'renegUnder200ms', 'renegLatencyMsSum', 'refusalLatencyMsSum', ...REFUSAL_HISTOGRAM_COLUMNS,
+  'events',
+  'boundary',
+  'refused',
+  'naiveResumes',
+  'dualNegotiations',
+  'burnedReuses',
+  'deadlocks',
+  'renegotiations',
+  'renegUnder50ms',
+  'renegUnder200ms',
+  'renegLatencyMsSum',
+  'refusalLatencyMsSum',
+  ...REFUSAL_HISTOGRAM_COLUMNS,
 ] as const satisfies readonly RollupColumn[];
 type RollupTotals = Map<string, Record<(typeof ROLLUP_READ)[number], number>>;
 
@@ -37,7 +48,10 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
 
   const rollupCounter = (name: string, help: string, column: (typeof ROLLUP_READ)[number]) =>
     new Counter({
-      name, help, labelNames: ['server'], registers: [registry],
+      name,
+      help,
+      labelNames: ['server'],
+      registers: [registry],
       async collect() {
         const totals = await rollups();
         this.reset();
@@ -60,8 +74,16 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
       }
     },
   });
-  rollupCounter('doorwatch_naive_resumes_total', 'Resumes at the boundary answered with an idle stream instead of session-superseded.', 'naiveResumes');
-  rollupCounter('doorwatch_dual_negotiations_total', 'Second upgrade-accepted minted for one session (dual negotiation).', 'dualNegotiations');
+  rollupCounter(
+    'doorwatch_naive_resumes_total',
+    'Resumes at the boundary answered with an idle stream instead of session-superseded.',
+    'naiveResumes',
+  );
+  rollupCounter(
+    'doorwatch_dual_negotiations_total',
+    'Second upgrade-accepted minted for one session (dual negotiation).',
+    'dualNegotiations',
+  );
   rollupCounter('doorwatch_burned_token_reuses_total', 'Resumes with a token already burned by session-superseded.', 'burnedReuses');
   rollupCounter('doorwatch_renegotiations_total', 'Successor sessions opened after a refusal (the client renegotiated).', 'renegotiations');
   rollupCounter('doorwatch_deadlocks_ended_total', 'Deadlocks (naive resumes left idle) that have ended.', 'deadlocks');
@@ -69,7 +91,10 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
 
   const sessionGauge = (name: string, help: string, read: (sql: SqlExecutor) => Promise<Map<string, number>>) =>
     new Gauge({
-      name, help, labelNames: ['server'], registers: [registry],
+      name,
+      help,
+      labelNames: ['server'],
+      registers: [registry],
       async collect() {
         const counts = await read(src.sql());
         this.reset();
@@ -79,7 +104,9 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
   sessionGauge('doorwatch_deadlocks_ongoing', 'Unended naive resumes idle for at least the deadlock threshold now.', (sql) =>
     ongoingDeadlocksByServer(sql, (src.now ?? Date.now)() - src.deadlockThresholdMs()),
   );
-  sessionGauge('doorwatch_upgrades_pending', 'Sessions with an upgrade-accepted whose WebSocket handshake has not completed.', (sql) => sessionsInStateByServer(sql, 'upgrade_pending'));
+  sessionGauge('doorwatch_upgrades_pending', 'Sessions with an upgrade-accepted whose WebSocket handshake has not completed.', (sql) =>
+    sessionsInStateByServer(sql, 'upgrade_pending'),
+  );
 
   new Counter({
     name: 'doorwatch_ingest_rejected_requests_total',
@@ -98,12 +125,16 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
     new DatabaseHistogram(
       'doorwatch_refusal_latency_seconds',
       'Time from the resume at the boundary to its session-superseded answer (buckets are [lower, upper) in whole ms).',
-      async () => [...(await rollups())].map(([server, t]): HistogramSnapshot => {
-        let cumulative = 0;
-        const buckets = REFUSAL_HISTOGRAM_EDGES.map((edge, i): [number, number] => [edge / 1000, (cumulative += t[REFUSAL_HISTOGRAM_COLUMNS[i]])]);
-        const count = cumulative + t[REFUSAL_HISTOGRAM_COLUMNS[REFUSAL_HISTOGRAM_COLUMNS.length - 1]];
-        return { server, buckets, count, sumSeconds: t.refusalLatencyMsSum / 1000 };
-      }),
+      async () =>
+        [...(await rollups())].map(([server, t]): HistogramSnapshot => {
+          let cumulative = 0;
+          const buckets = REFUSAL_HISTOGRAM_EDGES.map((edge, i): [number, number] => [
+            edge / 1000,
+            (cumulative += t[REFUSAL_HISTOGRAM_COLUMNS[i]]),
+          ]);
+          const count = cumulative + t[REFUSAL_HISTOGRAM_COLUMNS[REFUSAL_HISTOGRAM_COLUMNS.length - 1]];
+          return { server, buckets, count, sumSeconds: t.refusalLatencyMsSum / 1000 };
+        }),
     ),
   );
   histogram(

@@ -15,7 +15,8 @@ function build() {
   collectDefaultMetrics({ register: registry, prefix: 'doorwatch_' });
   // Gauges named *_total break the naming rule `promtool check metrics` enforces; the same values
   // stay available per type as doorwatch_nodejs_active_{handles,requests,resources}.
-  for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) registry.removeSingleMetric(`doorwatch_nodejs_${name}`);
+  for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total'])
+    registry.removeSingleMetric(`doorwatch_nodejs_${name}`);
   registerDomainMetrics(registry, { sql: () => getDb().sql, deadlockThresholdMs });
   const instance = {
     registry,

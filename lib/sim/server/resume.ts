@@ -7,7 +7,13 @@ import { decideResume } from '@/lib/boundary/decide-resume';
 import type { Session, SessionTable } from './session-table';
 import { writeUpgradeAccepted } from './upgrade';
 
-export function resumeSession(table: SessionTable, s: Session, req: IncomingMessage, res: ServerResponse, lastEventId: number | null): void {
+export function resumeSession(
+  table: SessionTable,
+  s: Session,
+  req: IncomingMessage,
+  res: ServerResponse,
+  lastEventId: number | null,
+): void {
   // A resume before we noticed the old connection die: that connection is dropped now.
   if (s.stream) table.dropped(s, s.stream, 'superseded_by_resume');
   const requestedAt = table.emit(s, 'resume.requested', { lastEventId });
@@ -35,7 +41,11 @@ function refusingResume(
   }
   if (decision.action === 'refuse') {
     table.attach(s, req, res);
-    table.endStream(s, { id: null, event: 'session-superseded', data: JSON.stringify({ reason: 'upgrade_boundary', upgradeEventId: decision.upgradeEventId }) });
+    table.endStream(s, {
+      id: null,
+      event: 'session-superseded',
+      data: JSON.stringify({ reason: 'upgrade_boundary', upgradeEventId: decision.upgradeEventId }),
+    });
     const at = table.emit(s, 'resume.refused', { reason: 'session-superseded' });
     s.record.refusedAt ??= at;
     if (firstBoundaryAnswer) {
@@ -52,7 +62,14 @@ function refusingResume(
   table.replay(s, req, res, decision.fromEventId);
 }
 
-function naiveResume(table: SessionTable, s: Session, req: IncomingMessage, res: ServerResponse, lastEventId: number | null, firstBoundaryAnswer: boolean): void {
+function naiveResume(
+  table: SessionTable,
+  s: Session,
+  req: IncomingMessage,
+  res: ServerResponse,
+  lastEventId: number | null,
+  firstBoundaryAnswer: boolean,
+): void {
   if (s.state === 'pending' && lastEventId === null) {
     // Variant 2: a fresh stream for a reused token, and a second negotiation for it.
     table.attach(s, req, res);

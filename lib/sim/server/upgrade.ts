@@ -46,7 +46,9 @@ export function createUpgradeHandler(table: SessionTable) {
     const s = table.get(url.searchParams.get('session') ?? '');
     const negotiation = Number(url.searchParams.get('negotiation'));
     if (url.pathname !== '/mcp/ws' || !s || s.state === 'terminated') return refuseUpgrade(socket, 404, 'Not Found');
-    const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const protocols = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
     if (!protocols.includes(SUBPROTOCOL)) return refuseUpgrade(socket, 400, 'Bad Request');
     if (s.state !== 'pending' || negotiation !== s.negotiations[0]) {
       // Another negotiation holds (or held) this token: the WebSocket layer refuses the second.

@@ -27,7 +27,10 @@ function parseKey(env: Record<string, string | undefined>, name: string): Sealin
   if (!raw) return null;
   const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
   if (key.length !== 32) {
-    throw new SecretSealingError('invalid_secret_key', `${name} must be base64 of 32 random bytes (generate one with: openssl rand -base64 32)`);
+    throw new SecretSealingError(
+      'invalid_secret_key',
+      `${name} must be base64 of 32 random bytes (generate one with: openssl rand -base64 32)`,
+    );
   }
   return key;
 }
@@ -69,7 +72,10 @@ export function openSecretWith(
 ): { secret: string; withPrevious: boolean } {
   if (!isSealed(stored)) return { secret: stored, withPrevious: false };
   if (key === null && previous === null) {
-    throw new SecretSealingError('secret_key_missing', 'webhook secrets in the database are sealed, but DOORWATCH_SECRET_KEY is not set: start Doorwatch with the key they were sealed with');
+    throw new SecretSealingError(
+      'secret_key_missing',
+      'webhook secrets in the database are sealed, but DOORWATCH_SECRET_KEY is not set: start Doorwatch with the key they were sealed with',
+    );
   }
   const parts = stored.slice(PREFIX.length).split(':');
   if (parts.length !== 3) throw new SecretSealingError('sealed_secret_malformed', 'a sealed webhook secret in the database is malformed');
@@ -94,6 +100,11 @@ export function openSecretWith(
   );
 }
 
-export function openSecret(stored: string, key: SealingKey | null, previous: SealingKey | null = null, purpose: SealingPurpose = 'serverSecret'): string {
+export function openSecret(
+  stored: string,
+  key: SealingKey | null,
+  previous: SealingKey | null = null,
+  purpose: SealingPurpose = 'serverSecret',
+): string {
   return openSecretWith(stored, key, previous, purpose).secret;
 }

@@ -9,7 +9,8 @@ import { SecretSealingError, isSealed, openSecret, openSecretWith, sealSecret, t
 
 // The keys come from the process's settings (lib/config), validated at start-up.
 const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
-const openStored = (stored: string): string => openSecret(stored, settings().DOORWATCH_SECRET_KEY, settings().DOORWATCH_SECRET_KEY_PREVIOUS);
+const openStored = (stored: string): string =>
+  openSecret(stored, settings().DOORWATCH_SECRET_KEY, settings().DOORWATCH_SECRET_KEY_PREVIOUS);
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
@@ -36,7 +37,11 @@ export async function addServer(db: Db, name: string, secret: string = generateS
 }
 
 /** New secret now; the current ones stay valid for graceSeconds so senders can roll over. */
-export async function rotateSecret(db: Db, name: string, graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS): Promise<{ name: string; secret: string; previousValidUntil: string }> {
+export async function rotateSecret(
+  db: Db,
+  name: string,
+  graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
+): Promise<{ name: string; secret: string; previousValidUntil: string }> {
   assertName(name);
   if (!Number.isFinite(graceSeconds) || graceSeconds < 0) throw new ApiError(400, 'invalid_grace', 'graceSeconds must be a number >= 0');
   const server = await db.prisma.server.findUnique({ where: { name } });
@@ -45,7 +50,10 @@ export async function rotateSecret(db: Db, name: string, graceSeconds = DEFAULT_
   const until = new Date(now.getTime() + graceSeconds * 1000);
   const secret = generateSecret();
   await db.prisma.$transaction([
-    db.prisma.serverSecret.updateMany({ where: { serverName: name, OR: [{ expiresAt: null }, { expiresAt: { gt: until } }] }, data: { expiresAt: until } }),
+    db.prisma.serverSecret.updateMany({
+      where: { serverName: name, OR: [{ expiresAt: null }, { expiresAt: { gt: until } }] },
+      data: { expiresAt: until },
+    }),
     db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: sealSecret(secret, sealingKey()) } }),
   ]);
   invalidateSecretCache(name);
@@ -83,7 +91,10 @@ export async function registeredServers(db: Db): Promise<{ name: string; created
 export async function provisionServersFromEnv(db: Db, value = settings().DOORWATCH_SERVERS): Promise<string[]> {
   if (!value?.trim()) return [];
   const provisioned: string[] = [];
-  for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const name = eq > 0 ? entry.slice(0, eq).trim() : '';
     const secret = eq > 0 ? entry.slice(eq + 1).trim() : '';
@@ -94,7 +105,9 @@ export async function provisionServersFromEnv(db: Db, value = settings().DOORWAT
     const stored = sealSecret(secret, sealingKey());
     if (!server) {
       await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: stored } } } });
-    } else if (!server.secrets.some((s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))) {
+    } else if (
+      !server.secrets.some((s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))
+    ) {
       await db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: stored } });
     }
     invalidateSecretCache(name);

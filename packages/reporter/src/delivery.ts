@@ -200,7 +200,10 @@ export class Delivery {
     const ids = (): string[] => batch.entries.map((e) => e.id);
     try {
       while (!this.closed && batch.entries.length > 0) {
-        batch.body ??= buildBody(batch.entries.map((e) => e.json), loss.status());
+        batch.body ??= buildBody(
+          batch.entries.map((e) => e.json),
+          loss.status(),
+        );
         if (!batch.counted) {
           batch.counted = true;
           loss.counts.sent += batch.entries.length;

@@ -29,6 +29,9 @@ export const INSTANCE_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Default reporter instance name: `<hostname>-<pid>-<4 random hex bytes>`, cut to the pattern. */
 export function defaultInstance(): string {
-  const host = hostname().replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 96) || 'host';
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9._:-]/g, '_')
+      .slice(0, 96) || 'host';
   return `${host}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }

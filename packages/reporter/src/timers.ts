@@ -8,10 +8,13 @@ export class Timers {
   constructor(private readonly keepAlive: () => boolean) {}
 
   later(ms: number, fn: () => void): Timer {
-    const t = setTimeout(() => {
-      this.live.delete(t);
-      fn();
-    }, Math.max(0, Math.ceil(ms)));
+    const t = setTimeout(
+      () => {
+        this.live.delete(t);
+        fn();
+      },
+      Math.max(0, Math.ceil(ms)),
+    );
     this.live.add(t);
     if (!this.keepAlive()) t.unref();
     return t;

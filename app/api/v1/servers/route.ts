@@ -5,4 +5,6 @@ import { parseTimeRange } from '@/lib/queries/time-range';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(serverListRoute, ({ db, query }) => listServerVerdicts(db, parseTimeRange(query.from, query.to, Date.now())));
+export const GET = defineRoute(serverListRoute, ({ db, query }) =>
+  listServerVerdicts(db, parseTimeRange(query.from, query.to, Date.now())),
+);

@@ -113,7 +113,10 @@ export class WatchedSession<M> {
     const r = this.replays.get(lastEventId);
     this.replays.delete(lastEventId);
     if (status >= 200 && status < 300) {
-      this.emit('resume.accepted', r ? { replayed: r.replayed, ...(r.available === undefined ? {} : { available: r.available }) } : { replayed: 0 });
+      this.emit(
+        'resume.accepted',
+        r ? { replayed: r.replayed, ...(r.available === undefined ? {} : { available: r.available }) } : { replayed: 0 },
+      );
     } else if (status >= 400) {
       this.emit('resume.rejected', { status, reason: this.lastError ?? DEFAULT_REASONS[status] ?? `HTTP ${status}` });
     }

@@ -22,7 +22,13 @@ export const POST = defineRoute(ingestRoute, async ({ db, params, request, annot
       rejections.record(r);
     });
     annotate({ server: params.server, accepted: body.accepted, duplicates: body.duplicates, rejected: body.rejected.length });
-    recordIngestRequest({ server: params.server, status, reason: status === 200 ? 'accepted' : 'partial', seconds: (performance.now() - start) / 1000, result: body });
+    recordIngestRequest({
+      server: params.server,
+      status,
+      reason: status === 200 ? 'accepted' : 'partial',
+      seconds: (performance.now() - start) / 1000,
+      result: body,
+    });
     return Response.json(body, { status });
   } catch (err) {
     const status = err instanceof ApiError ? err.status : 500;
