@@ -9,6 +9,7 @@ import { computeStats } from '@/lib/queries/stats';
 import { lastEventAtByServer } from '@/lib/store/sessions';
 import type { MeasureScope } from './measure-scope';
 import { countRejections } from '@/lib/store/ingest-rejections';
+import { latestProbeVerdicts } from '@/lib/store/probe-runs';
 
 export type { MeasureScope };
 export type MeasureFn = (sql: Sql, scope: MeasureScope) => Promise<number>;
@@ -35,6 +36,18 @@ const serverSilenceSeconds: MeasureFn = async (sql, scope) => {
   return seen.length === 0 ? Number.NaN : (scope.toMs - Math.min(...seen)) / 1000;
 };
 
+/**
+ * Servers (in scope) whose latest door probe, run inside the window, failed: a failing or a
+ * regressed server (pass → fail) counts at once, a fixed one leaves the count with its next pass.
+ * NaN when no probe ran in the window (no data: never fires).
+ */
+const probesFailing: MeasureFn = async (sql, scope) => {
+  const latest = [...(await latestProbeVerdicts(sql)).values()].filter(
+    (p) => (scope.server === null || p.server === scope.server) && p.startedAt >= scope.fromMs && p.startedAt < scope.toMs,
+  );
+  return latest.length === 0 ? Number.NaN : latest.filter((p) => p.verdict === 'fail').length;
+};
+
 export const MEASURES: Record<TAlertMeasure, MeasureFn> = {
   deadlocks_ongoing: fromStats((s) => s.deadlocks.ongoing),
   naive_resumes: fromStats((s) => s.naiveResumes),
@@ -44,6 +57,7 @@ export const MEASURES: Record<TAlertMeasure, MeasureFn> = {
   renegotiation_rate: fromStats((s) => s.renegotiations.rate),
   rejected_requests: countRejections,
   server_silence_seconds: serverSilenceSeconds,
+  probes_failing: probesFailing,
 };
 
 export function measure(sql: Sql, name: TAlertMeasure, scope: MeasureScope): Promise<number> {

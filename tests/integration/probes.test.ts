@@ -5,6 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
+import { openDb } from '@/lib/db/client';
+import { readDatabaseConfig } from '@/lib/db/config';
+import { measure } from '@/lib/alerts/measures';
 import { postEvents } from '../support/post-events';
 import { startConflictFront, type ConflictFront } from '../support/conflict-front';
 import { Ledger } from '@/lib/sim/ledger';
@@ -141,6 +144,19 @@ describe('door probes through the API', () => {
     const view = (await json<TServerListResponse>('/api/v1/servers')).body.servers.find((s) => s.name === 'door-naive')!;
     assert.equal(view.verdict, 'naive');
     assert.match(view.verdictText, /^resumes naively — probe at \d\d:\d\d$/);
+
+    // The alert measure "probes_failing" reads the same stored runs: this server's latest probe failed.
+    const db = openDb(readDatabaseConfig({ DATABASE_URL: app.databaseUrl }));
+    try {
+      const now = Date.now();
+      assert.equal(await measure(db.sql, 'probes_failing', { fromMs: now - 3_600_000, toMs: now + 1, server: 'door-naive' }), 1);
+      assert.ok(
+        Number.isNaN(await measure(db.sql, 'probes_failing', { fromMs: now - 3_600_000, toMs: now + 1, server: 'never-probed' })),
+        'no probe: no data',
+      );
+    } finally {
+      await db.close();
+    }
   });
 
   test('a server answering 409 to a second negotiation is a conflict at step 3', async () => {

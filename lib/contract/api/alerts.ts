@@ -14,6 +14,7 @@ export const ALERT_MEASURES = [
   'renegotiation_rate',
   'rejected_requests',
   'server_silence_seconds',
+  'probes_failing',
 ] as const;
 export const ZAlertMeasure = z.enum(ALERT_MEASURES);
 export type TAlertMeasure = z.infer<typeof ZAlertMeasure>;
@@ -27,6 +28,7 @@ export const MEASURE_LABELS: Record<TAlertMeasure, string> = {
   renegotiation_rate: 'renegotiation rate (per drop)',
   rejected_requests: 'rejected ingest requests',
   server_silence_seconds: 'seconds since a server’s last event',
+  probes_failing: 'servers whose latest door probe failed',
 };
 
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
