@@ -33,9 +33,13 @@ function queuedTransaction(tx: Transaction, release: () => void): Transaction {
 }
 
 function queuedAdapter(inner: SqlDriverAdapter, queue: AsyncQueue, lockWaitMs: number): SqlDriverAdapter {
-  // A single statement outside a transaction has no effect when it fails busy: safe to retry.
-  const serialise = <T>(q: SqlQuery, run: () => Promise<T>): Promise<T> =>
-    READ_ONLY.test(q.sql) ? retryWhileBusy(run, lockWaitMs) : queue.run(() => retryWhileBusy(run, lockWaitMs));
+  // A single statement outside a transaction has no effect when it fails busy: safe to retry. Its
+  // lock wait counts from when it asked, queue time included (as in sqlite-sql.ts).
+  const serialise = <T>(q: SqlQuery, run: () => Promise<T>): Promise<T> => {
+    if (READ_ONLY.test(q.sql)) return retryWhileBusy(run, lockWaitMs);
+    const asked = Date.now();
+    return queue.run(() => retryWhileBusy(run, Math.max(0, asked + lockWaitMs - Date.now())));
+  };
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,

@@ -55,14 +55,20 @@ function executor(conn: ReturnType<typeof connection>): SqlExecutor {
 /**
  * `queue` is the process's one SQLite writer queue, shared with Prisma's connection (see
  * sqlite-prisma-adapter.ts); `lockWaitMs` bounds how long a write waits, on timers, for a lock
- * another process holds before it fails with SQLITE_BUSY.
+ * another process holds before it fails with SQLITE_BUSY. The wait counts from when the write
+ * asked, not from when it reached the front of the queue: otherwise writes queued behind others
+ * that each waited their whole budget would wait many budgets (10 s behind a 4 s timeout, seen).
  */
 export function createSqliteSql(file: string, lockWaitMs: number, queue = new AsyncQueue()): Sql {
   const writer = connection(file);
   const reader = connection(file);
   const writeExec = executor(writer);
   const readExec = executor(reader);
-  const write = <T>(fn: () => Promise<T>) => queue.run(() => retryWhileBusy(fn, lockWaitMs));
+  const budgetFrom = (asked: number) => () => Math.max(0, asked + lockWaitMs - Date.now());
+  const write = <T>(fn: () => Promise<T>) => {
+    const left = budgetFrom(Date.now());
+    return queue.run(() => retryWhileBusy(fn, left()));
+  };
   return {
     provider: 'sqlite',
     // A statement that writes (INSERT … RETURNING) goes to the writer, never the reader.
@@ -74,10 +80,11 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
     execute: (text, params) => write(() => writeExec.execute(text, params)),
     insertMany: (table, columns, rows, tail) => queue.run(() => writeExec.insertMany(table, columns, rows, tail)),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+      const left = budgetFrom(Date.now());
       return queue.run(async () => {
         // IMMEDIATE takes the write lock up front, so only this statement can meet another
         // process's lock, and it has no effect when it fails: safe to retry.
-        await retryWhileBusy(() => writer.db.exec('BEGIN IMMEDIATE'), lockWaitMs);
+        await retryWhileBusy(() => writer.db.exec('BEGIN IMMEDIATE'), left());
         try {
           const result = await fn(writeExec);
           writer.db.exec('COMMIT');
