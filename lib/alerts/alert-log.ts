@@ -1,14 +1,16 @@
 // What the alert machinery tells the operator's log, in one place (the structured logger replaces
 // console here). Never a secret: contact points are named by name and id, not URL.
+import { componentLogger } from '@/lib/log/logger';
+const log = () => componentLogger('alerts');
+const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err));
+
 export const alertLog = {
-  transition: (rule: string, kind: string, value: number | null) =>
-    console.log(`[doorwatch] alert "${rule}" ${kind} (value ${value ?? 'no data'})`),
-  measureFailed: (rule: string, err: unknown) =>
-    console.error(`[doorwatch] alert "${rule}": measuring failed (will retry): ${err instanceof Error ? err.message.split('\n')[0] : err}`),
+  transition: (rule: string, kind: string, value: number | null) => log().info({ rule, transition: kind, value }, `alert ${kind}`),
+  measureFailed: (rule: string, err: unknown) => log().error({ rule, err: firstLine(err) }, 'measuring failed (will retry)'),
   deliveryFailed: (id: string, contactPoint: string, error: string, final: boolean) =>
-    console.error(
-      `[doorwatch] alert notification ${id} to "${contactPoint}" ${final ? 'failed for good' : 'failed (will retry)'}: ${error}`,
+    log()[final ? 'error' : 'warn'](
+      { delivery: id, contactPoint, err: error },
+      final ? 'notification failed for good' : 'notification failed (will retry)',
     ),
-  runFailed: (err: unknown) =>
-    console.error(`[doorwatch] alert evaluation failed (will retry): ${err instanceof Error ? err.message.split('\n')[0] : err}`),
+  runFailed: (err: unknown) => log().error({ err: firstLine(err) }, 'alert evaluation failed (will retry)'),
 };

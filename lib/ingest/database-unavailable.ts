@@ -57,6 +57,6 @@ export function databaseUnavailable(err: unknown): ApiError {
 /** Logs a database failure no retry can cure (the caller answers it as a data error). */
 export function logUnstorable(what: string, err: unknown): string {
   const detail = firstLine(err);
-  console.error(`[doorwatch] ${what}:`, detail);
+  componentLogger('ingest').error({ err: detail }, what);
   return detail;
 }

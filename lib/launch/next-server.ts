@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import next from 'next';
 import { normalizeForwardedHeaders } from '@/lib/http/forwarded';
+import { componentLogger } from '@/lib/log/logger';
 
 export interface NextServerOptions {
   dir: string;
@@ -21,7 +22,10 @@ export async function startNextServer(o: NextServerOptions): Promise<Server> {
   const server = createServer((req, res) => {
     normalizeForwardedHeaders(req.headers, req.socket.remoteAddress, o.trustProxy);
     handle(req, res).catch((err: unknown) => {
-      console.error(`[doorwatch] ${req.method} ${req.url} failed:`, err);
+      componentLogger('http').error(
+        { method: req.method, path: req.url?.split('?')[0], err: err instanceof Error ? err.message : String(err) },
+        'request failed',
+      );
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         res.end(

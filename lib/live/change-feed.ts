@@ -2,6 +2,7 @@
 // PostgreSQL the instance's LISTEN connection (pg-listener.ts) publishes what NOTIFY delivered,
 // so a change committed on any instance reaches the browsers of every instance.
 import type { Change } from './change';
+import { componentLogger } from '@/lib/log/logger';
 
 export type ChangeListener = (change: Change) => void;
 
@@ -21,7 +22,7 @@ export function publishChange(change: Change): void {
     try {
       listener(change);
     } catch (err) {
-      console.error('[doorwatch] change listener failed:', err);
+      componentLogger('live').error({ err: err instanceof Error ? err.message : String(err) }, 'change listener failed');
     }
   }
 }

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
+import { componentLogger } from '@/lib/log/logger';
 
 const RECONNECT_MS = [250, 500, 1000, 2000, 5000];
 
@@ -58,7 +59,7 @@ export function ensurePgListener(url: string): Promise<void> {
   const l: Listener = { url, client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
   // A failed first connection keeps retrying in the background; callers are not held up by it.
   l.ready = connect(l, false).catch((err) =>
-    console.error('[doorwatch] LISTEN connection failed, retrying:', err instanceof Error ? err.message : err),
+    componentLogger('live').error({ err: err instanceof Error ? err.message : String(err) }, 'LISTEN connection failed, retrying'),
   );
   globalForListener.doorwatchPgListener = l;
   return l.ready;

@@ -8,6 +8,7 @@ import { createLeaderLease } from '@/lib/schedule/leader-lease';
 import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
 import { dueProbeTargets } from '@/lib/store/probe-targets';
 import { runServerProbe } from './probe-service';
+import { componentLogger } from '@/lib/log/logger';
 
 /** Runs every due target once; a failing target is reported and does not stop the others. */
 export async function runDueProbes(db: Db, concurrency: number, now = Date.now()): Promise<number> {
@@ -21,9 +22,9 @@ export async function runDueProbes(db: Db, concurrency: number, now = Date.now()
         await runServerProbe(db, target.server, 'schedule');
         ran++;
       } catch (err) {
-        console.error(
-          `[doorwatch] probe of ${target.server} failed (will retry at its next interval):`,
-          err instanceof Error ? err.message : err,
+        componentLogger('probes').error(
+          { server: target.server, err: err instanceof Error ? err.message : String(err) },
+          'probe failed (will retry at its next interval)',
         );
       }
     }
