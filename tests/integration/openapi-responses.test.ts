@@ -78,6 +78,13 @@ test('every GET answer conforms to the document', async () => {
     ['/api/auth/me', '/api/auth/me'],
     ['/api/health', '/api/health'],
     ['/api/v1/openapi.json', '/api/v1/openapi.json'],
+    ['/api/v1/servers/{server}/probes', '/api/v1/servers/alpha/probes'],
+    ['/api/v1/alerts/rules', '/api/v1/alerts/rules'],
+    ['/api/v1/alerts/history', '/api/v1/alerts/history'],
+    ['/api/v1/alerts/contact-points', '/api/v1/alerts/contact-points'],
+    ['/api/v1/alerts/deliveries', '/api/v1/alerts/deliveries'],
+    ['/api/live', '/api/live'],
+    ['/api/ready', '/api/ready'],
   ];
   for (const [path, url] of gets) {
     const r = await call(url);
@@ -106,6 +113,21 @@ test('every GET answer conforms to the document', async () => {
   const one = await call(`/api/v1/admin/dead-letters/${letters.deadLetters[0].id}`);
   assert.equal(one.status, 200);
   conforms('/api/v1/admin/dead-letters/{id}', 'get', 200, one.body);
+
+  // Prometheus text: the documented media type, and a body that is text.
+  const metrics = await call('/metrics');
+  assert.equal(metrics.status, 200);
+  assert.match(String(metrics.headers.get('content-type')), /^text\/plain/);
+  conforms('/metrics', 'get', 200, metrics.body, 'text/plain; version=0.0.4');
+
+  // The change stream never ends: read its first event, then hang up.
+  const abort = new AbortController();
+  const stream = await fetch(`${app.url}/api/v1/changes`, { headers: { authorization: `Bearer ${ADMIN}` }, signal: abort.signal });
+  assert.equal(stream.status, 200);
+  assert.match(String(stream.headers.get('content-type')), /^text\/event-stream/);
+  const first = await stream.body!.getReader().read();
+  abort.abort();
+  conforms('/api/v1/changes', 'get', 200, new TextDecoder().decode(first.value), 'text/event-stream');
 
   const documentedGets = Object.entries(doc.paths)
     .filter(([, m]) => m.get)
