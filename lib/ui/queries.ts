@@ -168,11 +168,15 @@ export function useOperators(enabled: boolean) {
 }
 
 /** Alert rules and their states: every page's banner reads it, so it refreshes on its own. */
+// Alert states change on the evaluation schedule, not with ingest, so the change stream says nothing
+// about them: alert queries poll on their own, live or not (the banner and the Alerts page).
+const ALERT_POLL_MS = 5_000;
+
 export function useAlertRules() {
   return useQuery({
     queryKey: queryKeys.alertRules(),
     queryFn: ({ signal }) => apiFetch('/api/v1/alerts/rules', ZAlertRuleListResponse, { signal }),
-    refetchInterval: 15_000,
+    refetchInterval: ALERT_POLL_MS,
   });
 }
 
@@ -181,7 +185,7 @@ export function useAlertHistory(refresh: RefreshMode) {
   return useQuery({
     queryKey: queryKeys.alertHistory(),
     queryFn: ({ signal }) => apiFetch('/api/v1/alerts/history?limit=200', ZAlertHistoryResponse, { signal }),
-    refetchInterval: refetchInterval || 15_000,
+    refetchInterval: refetchInterval || ALERT_POLL_MS,
   });
 }
 
