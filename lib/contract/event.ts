@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { eventTimestampMs } from './timestamp';
-import { dataBoundsProblem } from './json-bounds';
+import { dataBoundsProblem, jsonPreview } from './json-bounds';
 
 export const EVENT_TYPES = [
   'session.opened',
@@ -275,7 +275,8 @@ export function validateEvent(raw: unknown): EventValidation {
         : {
             code: 'invalid_type',
             path: 'type',
-            message: `type: unknown event type ${JSON.stringify(type)}; expected one of ${EVENT_TYPES.join(', ')}`,
+            // A bounded preview: `type` may be any value, nested thousands of levels deep.
+            message: `type: unknown event type ${jsonPreview(type, 4, 200)}; expected one of ${EVENT_TYPES.join(', ')}`,
           };
     const envelopeResult = ZEnvelope.safeParse(raw);
     const rest = envelopeResult.success ? [] : toIssues(raw, envelopeResult.error.issues);
