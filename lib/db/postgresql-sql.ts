@@ -42,16 +42,26 @@ export function createPostgresqlSql(url: string, poolSize: number): Sql {
     ...base,
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
       const client = await pool.connect();
+      // pg-pool drops its idle 'error' listener while a client is checked out. A connection lost
+      // between two statements (database shutting down) is emitted as an 'error' event, which
+      // without a listener is an uncaught exception; the next statement then fails and is
+      // answered as retryable. A broken client is destroyed on release, not pooled again.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(executor(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!broken) await client.query('ROLLBACK').catch((rollbackErr: Error) => (broken = rollbackErr));
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),

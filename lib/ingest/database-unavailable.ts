@@ -18,21 +18,38 @@ const PRISMA_RETRYABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', '
 const PG_CONNECTION_MESSAGE =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 
+/**
+ * The errors nested in `err`: its cause chain, and the driver error Prisma 7 keeps in
+ * `meta.driverAdapterError` (a P2039 whose SQLSTATE says "shutting down" is as retryable as the
+ * plain pg error). Bounded, so a cyclic or hostile chain cannot loop.
+ */
+function nestedErrors(err: unknown): object[] {
+  const out: object[] = [];
+  const queue: unknown[] = [err];
+  while (queue.length > 0 && out.length < 12) {
+    const e = queue.shift();
+    if (!e || typeof e !== 'object' || out.includes(e)) continue;
+    out.push(e);
+    queue.push((e as { cause?: unknown }).cause, (e as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError);
+    if (e instanceof AggregateError) queue.push(...e.errors);
+  }
+  return out;
+}
+
 /** True when the same request may succeed if retried later. */
 export function isRetryableDatabaseError(err: unknown): boolean {
   if (isSqliteBusy(err)) return true;
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  return nestedErrors(err).some((e) => {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (NODE_NET.has(code) || PRISMA_RETRYABLE.has(code)) return true;
       if (/^[0-9A-Z]{5}$/.test(code) && PG_RETRYABLE.test(code)) return true;
     }
-    if ((e as { kind?: unknown }).kind === 'DatabaseNotReachable' || (e as { kind?: unknown }).kind === 'ConnectionClosed') return true;
+    const kind = (e as { kind?: unknown }).kind;
+    if (kind === 'DatabaseNotReachable' || kind === 'ConnectionClosed') return true;
     const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message)) return true;
-    if (e instanceof AggregateError && e.errors.some(isRetryableDatabaseError)) return true;
-  }
-  return false;
+    return typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message);
+  });
 }
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200));

@@ -29,6 +29,8 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
     if (l.client !== client || l.stopped) return;
     l.client = null;
     client.removeAllListeners();
+    // The dying connection may still emit 'error': without a listener that is an uncaught exception.
+    client.on('error', () => undefined);
     client.end().catch(() => undefined);
     const wait = RECONNECT_MS[Math.min(l.attempt++, RECONNECT_MS.length - 1)];
     setTimeout(() => void connect(l, true).catch(() => undefined), wait).unref();
