@@ -106,6 +106,15 @@ test(
       'health always answered',
     );
     await assertStoredMatches(app.query, r.log.record, 'outage-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
+    // A lost connection is handled where it happens, never by Node's last-resort handler.
+    assert.deepEqual(
+      app
+        .output()
+        .split('\n')
+        .filter((l) => /uncaughtException|unhandledRejection/.test(l)),
+      [],
+      'no uncaught exception in the app log',
+    );
   },
 );
 
