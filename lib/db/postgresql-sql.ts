@@ -38,22 +38,26 @@ export function createPostgresqlSql(url: string, poolSize: number): Sql {
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', (err) => componentLogger('database').error({ err: err.message }, 'idle PostgreSQL connection failed'));
   const base = executor(pool);
+  const inTransaction = async <T>(begin: string, fn: (tx: SqlExecutor) => Promise<T>) => {
+    const client = await pool.connect();
+    try {
+      await client.query(begin);
+      const result = await fn(executor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
   return {
     ...base,
-    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(executor(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) => inTransaction('BEGIN', fn),
+    // REPEATABLE READ takes one snapshot at the first statement; on a standby it is the replayed
+    // state at that moment, and replay applies a primary transaction atomically.
+    snapshot: (fn) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     close: () => pool.end(),
   };
 }
