@@ -6,9 +6,13 @@ import type { SqlExecutor } from './sql';
 /** An LSN as PostgreSQL prints it (`16/B374D848`). */
 export const LSN = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
 
-/** The primary's current WAL write position: every transaction committed so far lies before it. */
+/**
+ * The primary's current WAL insert position: every transaction committed so far lies before it.
+ * (Not pg_current_wal_lsn, the write position: with synchronous_commit=off a commit can still sit
+ * in the WAL buffers, past it.)
+ */
 export async function primaryWalPosition(sql: SqlExecutor): Promise<string> {
-  const [row] = await sql.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS "lsn"');
+  const [row] = await sql.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS "lsn"');
   return row.lsn;
 }
 

@@ -5,8 +5,10 @@
 // events) while the primary holds the data, /metrics reports the lag, and an operator's own
 // change is read back at once (read-after-write cookie → primary). Replay resumed under
 // continued ingest: every session detail read meanwhile shows a summary that matches its own
-// timeline (one snapshot), and the API catches up with the primary.
+// timeline (one snapshot), and the API catches up with the primary. The live change stream
+// announces a change only once the replica has replayed it, so the page's refetch sees it.
 import { after, test } from 'node:test';
+import { createParser } from 'eventsource-parser';
 import assert from 'node:assert/strict';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 import { readDatabaseConfig } from '@/lib/db/config';
@@ -82,6 +84,31 @@ const sessionTokens = async (app: AppServer) => {
   assert.equal(res.status, 200, res.text);
   return new Set<string>(res.body.sessions.map((s: any) => s.token));
 };
+
+/** The `change` frames of GET /api/v1/changes, as they arrive (with arrival time). */
+async function watchChanges(app: AppServer) {
+  const ac = new AbortController();
+  const res = await fetch(`${app.url}/api/v1/changes`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, signal: ac.signal });
+  assert.equal(res.status, 200);
+  const changes: { at: number; data: any }[] = [];
+  const parser = createParser({ onEvent: (m) => m.event === 'change' && changes.push({ at: Date.now(), data: JSON.parse(m.data) }) });
+  const ready = new Promise<void>((resolve) => {
+    void (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          const text = decoder.decode(chunk, { stream: true });
+          if (text.includes('event: ready')) resolve();
+          parser.feed(text);
+        }
+      } catch {
+        /* aborted */
+      }
+    })();
+  });
+  await ready;
+  return { changes, close: () => ac.abort() };
+}
 
 async function waitForReplay(primary: Db, replica: Db) {
   const lsn = await primaryWalPosition(primary.sql);
@@ -205,6 +232,24 @@ test(
     assert.deepEqual(await serverNames(), ['alpha', 'beta']);
     // The cookie's position is replayed now: the operator reads the replica again (same answer).
     assert.deepEqual(await serverNames(cookie), ['alpha', 'beta']);
+
+    // 5. Live updates: a change is announced only once the replica has replayed it.
+    const live = await watchChanges(app);
+    cleanups.push(() => live.close());
+    await replica.sql.query('SELECT pg_wal_replay_pause()');
+    await sleep(200);
+    await ingest(app, opened('tok-c'));
+    await sleep(1_500);
+    const aboutC = () => live.changes.filter((c) => c.data.tokens.some((t: any) => t.token === 'tok-c'));
+    assert.deepEqual(aboutC(), [], 'no change frame while the replica has not replayed it');
+    const resumedAt = Date.now();
+    await replica.sql.query('SELECT pg_wal_replay_resume()');
+    for (let i = 0; aboutC().length === 0; i++) {
+      assert.ok(i < 500, 'the change is announced after replay resumes');
+      await sleep(20);
+    }
+    assert.ok(aboutC()[0].at >= resumedAt);
+    assert.ok((await sessionTokens(app)).has('tok-c'), 'the refetch a change frame prompts sees the change');
     console.log(
       `replica: lag while paused ${lagSeconds.toFixed(2)} s; ${reads} detail reads during catch-up saw ${counts.size} distinct timeline lengths ` +
         `(${Math.min(...counts)}–${Math.max(...counts)} events), every summary matching its own events`,
