@@ -108,7 +108,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', cacheControl);
-      // A browser's change (not a sender's ingest): its next replica read waits for it to replay.
+      // A caller's change (not a sender's ingest): its replica-routed reads use the primary until the replica replays it.
       if (replicated && request.method !== 'GET' && contract.auth !== 'webhook' && response.status < 400) {
         const cookie = await writtenCookie(request, getDb()).catch(() => null);
         // The change is committed: never fail it for want of the cookie (the reload may then lag).
