@@ -8,6 +8,8 @@ export interface ThrowawayCluster extends TestCluster {
   pause(): Promise<void>;
   /** Starts it again on the same data and port. */
   resume(): Promise<void>;
+  /** A hot-standby streaming replica of this cluster on another loopback port (pg_basebackup -R -X stream). */
+  startReplica(): Promise<{ url: string; stop(): void }>;
 }
 export function findPostgresBin(): string | null;
 export function postgresProblems(): string[];

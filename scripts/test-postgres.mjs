@@ -52,8 +52,10 @@ export async function startTestCluster() {
 
 /**
  * A throwaway cluster (initdb + pg_ctl in a temp folder, free loopback port, non-root user):
- * { url, started, stop(), pause(), resume() }. pause()/resume() stop and start the server on the same
- * data and port (the fault suite takes the database away mid-load); stop() removes everything.
+ * { url, started, stop(), pause(), resume(), startReplica() }. pause()/resume() stop and start the
+ * server on the same data and port (the fault suite takes the database away mid-load);
+ * startReplica() adds a streaming replica of it (pg_basebackup -R -X stream, on another loopback
+ * port); stop() stops the replicas and the server and removes everything.
  */
 export async function startThrowawayCluster() {
   const bin = findPostgresBin();
@@ -84,15 +86,31 @@ export async function startThrowawayCluster() {
   }
   const port = await freePort();
   // Test-only settings: no fsync (a crashed test cluster is thrown away anyway), sockets in our folder.
-  const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  const startArgs = ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', opts];
-  const stop = () => {
+  const optsFor = (p) =>
+    `-c listen_addresses=127.0.0.1 -c port=${p} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const startArgs = ['start', '-D', data, '-w', '-t', '60', '-s', '-l', join(dir, 'postgres.log'), '-o', optsFor(port)];
+  const replicas = [];
+  const stopServer = (folder) => {
     try {
-      run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-s']);
+      run('pg_ctl', ['stop', '-D', folder, '-m', 'immediate', '-s']);
     } catch {
       /* not running */
     }
+  };
+  const stop = () => {
+    for (const folder of replicas) stopServer(folder);
+    stopServer(data);
     rmSync(dir, { recursive: true, force: true });
+  };
+  /** A hot-standby replica streaming from this cluster: { url, stop() } (stop() keeps its files until the cluster's stop()). */
+  const startReplica = async () => {
+    const replicaPort = await freePort();
+    const folder = join(dir, `replica-${replicas.length + 1}`);
+    // -R writes standby.signal and primary_conninfo; -X stream copies the WAL written meanwhile.
+    run('pg_basebackup', ['-D', folder, '-R', '-X', 'stream', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '--no-sync']);
+    replicas.push(folder);
+    run('pg_ctl', ['start', '-D', folder, '-w', '-t', '60', '-s', '-l', `${folder}.log`, '-o', optsFor(replicaPort)]);
+    return { url: `postgresql://postgres@127.0.0.1:${replicaPort}/postgres`, stop: () => stopServer(folder) };
   };
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
@@ -108,5 +126,6 @@ export async function startThrowawayCluster() {
     // fast: open transactions are rolled back and connections closed, as in a failover or a restart.
     pause: () => runAsync('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-s']),
     resume: () => runAsync('pg_ctl', startArgs),
+    startReplica,
   };
 }

@@ -60,7 +60,7 @@ export function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
-function isHttps(request: Request): boolean {
+export function isHttps(request: Request): boolean {
   const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
   return (proto ?? new URL(request.url).protocol.replace(':', '')) === 'https';
 }

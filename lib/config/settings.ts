@@ -77,6 +77,17 @@ export const ZSettings = z.object({
       return readDatabaseConfig({ DATABASE_URL: url });
     })
     .describe(`file:PATH for the embedded SQLite database, postgresql://… for PostgreSQL (default ${DEFAULT_DATABASE_URL})`),
+  DATABASE_READ_URL: z
+    .preprocess(trimmed, z.string().optional())
+    .transform((raw, ctx) => {
+      if (raw === undefined) return null;
+      if (!raw.startsWith('postgresql://') && !raw.startsWith('postgres://')) {
+        ctx.issues.push({ code: 'custom', message: 'must be a postgresql:// URL (a streaming replica of DATABASE_URL)', input: raw });
+        return z.NEVER;
+      }
+      return readDatabaseConfig({ DATABASE_URL: raw });
+    })
+    .describe('postgresql://… of a streaming replica: the query API and pages read from it; writes stay on DATABASE_URL'),
   PORT: wholeNumber({ default: 3000, min: 0, max: 65_535, description: 'TCP port `npm start` / `npm run demo` listen on' }),
   HOST: z.preprocess(trimmed, z.string().default('0.0.0.0')).describe('address `npm start` / `npm run demo` listen on'),
   DOORWATCH_SERVERS: z
@@ -246,6 +257,7 @@ function isOrigin(o: string): boolean {
 /** How a bad value is echoed in the error: key material never, a database URL by its scheme only. */
 const SHOWN: Partial<Record<SettingName, (raw: string) => string>> = {
   DATABASE_URL: (raw) => `${raw.split(':')[0]}:...`,
+  DATABASE_READ_URL: (raw) => `${raw.split(':')[0]}:...`,
   DOORWATCH_SERVERS: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_SECRET_KEY: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_SECRET_KEY_PREVIOUS: (raw) => `${raw.length} characters, not shown`,
@@ -270,7 +282,13 @@ export class SettingsError extends Error {
 export function readSettings(env: Env): Settings {
   const input = Object.fromEntries(SETTING_NAMES.map((name) => [name, env[name]]));
   const parsed = ZSettings.safeParse(input);
-  if (parsed.success) return Object.freeze(parsed.data);
+  if (parsed.success) {
+    // A replica only makes sense beside a PostgreSQL primary (SQLite has no replication).
+    if (parsed.data.DATABASE_READ_URL && parsed.data.DATABASE_URL.provider !== 'postgresql') {
+      throw new SettingsError(['DATABASE_READ_URL: needs a postgresql:// DATABASE_URL (the primary it replicates)']);
+    }
+    return Object.freeze(parsed.data);
+  }
   const problems = new Map<string, string>();
   for (const issue of parsed.error.issues) {
     const name = String(issue.path[0]) as SettingName;

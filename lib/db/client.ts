@@ -50,7 +50,7 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
   };
 }
 
-const globalForDb = globalThis as unknown as { doorwatchDb?: Db };
+const globalForDb = globalThis as unknown as { doorwatchDb?: Db; doorwatchReadDb?: Db };
 
 /** Process-wide database handle (kept on globalThis so Next's dev reloads don't leak connections). */
 export function getDb(): Db {
@@ -58,9 +58,22 @@ export function getDb(): Db {
   return globalForDb.doorwatchDb;
 }
 
-/** Closes the process-wide handle; the next getDb() opens a fresh one (start-up closes its own before serving). */
+/**
+ * The handle the query API reads with: a streaming replica when DATABASE_READ_URL is set, else
+ * the primary's own (getDb()). Nothing may write through it (a replica refuses) and the live
+ * change feed never LISTENs on it (NOTIFY is not replicated). See docs/deploy.md#read-replica.
+ */
+export function getReadDb(): Db {
+  const replica = settings().DATABASE_READ_URL;
+  if (!replica) return getDb();
+  globalForDb.doorwatchReadDb ??= openDb(replica);
+  return globalForDb.doorwatchReadDb;
+}
+
+/** Closes the process-wide handles; the next getDb() opens a fresh one (start-up closes its own before serving). */
 export async function closeDb(): Promise<void> {
-  const db = globalForDb.doorwatchDb;
+  const dbs = [globalForDb.doorwatchDb, globalForDb.doorwatchReadDb].filter((db): db is Db => db !== undefined);
   globalForDb.doorwatchDb = undefined;
-  await db?.close();
+  globalForDb.doorwatchReadDb = undefined;
+  await Promise.all(dbs.map((db) => db.close()));
 }

@@ -38,32 +38,36 @@ export function createPostgresqlSql(url: string, poolSize: number): Sql {
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', (err) => componentLogger('database').error({ err: err.message }, 'idle PostgreSQL connection failed'));
   const base = executor(pool);
+  const inTransaction = async <T>(begin: string, fn: (tx: SqlExecutor) => Promise<T>) => {
+    const client = await pool.connect();
+    // pg-pool drops its idle 'error' listener while a client is checked out. A connection lost
+    // between two statements (database shutting down) is emitted as an 'error' event, which
+    // without a listener is an uncaught exception; the next statement then fails and is
+    // answered as retryable. A broken client is destroyed on release, not pooled again.
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      await client.query(begin);
+      const result = await fn(executor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (!broken) await client.query('ROLLBACK').catch((rollbackErr: Error) => (broken = rollbackErr));
+      throw err;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  };
   return {
     ...base,
-    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
-      const client = await pool.connect();
-      // pg-pool drops its idle 'error' listener while a client is checked out. A connection lost
-      // between two statements (database shutting down) is emitted as an 'error' event, which
-      // without a listener is an uncaught exception; the next statement then fails and is
-      // answered as retryable. A broken client is destroyed on release, not pooled again.
-      let broken: Error | undefined;
-      const onError = (err: Error) => {
-        broken = err;
-      };
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const result = await fn(executor(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        if (!broken) await client.query('ROLLBACK').catch((rollbackErr: Error) => (broken = rollbackErr));
-        throw err;
-      } finally {
-        client.removeListener('error', onError);
-        client.release(broken);
-      }
-    },
+    transaction: (fn) => inTransaction('BEGIN', fn),
+    // REPEATABLE READ takes one snapshot at the first statement; on a standby it is the replayed
+    // state at that moment, and replay applies a primary transaction atomically.
+    snapshot: (fn) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     close: () => pool.end(),
   };
 }

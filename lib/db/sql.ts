@@ -70,6 +70,14 @@ export function insertManyAsUnnest(
 export interface Sql extends SqlExecutor {
   /** Runs fn in one transaction; on SQLite, write transactions of this process are queued. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn's reads in one snapshot: every statement sees the same committed state, so rows that
+   * ingest commits together (a session's summary and its events) are read together, even while
+   * commits land (or, on a replica, are replayed) between the statements. Read-only: works on a
+   * hot standby. PostgreSQL: a READ ONLY REPEATABLE READ transaction; SQLite: one read
+   * transaction on a snapshot connection (WAL: it never waits for the writer).
+   */
+  snapshot<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -64,6 +64,10 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
   const reader = connection(file);
   const writeExec = executor(writer);
   const readExec = executor(reader);
+  // Snapshots get their own connection (opened on first use) and take turns on it: a read
+  // transaction spans awaits, and the shared reader must keep serving the latest commit.
+  let snapshotConn: ReturnType<typeof connection> | null = null;
+  const snapshotQueue = new AsyncQueue();
   const budgetFrom = (asked: number) => () => Math.max(0, asked + lockWaitMs - Date.now());
   const write = <T>(fn: () => Promise<T>) => {
     const left = budgetFrom(Date.now());
@@ -95,9 +99,24 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
         }
       });
     },
+    snapshot<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+      return snapshotQueue.run(async () => {
+        snapshotConn ??= connection(file);
+        const conn = snapshotConn;
+        const exec = executor(conn);
+        // A deferred BEGIN takes its snapshot at the first read and holds no write lock.
+        conn.db.exec('BEGIN');
+        try {
+          return await fn({ ...exec, query: (text, params) => retryWhileBusy(() => exec.query(text, params), lockWaitMs) });
+        } finally {
+          if (conn.db.inTransaction) conn.db.exec('COMMIT');
+        }
+      });
+    },
     async close() {
       writer.db.close();
       reader.db.close();
+      snapshotConn?.db.close();
     },
   };
 }

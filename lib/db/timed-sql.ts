@@ -36,6 +36,7 @@ export function withQueryTiming(sql: Sql): Sql {
   return {
     ...timedExecutor(sql),
     transaction: (fn) => timed('transaction', () => sql.transaction((tx) => fn(timedExecutor(tx)))),
+    snapshot: (fn) => timed('transaction', () => sql.snapshot((tx) => fn(timedExecutor(tx)))),
     close: () => sql.close(),
   };
 }

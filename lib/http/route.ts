@@ -1,7 +1,8 @@
 // The one wrapper every route under app/api uses. A route declares its contract (lib/contract/api/
 // routes.ts: auth, zod schemas of params, query and body, responses, operationId) and a handler that
 // receives typed, checked input and delegates to lib/. The wrapper does what every route needs:
-// authorisation, getDb(), input validation (400 naming the wrong parameter), ApiError → JSON,
+// authorisation, the database handle (the primary, or a read replica for `reads: 'replica'`
+// contracts, see read-after-write.ts), input validation (400 naming the wrong parameter), ApiError → JSON,
 // a logged 500 for anything else, the cache-control header, and one structured log line and one
 // duration observation per request (with a request id, also sent back as x-request-id).
 import { randomUUID } from 'node:crypto';
@@ -10,10 +11,12 @@ import { logger } from '@/lib/log/logger';
 import { appMetrics } from '@/lib/metrics/prometheus/registry';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
-import { getDb, type Db } from '@/lib/db/client';
+import { getDb, getReadDb, type Db } from '@/lib/db/client';
+import { settings } from '@/lib/config/settings';
 import { databaseUnavailable, isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
 import { ApiError, errorBody, errorResponse } from './api-error';
 import { parseInput, parseQuery } from './parse-input';
+import { readDbFor, writtenCookie } from './read-after-write';
 import { readJsonBody } from './read-json-body';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -86,11 +89,15 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
       if (typeof server === 'string') annotate({ server });
       const query = contract.query ? parseQuery(contract.query, new URL(request.url).searchParams) : undefined;
       const body = contract.body && !contract.rawBody ? await readJsonBody(request, contract.body) : undefined;
+      // Only with a replica configured does routing cost anything (a cookie check, at most one
+      // replica query): otherwise every route reads and writes the primary, as before.
+      const replicated = (contract.reads === 'replica' || request.method !== 'GET') && settings().DATABASE_READ_URL !== null;
+      const readDb = contract.reads === 'replica' && replicated ? await readDbFor(request, getDb, getReadDb()) : null;
       // db is opened on first use: openapi.json is rendered at build time, where there is no database.
       const input = {
         request,
         get db() {
-          return getDb();
+          return readDb ?? getDb();
         },
         params,
         query,
@@ -101,6 +108,12 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', cacheControl);
+      // A caller's change (not a sender's ingest): its replica-routed reads use the primary until the replica replays it.
+      if (replicated && request.method !== 'GET' && contract.auth !== 'webhook' && response.status < 400) {
+        const cookie = await writtenCookie(request, getDb()).catch(() => null);
+        // The change is committed: never fail it for want of the cookie (the reload may then lag).
+        if (cookie) response.headers.append('set-cookie', cookie);
+      }
       return response;
     } catch (err) {
       if (err instanceof ApiError) {

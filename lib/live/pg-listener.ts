@@ -5,12 +5,15 @@
 import pg from 'pg';
 import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
+import { behindReplica } from './replica-gate';
 import { componentLogger } from '@/lib/log/logger';
 
 const RECONNECT_MS = [250, 500, 1000, 2000, 5000];
 
 interface Listener {
   url: string;
+  /** publishChange, behind the read replica's replay when there is one (replica-gate.ts). */
+  publish: (change: Change) => void;
   client: pg.Client | null;
   attempt: number;
   stopped: boolean;
@@ -40,14 +43,14 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
   client.on('notification', (msg) => {
     if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
     const change = decodeChange(msg.payload);
-    if (change) publishChange(change);
+    if (change) l.publish(change);
   });
   l.client = client;
   try {
     await client.connect();
     await client.query(`LISTEN ${CHANGE_CHANNEL}`);
     l.attempt = 0;
-    if (announce) publishChange(EVERYTHING);
+    if (announce) l.publish(EVERYTHING);
   } catch (err) {
     retry();
     throw err;
@@ -58,7 +61,7 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
 export function ensurePgListener(url: string): Promise<void> {
   const existing = globalForListener.doorwatchPgListener;
   if (existing && existing.url === url && !existing.stopped) return existing.ready;
-  const l: Listener = { url, client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
+  const l: Listener = { url, publish: behindReplica(publishChange), client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
   // A failed first connection keeps retrying in the background; callers are not held up by it.
   l.ready = connect(l, false).catch((err) =>
     componentLogger('live').error({ err: err instanceof Error ? err.message : String(err) }, 'LISTEN connection failed, retrying'),

@@ -1,5 +1,6 @@
 // One session: its summary, full ordered timeline (from Event) and renegotiation chain.
 import type { Db } from '@/lib/db/client';
+import type { SqlExecutor } from '@/lib/db/sql';
 import { ApiError } from '@/lib/http/api-error';
 import type { SessionRow } from '@/lib/store/session-row';
 import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
@@ -29,9 +30,9 @@ function parseData(text: string): Record<string, unknown> {
 }
 
 /** The predecessor of `row`: a session with token = previousToken, preferring the one that names `row` as its successor. */
-async function predecessorOf(db: Db, row: SessionRow): Promise<SessionRow | null> {
+async function predecessorOf(sql: SqlExecutor, row: SessionRow): Promise<SessionRow | null> {
   if (!row.previousToken) return null;
-  const rows = await sessionsWithTokens(db.sql, [row.previousToken]);
+  const rows = await sessionsWithTokens(sql, [row.previousToken]);
   if (rows.length === 0) return null;
   const named = rows.find((r) => r.successorToken === row.token && r.successorServer === row.server);
   if (named) return named;
@@ -39,17 +40,32 @@ async function predecessorOf(db: Db, row: SessionRow): Promise<SessionRow | null
   return same ?? [...rows].sort((a, b) => (a.server < b.server ? -1 : 1))[0];
 }
 
-export async function getSessionDetail(
+/**
+ * Read in one snapshot (Sql.snapshot): ingest commits a session's summary with its events, so the
+ * page never shows a summary older (or newer) than its own timeline, on the primary or on a
+ * replica that is replaying commits while we read.
+ */
+export function getSessionDetail(
   db: Db,
   server: string,
   token: string,
   nowMs: number,
   thresholdMs: number,
 ): Promise<TSessionDetailResponse> {
-  const row = await findSession(db.sql, server, token);
+  return db.sql.snapshot((sql) => readDetail(sql, server, token, nowMs, thresholdMs));
+}
+
+async function readDetail(
+  sql: SqlExecutor,
+  server: string,
+  token: string,
+  nowMs: number,
+  thresholdMs: number,
+): Promise<TSessionDetailResponse> {
+  const row = await findSession(sql, server, token);
   if (!row) throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
 
-  const events = (await readSessionEvents(db.sql, server, token)).sort(compareTimeline);
+  const events = (await readSessionEvents(sql, server, token)).sort(compareTimeline);
   const timeline: TTimelineEvent[] = events.map((e) => ({
     id: e.eventId,
     type: e.type,
@@ -77,7 +93,7 @@ export async function getSessionDetail(
       truncated ||= cur.previousToken !== null;
       break;
     }
-    const prev = await predecessorOf(db, cur);
+    const prev = await predecessorOf(sql, cur);
     if (!prev || !visit(prev)) break;
     predecessors.unshift(toChainLink(prev, nowMs, thresholdMs));
     cur = prev;
@@ -88,7 +104,7 @@ export async function getSessionDetail(
       truncated = true;
       break;
     }
-    const next = await findSession(db.sql, cur.successorServer, cur.successorToken);
+    const next = await findSession(sql, cur.successorServer, cur.successorToken);
     if (!next || !visit(next)) break;
     successors.push(toChainLink(next, nowMs, thresholdMs));
     cur = next;

@@ -112,6 +112,18 @@ test('every bad value gets its own line, NAME: what is wrong (got "…"), secret
   ]);
 });
 
+test('DATABASE_READ_URL: a PostgreSQL replica beside a PostgreSQL primary, never echoed', () => {
+  assert.equal(readSettings({}).DATABASE_READ_URL, null);
+  const s = readSettings({ DATABASE_URL: 'postgresql://u:pw@primary/dw', DATABASE_READ_URL: ' postgresql://u:pw@replica/dw ' });
+  assert.deepEqual(s.DATABASE_READ_URL, { provider: 'postgresql', url: 'postgresql://u:pw@replica/dw', sqliteFile: null });
+  assert.deepEqual(problems({ DATABASE_URL: 'postgresql://u:pw@primary/dw', DATABASE_READ_URL: 'mysql://u:hunter2@r/x' }), [
+    'DATABASE_READ_URL: must be a postgresql:// URL (a streaming replica of DATABASE_URL) (got "mysql:...")',
+  ]);
+  assert.deepEqual(problems({ DATABASE_READ_URL: 'postgresql://u:hunter2@replica/dw' }), [
+    'DATABASE_READ_URL: needs a postgresql:// DATABASE_URL (the primary it replicates)',
+  ]);
+});
+
 /** The variable names of README's Configuration table (`_PAUSE_MS` after `DOORWATCH_RETENTION_BATCH` is DOORWATCH_RETENTION_PAUSE_MS). */
 function readmeTable(): Map<string, string | null> {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

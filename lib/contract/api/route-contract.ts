@@ -42,6 +42,11 @@ export interface RouteContract {
   errors?: readonly number[];
   /** Default no-store: answers are live data or secrets. */
   cacheControl?: string;
+  /**
+   * 'replica': a read-only query whose handler may read from DATABASE_READ_URL (a streaming
+   * replica) when one is set; everything else uses the primary (docs/deploy.md#read-replica).
+   */
+  reads?: 'replica';
 }
 
 /** Keeps the literal types of a declaration (the handler's input is typed from them). */

@@ -2,10 +2,11 @@
 // it): default process metrics, the database-derived domain families (domain-metrics.ts), and
 // per-instance families that only make sense per process (request and query durations, ingest
 // batch outcomes), which Prometheus sums across instances as usual.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { getDb } from '@/lib/db/client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { getDb, getReadDb } from '@/lib/db/client';
+import { replicaLagSeconds } from '@/lib/db/replica-position';
 import { observeQueries } from '@/lib/db/timed-sql';
-import { deadlockThresholdMs } from '@/lib/config/settings';
+import { deadlockThresholdMs, settings } from '@/lib/config/settings';
 import { registerDomainMetrics } from './domain-metrics';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10];
@@ -54,6 +55,18 @@ function build() {
     }),
   };
   observeQueries((operation, seconds) => instance.dbQueryDuration.observe({ operation }, seconds));
+  if (settings().DATABASE_READ_URL) {
+    new Gauge({
+      name: 'doorwatch_replica_lag_seconds',
+      help: 'How far the read replica (DATABASE_READ_URL) this instance reads from is behind: 0 when it has replayed all the WAL it received, else the age of the last transaction it replayed. Absent when the replica cannot be asked.',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const lag = await replicaLagSeconds(getReadDb().sql).catch(() => null);
+        if (lag !== null) this.set(lag);
+      },
+    });
+  }
   return instance;
 }
 
