@@ -9,6 +9,8 @@ export interface PrerequisiteSystem {
   findPostgresBin(): string | null;
   isRoot(): boolean;
   hasApt(): boolean;
+  /** True when `name --version` runs (a command on PATH). */
+  hasCommand(name: string): boolean;
   log(line: string): void;
   /** Runs a command; null when it succeeded, else what failed. */
   run(cmd: string, args: string[]): string | null;

@@ -1,6 +1,6 @@
 // What npm test needs beyond `npm install`, checked up front so a missing piece is a clear
 // message instead of a confusing failure (or a silently skipped suite). Missing Debian packages
-// (Chromium, the PostgreSQL server) are installed when we can (root with apt-get, as on CI and
+// (Chromium, the PostgreSQL server, Prometheus's promtool) are installed when we can (root with apt-get, as on CI and
 // these machines); otherwise the message says exactly what to install.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,6 +22,9 @@ export function missingPackages(needs, sys) {
   }
   if (needs.has('postgresql') && !sys.env.DOORWATCH_TEST_PG_URL && !sys.findPostgresBin()) {
     missing.push({ what: 'PostgreSQL server binaries initdb and pg_ctl (integration run on PostgreSQL)', packages: ['postgresql'] });
+  }
+  if (needs.has('promtool') && !sys.hasCommand('promtool')) {
+    missing.push({ what: 'promtool (checks the /metrics text and the alert rules)', packages: ['prometheus'] });
   }
   return missing;
 }
@@ -57,6 +60,7 @@ const realSystem = {
   findPostgresBin,
   isRoot: () => process.getuid?.() === 0,
   hasApt: () => spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0,
+  hasCommand: (name) => spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0,
   log: (line) => console.log(line),
   run: (cmd, args) => {
     const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });

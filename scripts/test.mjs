@@ -14,20 +14,20 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 process.env.CHECKPOINT_DISABLE = '1';
 
 const SUITES = [
-  { name: 'unit', dir: 'tests/unit' },
+  { name: 'unit', dir: 'tests/unit', needs: ['promtool'] },
   // The integration suite runs on both databases (DOORWATCH_TEST_DATABASE, tests/support/test-database.ts).
   {
     name: 'integration',
     label: 'integration (sqlite)',
     dir: 'tests/integration',
-    needs: ['build'],
+    needs: ['build', 'promtool'],
     env: { DOORWATCH_TEST_DATABASE: 'sqlite' },
   },
   {
     name: 'integration',
     label: 'integration (postgresql)',
     dir: 'tests/integration',
-    needs: ['build', 'postgresql'],
+    needs: ['build', 'postgresql', 'promtool'],
     env: { DOORWATCH_TEST_DATABASE: 'postgresql' },
   },
   { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'] },

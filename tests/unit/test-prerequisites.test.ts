@@ -17,6 +17,7 @@ function fakeSystem(opts: { root: boolean; apt: boolean; installWorks?: boolean;
     findPostgresBin: () => (installed.has('postgresql') ? '/usr/lib/postgresql/15/bin' : null),
     isRoot: () => opts.root,
     hasApt: () => opts.apt,
+    hasCommand: (name) => name === 'promtool' && installed.has('prometheus'),
     log: (line) => logs.push(line),
     run: (cmd, args) => {
       runs.push(`${cmd} ${args.join(' ')}`);
@@ -65,6 +66,16 @@ test('a configured PostgreSQL URL or a unit-only run needs no packages', () => {
   assert.deepEqual(checkPrerequisites(new Set(), sys), []);
   assert.deepEqual(runs, []);
   assert.deepEqual(installPlan([], { isRoot: false, hasApt: false }), { commands: [], problems: [] });
+});
+
+test('promtool comes from the Debian package prometheus, for the unit and integration suites', () => {
+  const { sys, runs } = fakeSystem({ root: true, apt: true });
+  assert.deepEqual(checkPrerequisites(new Set(['promtool']), sys), []);
+  assert.deepEqual(runs, ['apt-get update -qq', 'apt-get install -y -qq --no-install-recommends prometheus']);
+  const notRoot = fakeSystem({ root: false, apt: true });
+  assert.match(checkPrerequisites(new Set(['promtool']), notRoot.sys)[0], /promtool.*apt-get install -y prometheus/);
+  const runner = readFileSync(new URL('../../scripts/test.mjs', import.meta.url), 'utf8');
+  assert.match(runner, /name: 'unit', dir: 'tests\/unit', needs: \['promtool'\]/);
 });
 
 test('Node versions follow package.json engines', () => {
