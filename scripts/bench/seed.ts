@@ -42,6 +42,8 @@ export interface SeedOptions {
   prefix?: string;
   /** Overrides the last-`days` window. */
   window?: { fromMs: number; toMs: number };
+  /** A folder holding prisma/<provider>/migrations to migrate with (default: the project's). */
+  migrationsRoot?: string;
 }
 
 export interface SeedResult {
@@ -162,6 +164,7 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   await prepareDatabase(
     o.databaseUrl,
     Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })),
+    o.migrationsRoot,
   );
   const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
   const phases = { generateAndSummarize: 0, events: 0, sessions: 0, rollups: 0 };
