@@ -21,8 +21,16 @@ export async function prepareInstance(): Promise<void> {
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
   // PostgreSQL: today's and the coming days' partitions exist before the first event arrives
   // (the retention job keeps them ahead from then on).
-  const partitions = await ensurePartitionsAhead(db.sql, Date.now(), settings().DOORWATCH_PARTITION_DAYS_AHEAD);
-  if (partitions.length) log.info({ partitions }, 'daily partitions created ahead');
+  // Never a reason not to start: the default partition takes any row meanwhile and the job retries.
+  try {
+    const partitions = await ensurePartitionsAhead(db.sql, Date.now(), settings().DOORWATCH_PARTITION_DAYS_AHEAD);
+    if (partitions.length) log.info({ partitions }, 'daily partitions created ahead');
+  } catch (err) {
+    log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not create daily partitions ahead (the retention job retries)',
+    );
+  }
   // (add further start-up steps above this line: the connection closes here; serving opens its own)
   await closeDb();
 }

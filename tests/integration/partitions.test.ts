@@ -10,6 +10,7 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { pruneDeadLetters, pruneEvents } from '@/lib/retention/prune-events';
+import { readDeadLetter } from '@/lib/store/dead-letters';
 import { DAY_MS, dayStart, ensureDailyPartitions, ensurePartitionsAhead, listDailyPartitions, partitionName } from '@/lib/store/partitions';
 import { migrationsRootBefore } from '../../scripts/bench/common';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
@@ -77,6 +78,9 @@ test(
     );
     assert.deepEqual(await db.sql.query('SELECT * FROM "Event" ORDER BY "server", "eventId"'), rowsBefore);
     assert.deepEqual(await db.sql.query('SELECT * FROM "DeadLetter" ORDER BY "id"'), lettersBefore);
+    // Dead letters are still found by id alone (their ids are app-made UUIDs; the key gained receivedAt).
+    for (const l of lettersBefore as { id: string; eventId: string }[])
+      assert.equal((await readDeadLetter(db.sql, l.id))?.eventId, l.eventId);
     const names = (await listDailyPartitions(db.sql, 'event')).map((p) => p.name);
     assert.ok(names.includes(partitionName('event', old)), 'a day with rows has its partition');
     assert.ok(names.includes(partitionName('event', dayStart(NOW + 7 * DAY_MS))), 'a week ahead exists');
