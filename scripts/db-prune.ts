@@ -20,10 +20,12 @@ async function main() {
     };
     const r = await pruneEvents(db.sql, options);
     console.log(
-      `db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted in ${r.batches} batch(es)`,
+      `db:prune (${db.config.provider}): ${r.deleted} events older than ${new Date(r.cutoff).toISOString()} deleted (${r.partitionsDropped} daily partition(s) dropped whole, ${r.batches} batch(es) of DELETE)`,
     );
     const d = await pruneDeadLetters(db.sql, options);
-    console.log(`db:prune (${db.config.provider}): ${d.deleted} dead letters older than the same cutoff deleted in ${d.batches} batch(es)`);
+    console.log(
+      `db:prune (${db.config.provider}): ${d.deleted} dead letters older than the same cutoff deleted (${d.partitionsDropped} daily partition(s) dropped whole, ${d.batches} batch(es) of DELETE)`,
+    );
     const p = await pruneProbeRuns(db.sql, options);
     console.log(`db:prune (${db.config.provider}): ${p.deleted} probe runs and probe-token records older than the same cutoff deleted`);
   } finally {

@@ -163,6 +163,12 @@ export const ZSettings = z.object({
     min: 1_000,
     description: 'milliseconds between scheduled pruning runs',
   }),
+  DOORWATCH_PARTITION_DAYS_AHEAD: wholeNumber({
+    default: 7,
+    min: 1,
+    max: 90,
+    description: 'PostgreSQL: daily Event/DeadLetter partitions kept created ahead of today',
+  }),
   DOORWATCH_PROBE_TICK_MS: wholeNumber({
     default: 15_000,
     min: 100,

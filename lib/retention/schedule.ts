@@ -1,60 +1,61 @@
 // The in-app retention schedule: started once per server process from instrumentation.ts
-// (Node.js runtime only). The timer is unref'd, so it never keeps a process alive, and runs
-// never overlap. Every instance runs it; deletes of the same rows are harmless (PostgreSQL
-// makes the second one wait, then find nothing).
+// (Node.js runtime only) as a periodic job of the retention leader (lib/schedule: a PostgreSQL
+// advisory lock, key 72707373; SQLite always leads), so one instance prunes and does partition
+// DDL at a time. On PostgreSQL each run first keeps the daily partitions created ahead
+// (lib/store/partitions.ts), which it does even when retention is off (DOORWATCH_RETENTION_DAYS=0).
+import { settings } from '@/lib/config/settings';
 import { getDb } from '@/lib/db/client';
 import { foldRejectionsBefore } from '@/lib/store/ingest-rejections';
+import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { componentLogger } from '@/lib/log/logger';
+import { createLeaderLease } from '@/lib/schedule/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
 import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const log = componentLogger('retention');
 
-const state = globalThis as unknown as { doorwatchRetention?: NodeJS.Timeout | null };
+const state = globalThis as unknown as { doorwatchRetention?: PeriodicJob | null };
+
+async function runRetention(config: RetentionConfig): Promise<void> {
+  const { sql } = getDb();
+  const created = await ensurePartitionsAhead(sql, Date.now(), config.partitionDaysAhead);
+  if (created.length > 0) log.info({ partitions: created }, 'daily partitions created ahead');
+  if (config.days <= 0) return;
+  const options = { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs };
+  const events = await pruneEvents(sql, options);
+  const letters = await pruneDeadLetters(sql, options);
+  const probes = await pruneProbeRuns(sql, options);
+  // Rejection counts older than the cutoff fold into all-time rows (counters never go down).
+  const rejectionRows = await foldRejectionsBefore(sql, events.cutoff);
+  if (events.deleted + letters.deleted + probes.deleted + rejectionRows > 0) {
+    log.info(
+      {
+        events: events.deleted,
+        deadLetters: letters.deleted,
+        probeRecords: probes.deleted,
+        rejectionRows,
+        partitionsDropped: events.partitionsDropped + letters.partitionsDropped,
+        cutoff: new Date(events.cutoff).toISOString(),
+      },
+      'retention pruned old rows',
+    );
+  }
+}
 
 export function startRetentionSchedule(config: RetentionConfig = readRetentionConfig()): void {
   if (state.doorwatchRetention !== undefined) return;
-  if (config.days <= 0) {
+  const database = settings().DATABASE_URL;
+  if (config.days <= 0 && database.provider !== 'postgresql') {
     state.doorwatchRetention = null;
     return;
   }
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const options = { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs };
-      const events = await pruneEvents(getDb().sql, options);
-      const letters = await pruneDeadLetters(getDb().sql, options);
-      const probes = await pruneProbeRuns(getDb().sql, options);
-      // Rejection counts older than the cutoff fold into all-time rows (counters never go down).
-      const rejectionRows = await foldRejectionsBefore(getDb().sql, events.cutoff);
-      if (events.deleted + letters.deleted + probes.deleted + rejectionRows > 0) {
-        log.info(
-          {
-            events: events.deleted,
-            deadLetters: letters.deleted,
-            probeRecords: probes.deleted,
-            rejectionRows,
-            cutoff: new Date(events.cutoff).toISOString(),
-          },
-          'retention pruned old rows',
-        );
-      }
-    } catch (err) {
-      log.error({ err: err instanceof Error ? err.message.split('\n')[0] : String(err) }, 'retention run failed (will retry)');
-    } finally {
-      running = false;
-    }
-  };
-  // First run soon after start (not during it), then every interval.
-  const first = setTimeout(
-    () => {
-      void run();
-      state.doorwatchRetention = setInterval(() => void run(), config.intervalMs);
-      state.doorwatchRetention.unref();
-    },
-    Math.min(30_000, config.intervalMs),
-  );
-  first.unref();
-  state.doorwatchRetention = first;
+  // First run soon after start (not during it), then every interval; runs never overlap.
+  state.doorwatchRetention = startPeriodicJob({
+    name: 'retention',
+    intervalMs: config.intervalMs,
+    lease: createLeaderLease(database, 'retention'),
+    onError: (err) =>
+      log.error({ err: err instanceof Error ? err.message.split('\n')[0] : String(err) }, 'retention run failed (will retry)'),
+    run: () => runRetention(config),
+  });
 }

@@ -13,7 +13,10 @@ export interface LeaderLease {
   release(): Promise<void>;
 }
 
-/** Advisory-lock keys of scheduled jobs; the start-up lock is 72707370, Prisma's migration lock 72707369. */
+/**
+ * Advisory-lock keys of scheduled jobs; the start-up lock is 72707370, Prisma's migration lock 72707369,
+ * partition DDL 72707374 (lib/store/partitions.ts) and the per-event-id locks class 72707375 (lib/store/events.ts).
+ */
 export const LEADER_LOCK_KEYS = {
   alerts: 72707371,
   probes: 72707372,

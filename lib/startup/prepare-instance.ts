@@ -1,6 +1,8 @@
 // Work done once before serving: things that need the database migrated first.
 import { closeDb, getDb } from '@/lib/db/client';
 import { componentLogger } from '@/lib/log/logger';
+import { settings } from '@/lib/config/settings';
+import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { provisionServersFromEnv, sealStoredSecrets } from '@/lib/store/servers/server-registry';
 import { sealContactPointSecrets } from '@/lib/store/alert-contact-points';
 
@@ -17,6 +19,18 @@ export async function prepareInstance(): Promise<void> {
   if (sealedContactPoints)
     log.info({ sealedContactPoints }, 'alert contact point secrets stored in clear sealed with DOORWATCH_SECRET_KEY');
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
+  // PostgreSQL: today's and the coming days' partitions exist before the first event arrives
+  // (the retention job keeps them ahead from then on).
+  // Never a reason not to start: the default partition takes any row meanwhile and the job retries.
+  try {
+    const partitions = await ensurePartitionsAhead(db.sql, Date.now(), settings().DOORWATCH_PARTITION_DAYS_AHEAD);
+    if (partitions.length) log.info({ partitions }, 'daily partitions created ahead');
+  } catch (err) {
+    log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not create daily partitions ahead (the retention job retries)',
+    );
+  }
   // (add further start-up steps above this line: the connection closes here; serving opens its own)
   await closeDb();
 }

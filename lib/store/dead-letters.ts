@@ -154,10 +154,26 @@ export async function readDeadLetter(sql: SqlExecutor, id: string): Promise<Stor
   return row ? fromRow(row) : null;
 }
 
-/** Deletes up to `limit` dead letters received before `cutoff`. */
-export function deleteDeadLettersBefore(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
-  return tx.execute(
-    `DELETE FROM ${TABLE_SQL.deadLetter} WHERE "id" IN (SELECT "id" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?)`,
+/**
+ * Deletes up to `limit` dead letters received before `cutoff`. PostgreSQL ("DeadLetter"
+ * partitioned by "receivedAt"): keys first, then a delete by full primary key (see
+ * deleteEventsOfEndedTimelines in ./events.ts for why).
+ */
+export async function deleteDeadLettersBefore(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
+  if (tx.provider !== 'postgresql') {
+    return tx.execute(
+      `DELETE FROM ${TABLE_SQL.deadLetter} WHERE "id" IN (SELECT "id" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?)`,
+      [cutoff, limit],
+    );
+  }
+  const keys = await tx.query<{ id: string; receivedAt: number }>(
+    `SELECT "id", "receivedAt" FROM ${TABLE_SQL.deadLetter} WHERE "receivedAt" < ? LIMIT ?`,
     [cutoff, limit],
+  );
+  if (keys.length === 0) return 0;
+  return tx.execute(
+    `DELETE FROM ${TABLE_SQL.deadLetter} d USING unnest(?::text[], ?::int8[]) AS k("id", "receivedAt")
+      WHERE d."id" = k."id" AND d."receivedAt" = k."receivedAt"`,
+    [keys.map((k) => k.id), keys.map((k) => k.receivedAt)],
   );
 }

@@ -39,7 +39,18 @@ function rowToEvent(r: TimelineRow): DoorwatchEvent {
   return event as unknown as DoorwatchEvent;
 }
 
-/** Inserts the events that are new for this server (idempotent per event id); returns the ids inserted. */
+/**
+ * Inserts the events that are new for this server (idempotent per event id); returns the ids inserted.
+ *
+ * SQLite: the primary key (server, eventId) decides. PostgreSQL: "Event" is partitioned by "at"
+ * (lib/store/partitions.ts) and its primary key must contain it, so the key alone would let a
+ * resend of an id with another time become a second row. Two things keep (server, eventId)
+ * unique there: each new row is inserted only if no stored row has its id (one primary-key
+ * prefix probe per partition), and transaction-scoped advisory locks on the ids, in sorted
+ * order, make a concurrent insert of the same id wait for the first one's commit (without them,
+ * two transactions would each miss the other's uncommitted row). The id locks live in the
+ * two-key advisory space (class EVENT_ID_LOCK_CLASS), apart from the one-key token locks.
+ */
 export async function insertNewEvents(
   tx: SqlExecutor,
   server: string,
@@ -56,11 +67,39 @@ export async function insertNewEvents(
     JSON.stringify(e.data ?? {}),
     receivedAt,
   ]);
+  if (tx.provider === 'postgresql') return insertNewEventsPartitioned(tx, server, rows);
   const inserted = await tx.insertMany<{ eventId: string }>(
     TABLE.event,
     EVENT_COLUMNS,
     rows,
     'ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"',
+  );
+  return new Set(inserted.map((r) => r.eventId));
+}
+
+/** Advisory lock class of the per-event-id locks (the first key of pg_advisory_xact_lock(int4, int4)). */
+export const EVENT_ID_LOCK_CLASS = 72707375;
+
+async function insertNewEventsPartitioned(tx: SqlExecutor, server: string, rows: readonly (readonly unknown[])[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const ids = rows.map((r) => r[1] as string);
+  await tx.execute(
+    `SELECT COUNT(pg_advisory_xact_lock(${EVENT_ID_LOCK_CLASS}, h)) FROM (
+       SELECT DISTINCT hashtext(?::text || '/' || id) AS h FROM unnest(?::text[]) AS id ORDER BY h) AS ids`,
+    [server, ids],
+  );
+  const names = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
+  const arrays = EVENT_COLUMNS.map((c) => `?::${c.type === 'text' ? 'text' : c.type === 'bigint' ? 'int8' : 'int4'}[]`).join(', ');
+  // LATERAL ... LIMIT 1 keeps the probe a nested loop over the partitions' key indexes; a plain
+  // NOT EXISTS may become a hash anti-join that reads every partition.
+  const inserted = await tx.query<{ eventId: string }>(
+    `INSERT INTO ${TABLE_SQL.event} (${names})
+     SELECT v.* FROM unnest(${arrays}) AS v(${names})
+       LEFT JOIN LATERAL (SELECT 1 AS "hit" FROM ${TABLE_SQL.event} e
+                           WHERE e."server" = v."server" AND e."eventId" = v."eventId" LIMIT 1) AS stored ON true
+      WHERE stored."hit" IS NULL
+     ON CONFLICT DO NOTHING RETURNING "eventId"`,
+    EVENT_COLUMNS.map((_, c) => rows.map((r) => r[c] ?? null)),
   );
   return new Set(inserted.map((r) => r.eventId));
 }
@@ -112,14 +151,31 @@ export async function readSessionEvents(sql: SqlExecutor, server: string, token:
 /**
  * Deletes up to `limit` events older than `cutoff` whose session's last event is older too (only
  * whole timelines go). The subquery walks Event_at_idx and probes Session by primary key.
+ * PostgreSQL ("Event" partitioned by "at"): the keys are read first and deleted by full primary
+ * key, a nested loop of key probes pruned to each key's partition; one DELETE ... IN (subquery)
+ * there plans as a hash semi-join over every old partition, read whole on every batch.
  */
-export function deleteEventsOfEndedTimelines(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
-  return tx.execute(
-    `DELETE FROM ${TABLE_SQL.event} WHERE ("server", "eventId") IN (
-       SELECT e."server", e."eventId" FROM ${TABLE_SQL.event} e
+export async function deleteEventsOfEndedTimelines(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
+  const ended = (columns: string) => `SELECT ${columns} FROM ${TABLE_SQL.event} e
          JOIN ${TABLE_SQL.session} s ON s."server" = e."server" AND s."token" = e."token"
         WHERE e."at" < ? AND s."lastEventAt" < ?
-        LIMIT ?)`,
-    [cutoff, cutoff, limit],
+        LIMIT ?`;
+  if (tx.provider !== 'postgresql') {
+    return tx.execute(`DELETE FROM ${TABLE_SQL.event} WHERE ("server", "eventId") IN (${ended('e."server", e."eventId"')})`, [
+      cutoff,
+      cutoff,
+      limit,
+    ]);
+  }
+  const keys = await tx.query<{ server: string; eventId: string; at: number }>(ended('e."server", e."eventId", e."at"'), [
+    cutoff,
+    cutoff,
+    limit,
+  ]);
+  if (keys.length === 0) return 0;
+  return tx.execute(
+    `DELETE FROM ${TABLE_SQL.event} e USING unnest(?::text[], ?::text[], ?::int8[]) AS k("server", "eventId", "at")
+      WHERE e."server" = k."server" AND e."eventId" = k."eventId" AND e."at" = k."at"`,
+    [keys.map((k) => k.server), keys.map((k) => k.eventId), keys.map((k) => k.at)],
   );
 }

@@ -70,3 +70,17 @@ export async function sessionsInStateByServer(sql: SqlExecutor, state: string): 
   );
   return new Map(rows.map((r) => [r.server, Number(r.n)]));
 }
+
+/**
+ * The earliest first event of the sessions that began before `cutoff` and are still receiving
+ * events after it, or null: retention keeps every raw event from that time on (only whole
+ * timelines go), so a daily partition ending at or before it can be dropped whole.
+ * Walks Session_lastEventAt_idx over the sessions active since the cutoff.
+ */
+export async function earliestStartOfSpanningSessions(sql: SqlExecutor, cutoff: number): Promise<number | null> {
+  const [row] = await sql.query<{ first: number | string | null }>(
+    `SELECT MIN("firstEventAt") AS "first" FROM ${TABLE_SQL.session} WHERE "lastEventAt" >= ? AND "firstEventAt" < ?`,
+    [cutoff, cutoff],
+  );
+  return row?.first == null ? null : Number(row.first);
+}

@@ -121,10 +121,14 @@ export function tempSqliteUrl(): { url: string; dir: string; file: string } {
   return { url: `file:${file}`, dir, file };
 }
 
-/** Migrates a database (the app's own runner) and provisions servers + the bootstrap admin. */
-export async function prepareDatabase(databaseUrl: string, servers: readonly { name: string; secret: string }[] = []): Promise<void> {
+/** Migrates a database (the app's own runner; `root` holds prisma/) and provisions servers + the bootstrap admin. */
+export async function prepareDatabase(
+  databaseUrl: string,
+  servers: readonly { name: string; secret: string }[] = [],
+  root = ROOT,
+): Promise<void> {
   const config = readDatabaseConfig({ DATABASE_URL: databaseUrl });
-  await runMigrations(config, ROOT);
+  await runMigrations(config, root);
   const db = openDb(config);
   try {
     if (servers.length) await provisionServersFromEnv(db, servers.map((s) => `${s.name}=${s.secret}`).join(','));
@@ -319,4 +323,16 @@ export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now();
   const r = await fn();
   return [r, performance.now() - t];
+}
+
+/**
+ * A scratch folder holding the project's PostgreSQL migrations up to (not including) `name`:
+ * a database migrated from it is an installation from before that migration.
+ */
+export function migrationsRootBefore(name: string, provider: 'sqlite' | 'postgresql' = 'postgresql'): string {
+  const root = mkdtempSync(join(tmpdir(), 'doorwatch-migrations-'));
+  const from = join(ROOT, 'prisma', provider, 'migrations');
+  const to = join(root, 'prisma', provider, 'migrations');
+  cpSync(from, to, { recursive: true, filter: (src) => !src.includes(name) });
+  return root;
 }

@@ -3,8 +3,12 @@
 //   npm run bench:ingest -- [--events 100000] [--concurrency 4] [--targets sqlite,postgresql,postgresql-x2] [--cpu-prof DIR]
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
+//   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)
+//   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
 import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
 import { benchIngest } from './ingest';
+import { benchPartitionIngest } from './partition-ingest';
+import { benchPrune } from './prune';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
 
@@ -25,6 +29,8 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
     }
   },
   query: benchQuery,
+  prune: benchPrune,
+  'partition-ingest': benchPartitionIngest,
 };
 
 async function main() {
@@ -34,7 +40,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, prune, partition-ingest)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }

@@ -7,6 +7,8 @@ import { Client } from 'pg';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { readDatabaseConfig } from '@/lib/db/config';
+import { openDb } from '@/lib/db/client';
+import { ensureDailyPartitions } from '@/lib/store/partitions';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
 import { summarizeResumption } from '@/lib/boundary/resumption-health';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
@@ -42,6 +44,8 @@ export interface SeedOptions {
   prefix?: string;
   /** Overrides the last-`days` window. */
   window?: { fromMs: number; toMs: number };
+  /** A folder holding prisma/<provider>/migrations to migrate with (default: the project's). */
+  migrationsRoot?: string;
 }
 
 export interface SeedResult {
@@ -162,7 +166,20 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   await prepareDatabase(
     o.databaseUrl,
     Array.from({ length: servers }, (_, i) => ({ name: serverName(i), secret: generateSecret() })),
+    o.migrationsRoot,
   );
+  const fromMs = o.window?.fromMs ?? now - days * 86_400_000;
+  const toMs = o.window?.toMs ?? now - 120_000;
+  // PostgreSQL: the daily partitions a running app keeps for these days, so the seeded events land where
+  // ingested ones would instead of in the default partition (no-op on SQLite and unpartitioned schemas).
+  if (config.provider === 'postgresql') {
+    const db = openDb(config);
+    try {
+      await ensureDailyPartitions(db.sql, 'event', fromMs, toMs);
+    } finally {
+      await db.close();
+    }
+  }
   const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
   const phases = { generateAndSummarize: 0, events: 0, sessions: 0, rollups: 0 };
   const delta: RollupDelta = new Map();
@@ -186,8 +203,8 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
   for (const s of generateFleet({
     events: o.events,
     servers,
-    fromMs: o.window?.fromMs ?? now - days * 86_400_000,
-    toMs: o.window?.toMs ?? now - 120_000,
+    fromMs,
+    toMs,
     prefix,
     seed: o.seed ?? 11,
     eventsPerSession: o.sessions ? o.events / o.sessions : undefined,

@@ -59,7 +59,13 @@ after(async () => {
 });
 
 test('retention settings: 30 days and 5,000-row batches by default; 0 turns pruning off; nonsense is refused', () => {
-  assert.deepEqual(readRetentionConfig(readSettings({})), { days: 30, batchSize: 5000, pauseMs: 250, intervalMs: 3_600_000 });
+  assert.deepEqual(readRetentionConfig(readSettings({})), {
+    days: 30,
+    batchSize: 5000,
+    pauseMs: 250,
+    intervalMs: 3_600_000,
+    partitionDaysAhead: 7,
+  });
   assert.equal(readRetentionConfig(readSettings({ DOORWATCH_RETENTION_DAYS: '0' })).days, 0);
   assert.throws(
     () => readSettings({ DOORWATCH_RETENTION_DAYS: '-1' }),
@@ -74,7 +80,11 @@ test('retention settings: 30 days and 5,000-row batches by default; 0 turns prun
 test('old events go in bounded batches; recent and still-active timelines, summaries and rollups stay', async () => {
   const before = await snapshot();
   assert.equal(await count(), 42 + 5 + 5);
-  assert.deepEqual(await pruneEvents(db.sql, { days: 0, now: NOW }), { cutoff: NOW, deleted: 0, batches: 0 }, 'days=0 deletes nothing');
+  assert.deepEqual(
+    await pruneEvents(db.sql, { days: 0, now: NOW }),
+    { cutoff: NOW, deleted: 0, batches: 0, partitionsDropped: 0 },
+    'days=0 deletes nothing',
+  );
 
   const perBatch: number[] = [];
   const r = await pruneEvents(db.sql, { days: 30, now: NOW, batchSize: 10, pauseMs: 1, onBatch: (n) => perBatch.push(n) });

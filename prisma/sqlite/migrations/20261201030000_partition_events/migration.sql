@@ -1,0 +1,4 @@
+-- PostgreSQL partitions "Event" and "DeadLetter" by day in this migration (see the postgresql
+-- folder and docs/deploy.md "Partitions"). SQLite has no table partitioning: it keeps one table
+-- each and retention keeps deleting in batches. Nothing to change; the folder exists so both
+-- providers ship the same migrations by name.
