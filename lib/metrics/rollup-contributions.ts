@@ -3,6 +3,7 @@
 // difference, so late and out-of-order events move counts between minutes instead of
 // double-counting them, and the totals never depend on arrival order.
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn } from './refusal-histogram';
+import { histogramBucket, histogramKey, type HistogramKey } from './latency-histogram';
 
 export const ROLLUP_COLUMNS = [
   'events',
@@ -24,6 +25,8 @@ export const ROLLUP_COLUMNS = [
   'renegLatencyMsSum',
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
+/** A counter of a rollup cell: a "Rollup" column, or a latency-histogram bucket ("LatencyHistogram" row). */
+export type RollupKey = RollupColumn | HistogramKey;
 
 export const MINUTE_MS = 60_000;
 export const RENEGOTIATION_FAST_MS = 200;
@@ -40,6 +43,7 @@ export interface SessionAnchors {
   boundaryAt: number | null;
   boundaryOutcome: string | null;
   answeredAt: number | null;
+  refusedAt: number | null;
   refusalLatencyMs: number | null;
   dualNegotiationAt: number | null;
   burnedTokenReuseAt: number | null;
@@ -51,13 +55,13 @@ export interface SessionAnchors {
 
 export interface Contribution {
   minute: number;
-  column: RollupColumn;
+  column: RollupKey;
   value: number;
 }
 
 export function sessionContributions(a: SessionAnchors): Contribution[] {
   const out: Contribution[] = [];
-  const add = (at: number | null, column: RollupColumn, value = 1) => {
+  const add = (at: number | null, column: RollupKey, value = 1) => {
     if (at !== null) out.push({ minute: minuteOf(at), column, value });
   };
   add(a.firstEventAt, 'sessions');
@@ -86,11 +90,18 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
     add(a.successorOpenedAt, 'renegUnder50ms');
   }
   if (a.renegotiationLatencyMs !== null) add(a.successorOpenedAt, 'renegLatencyMsSum', a.renegotiationLatencyMs);
+  // The percentile histograms, anchored as the exact percentiles select their sessions (lib/queries/stats.ts).
+  if (a.boundaryOutcome === 'refused' && a.refusalLatencyMs !== null) {
+    add(a.refusedAt, histogramKey('refusal', histogramBucket(a.refusalLatencyMs)));
+  }
+  if (a.renegotiationLatencyMs !== null) {
+    add(a.successorOpenedAt, histogramKey('renegotiation', histogramBucket(a.renegotiationLatencyMs)));
+  }
   return out;
 }
 
 /** Cells keyed by `${server}|${minute}` with per-column deltas; zero deltas are dropped. */
-export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupColumn, number>> }>;
+export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupKey, number>> }>;
 
 export function addContributions(delta: RollupDelta, server: string, items: readonly Contribution[], sign: 1 | -1): void {
   for (const c of items) {
@@ -103,7 +114,7 @@ export function addContributions(delta: RollupDelta, server: string, items: read
 
 export function pruneZeroCells(delta: RollupDelta): void {
   for (const [key, cell] of delta) {
-    for (const col of Object.keys(cell.values) as RollupColumn[]) if (cell.values[col] === 0) delete cell.values[col];
+    for (const col of Object.keys(cell.values) as RollupKey[]) if (cell.values[col] === 0) delete cell.values[col];
     if (Object.keys(cell.values).length === 0) delta.delete(key);
   }
 }

@@ -201,6 +201,7 @@ export function sessionAnchors(row: SessionRow): SessionAnchors {
     boundaryAt: row.boundaryAt,
     boundaryOutcome: row.boundaryOutcome,
     answeredAt: row.answeredAt,
+    refusedAt: row.refusedAt,
     refusalLatencyMs: row.refusalLatencyMs,
     dualNegotiationAt: row.dualNegotiationAt,
     burnedTokenReuseAt: row.burnedTokenReuseAt,
