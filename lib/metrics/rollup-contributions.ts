@@ -5,6 +5,16 @@
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn } from './refusal-histogram';
 import { histogramBucket, histogramKey, type HistogramKey } from './latency-histogram';
 
+/** Session resumption counters summed as they are (SessionRow columns of the same names). */
+export const RESUMPTION_SUMS = ['checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes'] as const;
+/** Rollup column → resumption flag (in the session's flags text) counted as sessions. */
+export const RESUMPTION_FLAG_COLUMNS = [
+  ['conflictSessions', 'resume_conflict'],
+  ['endedSessionResumes', 'resume_after_end'],
+  ['unknownCursorSessions', 'unknown_cursor'],
+  ['abandonedSessions', 'abandoned'],
+] as const;
+
 export const ROLLUP_COLUMNS = [
   'events',
   'sessions',
@@ -23,6 +33,9 @@ export const ROLLUP_COLUMNS = [
   'refusalLatencyMsSum',
   'renegUnder50ms',
   'renegLatencyMsSum',
+  // SSE resumption health, at the minute of the session's last event (as the stats range selects it).
+  ...RESUMPTION_SUMS,
+  ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c),
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 /** A counter of a rollup cell: a "Rollup" column, or a latency-histogram bucket ("LatencyHistogram" row). */
@@ -51,6 +64,14 @@ export interface SessionAnchors {
   deadlockEndedAt: number | null;
   successorOpenedAt: number | null;
   renegotiationLatencyMs: number | null;
+  /** Resumption health (absent: none); counted at lastEventAt. */
+  lastEventAt?: number | null;
+  checkedResumes?: number;
+  lossyResumes?: number;
+  idleResumes?: number;
+  rejectedResumes?: number;
+  /** The row's space-separated flags text. */
+  flags?: string;
 }
 
 export interface Contribution {
@@ -90,6 +111,14 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
     add(a.successorOpenedAt, 'renegUnder50ms');
   }
   if (a.renegotiationLatencyMs !== null) add(a.successorOpenedAt, 'renegLatencyMsSum', a.renegotiationLatencyMs);
+  for (const c of RESUMPTION_SUMS) {
+    const v = Number(a[c] ?? 0);
+    if (v !== 0) add(a.lastEventAt ?? null, c, v);
+  }
+  if (a.flags) {
+    const flags = new Set(a.flags.split(' '));
+    for (const [c, flag] of RESUMPTION_FLAG_COLUMNS) if (flags.has(flag)) add(a.lastEventAt ?? null, c);
+  }
   // The percentile histograms, anchored as the exact percentiles select their sessions (lib/queries/stats.ts).
   if (a.boundaryOutcome === 'refused' && a.refusalLatencyMs !== null) {
     add(a.refusedAt, histogramKey('refusal', histogramBucket(a.refusalLatencyMs)));

@@ -8,6 +8,9 @@
 //   time counts up to now.
 // - the refusal latency histogram is a sum of the rollups' per-bucket counters.
 // - deadLetters counts what ingest refused (DeadLetter rows received in range).
+// - resumption health sums the rollups' resumption counters, kept at the minute of each session's
+//   last event (so a range takes the sessions whose last event falls in it; probe sessions are
+//   left out like from every rollup counter).
 // - counters of whole quarter hours come from RollupQuarter, the minutes at the edges from Rollup
 //   (lib/store/rollups.ts rollupBucketSums): a day is ~100 cells per server, at any table size.
 // - refusal and renegotiation latency percentiles (nearest rank) are over the sessions whose
@@ -24,14 +27,14 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
 import { HISTOGRAM_RELATIVE_ERROR, summarizeHistogram, type CountedBucket, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { histogramSums, rollupBucketSums, type BucketRow } from '@/lib/store/rollups';
-import type { RollupColumn } from '@/lib/metrics/rollup-contributions';
+import { RESUMPTION_FLAG_COLUMNS, RESUMPTION_SUMS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
 import { countRejections } from '@/lib/store/ingest-rejections';
 import { TABLE_SQL } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
-import { resumptionCounts, sumResumption } from '@/lib/store/resumption-counts';
+import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 
 export interface StatsQuery {
   range: TimeRange;
@@ -132,6 +135,9 @@ function histogramAnswer(rows: readonly { b: number; bucket: number; count: numb
   };
 }
 
+/** The resumption health counters, kept in the rollups under the response's names. */
+const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)];
+
 const NO_LATENCY: TBucketLatency = { count: 0, p50: null, p95: null, max: null };
 
 const emptyCounts = (): TStatsCounts => ({
@@ -151,11 +157,21 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
   const serverParam = q.server === null ? [] : [q.server];
-  const rollupCols: RollupColumn[] = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms', ...REFUSAL_HISTOGRAM_COLUMNS];
+  const rollupCols: RollupColumn[] = [
+    ...COUNTERS.map(([c]) => c),
+    'deadlockIdleMs',
+    'renegUnder200ms',
+    ...REFUSAL_HISTOGRAM_COLUMNS,
+    ...RESUMPTION_COLUMNS,
+  ];
 
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
-  // Grouped by server too: the same rows give the totals and, with split=server, each server's share.
-  const bucketRows = await rollupBucketSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server }, rollupCols);
+  // With split=server grouped by server too: the same rows give the totals and each server's share.
+  const bucketRows = await rollupBucketSums(
+    db.sql,
+    { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true },
+    rollupCols,
+  );
 
   // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
   const ongoingRows = await db.sql.query<{ b: number; server: string; n: number; startSum: number }>(
@@ -172,7 +188,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
   const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
 
-  const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
+  const resumption = { ...NO_RESUMPTION };
   const empty = emptyCounts;
   const byBucket = new Map<number, TStatsCounts>();
   for (const t of bucketStarts(fromMs, toMs, q.bucketMs)) byBucket.set(t, empty());
@@ -190,6 +206,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     idleMs += Number(row.deadlockIdleMs ?? 0);
     under200 += Number(row.renegUnder200ms ?? 0);
     REFUSAL_HISTOGRAM_COLUMNS.forEach((col, i) => (histogram[i] += Number(row[col] ?? 0)));
+    for (const col of RESUMPTION_COLUMNS) resumption[col] += Number(row[col] ?? 0);
   }
   let ongoing = 0;
   for (const row of ongoingRows) {

@@ -116,23 +116,25 @@ export type BucketRow = Record<string, number> & { b: number; server: string };
  * Counter sums per (series bucket, server) over [fromMs, toMs): whole quarter hours from
  * "RollupQuarter", the minutes before the first and after the last whole quarter from "Rollup".
  * Quarter cells are used only when the series bucket is a whole number of quarters (then a
- * quarter never straddles two buckets). The same (b, server) may come twice: callers add.
+ * quarter never straddles two buckets). The same (b, server) may come twice: callers add. Without
+ * `byServer`, server is '' (all servers summed).
  */
 export async function rollupBucketSums(
   sql: SqlExecutor,
-  q: { fromMs: number; toMs: number; bucketMs: number; server: string | null },
+  q: { fromMs: number; toMs: number; bucketMs: number; server: string | null; byServer: boolean },
   columns: readonly RollupColumn[],
 ): Promise<BucketRow[]> {
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
   const serverParam = q.server === null ? [] : [q.server];
   // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
+  // Per server only when asked: shipping a row per (bucket, server) costs more than reading the cells.
   const read = (table: string, fromMs: number, toMs: number) =>
     fromMs >= toMs
       ? Promise.resolve([] as BucketRow[])
       : sql.query<BucketRow>(
-          `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", ${columns.map(sumColumn).join(', ')}
+          `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", ${q.byServer ? '"server"' : `'' AS "server"`}, ${columns.map(sumColumn).join(', ')}
              FROM ${table} WHERE "minute" >= ? AND "minute" < ?${serverSql}
-            GROUP BY 1, 2`,
+            GROUP BY 1${q.byServer ? ', 2' : ''}`,
           [q.bucketMs, fromMs, toMs, ...serverParam],
         );
   const qFrom = Math.ceil(q.fromMs / QUARTER_MS) * QUARTER_MS;

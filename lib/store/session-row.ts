@@ -209,5 +209,11 @@ export function sessionAnchors(row: SessionRow): SessionAnchors {
     deadlockEndedAt: row.deadlockEndedAt,
     successorOpenedAt: row.successorOpenedAt,
     renegotiationLatencyMs: row.renegotiationLatencyMs,
+    lastEventAt: row.lastEventAt,
+    checkedResumes: row.checkedResumes,
+    lossyResumes: row.lossyResumes,
+    idleResumes: row.idleResumes,
+    rejectedResumes: row.rejectedResumes,
+    flags: row.flags,
   };
 }

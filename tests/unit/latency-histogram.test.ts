@@ -143,9 +143,24 @@ describe('histogram contributions in the rollup delta', () => {
     lat: fc.integer({ min: 0, max: 5_000 }),
     reneg: fc.option(fc.integer({ min: -2_000, max: 5_000 }), { nil: null }),
     succAt: fc.integer({ min: 0, max: 40 * 60_000 }),
+    lastAt: fc.integer({ min: 0, max: 40 * 60_000 }),
+    checked: fc.nat({ max: 3 }),
+    flags: fc.subarray(['resume_conflict', 'resume_after_end', 'unknown_cursor', 'abandoned', 'refused']),
   });
-  const toAnchors = (s: { refused: boolean; at: number; lat: number; reneg: number | null; succAt: number }) =>
+  const toAnchors = (s: {
+    refused: boolean;
+    at: number;
+    lat: number;
+    reneg: number | null;
+    succAt: number;
+    lastAt?: number;
+    checked?: number;
+    flags?: string[];
+  }) =>
     anchors({
+      lastEventAt: s.lastAt ?? null,
+      checkedResumes: s.checked ?? 0,
+      flags: (s.flags ?? []).join(' '),
       boundaryAt: s.at,
       boundaryOutcome: s.refused ? 'refused' : 'naive_resume',
       answeredAt: s.at + s.lat,
@@ -160,6 +175,21 @@ describe('histogram contributions in the rollup delta', () => {
     assert.deepEqual(
       c.filter((x) => x.column.startsWith('h:')),
       [{ minute: 60_000, column: histogramKey('refusal', histogramBucket(40)), value: 1 }],
+    );
+  });
+
+  test('resumption health counts at the minute of the last event', () => {
+    const c = sessionContributions(
+      anchors({ lastEventAt: 125_000, checkedResumes: 2, rejectedResumes: 1, flags: 'abandoned renegotiated resume_conflict' }),
+    );
+    assert.deepEqual(
+      c.filter((x) => x.minute === 120_000),
+      [
+        { minute: 120_000, column: 'checkedResumes', value: 2 },
+        { minute: 120_000, column: 'rejectedResumes', value: 1 },
+        { minute: 120_000, column: 'conflictSessions', value: 1 },
+        { minute: 120_000, column: 'abandonedSessions', value: 1 },
+      ],
     );
   });
 

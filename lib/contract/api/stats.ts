@@ -127,7 +127,7 @@ export const ZStatsResponse = z.object({
   refusalLatencyHistogram: z.array(ZHistogramBucket),
   /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
   deadLetters: ZCount,
-  /** SSE resumption health over the sessions whose last event falls in range (lib/store/resumption-counts.ts). */
+  /** SSE resumption health over the (non-probe) sessions whose last event falls in range, from the rollups. */
   resumption: ZResumptionCounts,
   /** Ingest requests refused in range (401 by reason, 413, 415, 429, 503); per server and reason on /api/v1/servers. */
   rejectedRequests: ZCount,

@@ -1,4 +1,7 @@
 -- Issue 14: the overview reads rollups only, whatever the table size.
+-- 0. Resumption health in the rollups, at the minute of each session's last event (as the stats range
+--    selected Session rows before); backfilled from the Session rows (probe sessions left out, like
+--    every rollup counter).
 -- 1. "RollupQuarter": the Rollup counters per server and quarter hour ("minute" = the quarter's first
 --    minute), written with Rollup by the same delta (lib/store/rollups.ts); backfilled from Rollup.
 -- 2. "LatencyHistogram": per server and minute, refusal / renegotiation latencies counted in log-scale
@@ -7,6 +10,29 @@
 --    and filtered as the exact percentiles (lib/queries/stats.ts) select them. The bucket of a value
 --    comes from the integer upper bounds ⌊γ^k⌋ below (the same table as HISTOGRAM_UPPER_BOUNDS; a unit
 --    test keeps them equal), so SQL and JavaScript agree to the millisecond.
+
+ALTER TABLE "Rollup" ADD COLUMN "checkedResumes" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "lossyResumes" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "idleResumes" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "rejectedResumes" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "conflictSessions" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "endedSessionResumes" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "unknownCursorSessions" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Rollup" ADD COLUMN "abandonedSessions" INTEGER NOT NULL DEFAULT 0;
+
+INSERT INTO "Rollup" ("server", "minute", "checkedResumes", "lossyResumes", "idleResumes", "rejectedResumes", "conflictSessions", "endedSessionResumes", "unknownCursorSessions", "abandonedSessions")
+SELECT "server", ("lastEventAt" / 60000) * 60000, SUM("checkedResumes"),
+       SUM("lossyResumes"),
+       SUM("idleResumes"),
+       SUM("rejectedResumes"),
+       SUM(CASE WHEN (' ' || "flags" || ' ') LIKE '% resume_conflict %' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN (' ' || "flags" || ' ') LIKE '% resume_after_end %' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN (' ' || "flags" || ' ') LIKE '% unknown_cursor %' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN (' ' || "flags" || ' ') LIKE '% abandoned %' THEN 1 ELSE 0 END)
+  FROM "Session"
+ WHERE "synthetic" = 0
+ GROUP BY "server", ("lastEventAt" / 60000) * 60000
+ON CONFLICT ("server", "minute") DO UPDATE SET "checkedResumes" = excluded."checkedResumes", "lossyResumes" = excluded."lossyResumes", "idleResumes" = excluded."idleResumes", "rejectedResumes" = excluded."rejectedResumes", "conflictSessions" = excluded."conflictSessions", "endedSessionResumes" = excluded."endedSessionResumes", "unknownCursorSessions" = excluded."unknownCursorSessions", "abandonedSessions" = excluded."abandonedSessions";
 
 CREATE TABLE "RollupQuarter" (
     "server" TEXT NOT NULL,
@@ -36,12 +62,20 @@ CREATE TABLE "RollupQuarter" (
     "refusalLatencyMsSum" BIGINT NOT NULL DEFAULT 0,
     "renegUnder50ms" INTEGER NOT NULL DEFAULT 0,
     "renegLatencyMsSum" BIGINT NOT NULL DEFAULT 0,
+    "checkedResumes" INTEGER NOT NULL DEFAULT 0,
+    "lossyResumes" INTEGER NOT NULL DEFAULT 0,
+    "idleResumes" INTEGER NOT NULL DEFAULT 0,
+    "rejectedResumes" INTEGER NOT NULL DEFAULT 0,
+    "conflictSessions" INTEGER NOT NULL DEFAULT 0,
+    "endedSessionResumes" INTEGER NOT NULL DEFAULT 0,
+    "unknownCursorSessions" INTEGER NOT NULL DEFAULT 0,
+    "abandonedSessions" INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY ("server", "minute")
 );
 CREATE INDEX "RollupQuarter_minute_idx" ON "RollupQuarter"("minute");
 
-INSERT INTO "RollupQuarter" ("server", "minute", "events", "sessions", "drops", "boundary", "refused", "naiveResumes", "dualNegotiations", "burnedReuses", "deadlocks", "deadlockIdleMs", "renegotiations", "renegUnder200ms", "refusedLt10ms", "refusedLt25ms", "refusedLt50ms", "refusedLt100ms", "refusedLt200ms", "refusedLt500ms", "refusedLt1000ms", "refusedLt2000ms", "refusedLt5000ms", "refusedGe5000ms", "refusalLatencyMsSum", "renegUnder50ms", "renegLatencyMsSum")
-SELECT "server", ("minute" / 900000) * 900000, SUM("events"), SUM("sessions"), SUM("drops"), SUM("boundary"), SUM("refused"), SUM("naiveResumes"), SUM("dualNegotiations"), SUM("burnedReuses"), SUM("deadlocks"), SUM("deadlockIdleMs"), SUM("renegotiations"), SUM("renegUnder200ms"), SUM("refusedLt10ms"), SUM("refusedLt25ms"), SUM("refusedLt50ms"), SUM("refusedLt100ms"), SUM("refusedLt200ms"), SUM("refusedLt500ms"), SUM("refusedLt1000ms"), SUM("refusedLt2000ms"), SUM("refusedLt5000ms"), SUM("refusedGe5000ms"), SUM("refusalLatencyMsSum"), SUM("renegUnder50ms"), SUM("renegLatencyMsSum")
+INSERT INTO "RollupQuarter" ("server", "minute", "events", "sessions", "drops", "boundary", "refused", "naiveResumes", "dualNegotiations", "burnedReuses", "deadlocks", "deadlockIdleMs", "renegotiations", "renegUnder200ms", "refusedLt10ms", "refusedLt25ms", "refusedLt50ms", "refusedLt100ms", "refusedLt200ms", "refusedLt500ms", "refusedLt1000ms", "refusedLt2000ms", "refusedLt5000ms", "refusedGe5000ms", "refusalLatencyMsSum", "renegUnder50ms", "renegLatencyMsSum", "checkedResumes", "lossyResumes", "idleResumes", "rejectedResumes", "conflictSessions", "endedSessionResumes", "unknownCursorSessions", "abandonedSessions")
+SELECT "server", ("minute" / 900000) * 900000, SUM("events"), SUM("sessions"), SUM("drops"), SUM("boundary"), SUM("refused"), SUM("naiveResumes"), SUM("dualNegotiations"), SUM("burnedReuses"), SUM("deadlocks"), SUM("deadlockIdleMs"), SUM("renegotiations"), SUM("renegUnder200ms"), SUM("refusedLt10ms"), SUM("refusedLt25ms"), SUM("refusedLt50ms"), SUM("refusedLt100ms"), SUM("refusedLt200ms"), SUM("refusedLt500ms"), SUM("refusedLt1000ms"), SUM("refusedLt2000ms"), SUM("refusedLt5000ms"), SUM("refusedGe5000ms"), SUM("refusalLatencyMsSum"), SUM("renegUnder50ms"), SUM("renegLatencyMsSum"), SUM("checkedResumes"), SUM("lossyResumes"), SUM("idleResumes"), SUM("rejectedResumes"), SUM("conflictSessions"), SUM("endedSessionResumes"), SUM("unknownCursorSessions"), SUM("abandonedSessions")
   FROM "Rollup"
  GROUP BY "server", ("minute" / 900000) * 900000;
 
