@@ -64,4 +64,7 @@ async function main() {
     }),
   );
 }
-main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
