@@ -6,7 +6,7 @@ import { HistogramChart } from '@/components/charts/histogram-chart';
 import { Panel } from '@/components/panel';
 import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
-import type { TStatsResponse } from '@/lib/contract/api/stats';
+import type { TPercentileMethod, TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtInt, fmtPct } from '@/lib/ui/format';
 import { useServers, useStats } from '@/lib/ui/queries';
 import { chooseBucket } from '@/lib/time/buckets';
@@ -211,7 +211,7 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
     {
       label: 'Refusal p95',
       value: fmtDuration(s.refusalLatencyMs.p95),
-      sub: `p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)}`,
+      sub: `p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)} · ${fmtPercentileMethod(s.percentiles.refusal)}`,
       flag: 'refused',
       testId: 'tile-refusal-p95',
     },
@@ -224,6 +224,11 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
     },
     { label: 'Sessions', value: fmtInt(s.sessions), sub: `${fmtInt(s.drops)} stream drops`, testId: 'tile-sessions' },
   ];
+}
+
+/** Whether the percentiles shown are exact or from the histograms, and how close (lib/queries/stats.ts). */
+function fmtPercentileMethod(m: TPercentileMethod): string {
+  return m.method === 'exact' ? 'exact' : `≈ ±${Math.round(m.relativeError * 100)} %`;
 }
 
 /** A row of labelled figures (percentiles, rates) above a chart. */
@@ -429,6 +434,7 @@ export function OverviewView() {
                   items={[
                     ...(['p50', 'p95', 'p99', 'max'] as const).map((k): [string, string] => [k, fmtDuration(s.refusalLatencyMs[k])]),
                     ['count', fmtInt(s.refusalLatencyMs.count)],
+                    ['percentiles', fmtPercentileMethod(s.percentiles.refusal)],
                   ]}
                 />
                 {s.refusalLatencyMs.count === 0 ? (
@@ -456,6 +462,7 @@ export function OverviewView() {
                     ['p95', fmtDuration(s.renegotiations.latencyMs.p95)],
                     ['max', fmtDuration(s.renegotiations.latencyMs.max)],
                     ['< 200 ms', s.renegotiations.count ? fmtPct(s.renegotiations.under200ms / s.renegotiations.count, 0) : '—'],
+                    ['percentiles', fmtPercentileMethod(s.percentiles.renegotiation)],
                   ]}
                 />
                 {chart(CHARTS.renegotiations, s.bucketMs)}

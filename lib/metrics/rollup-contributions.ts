@@ -3,6 +3,17 @@
 // difference, so late and out-of-order events move counts between minutes instead of
 // double-counting them, and the totals never depend on arrival order.
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn } from './refusal-histogram';
+import { histogramBucket, histogramKey, type HistogramKey } from './latency-histogram';
+
+/** Session resumption counters summed as they are (SessionRow columns of the same names). */
+export const RESUMPTION_SUMS = ['checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes'] as const;
+/** Rollup column → resumption flag (in the session's flags text) counted as sessions. */
+export const RESUMPTION_FLAG_COLUMNS = [
+  ['conflictSessions', 'resume_conflict'],
+  ['endedSessionResumes', 'resume_after_end'],
+  ['unknownCursorSessions', 'unknown_cursor'],
+  ['abandonedSessions', 'abandoned'],
+] as const;
 
 export const ROLLUP_COLUMNS = [
   'events',
@@ -22,8 +33,13 @@ export const ROLLUP_COLUMNS = [
   'refusalLatencyMsSum',
   'renegUnder50ms',
   'renegLatencyMsSum',
+  // SSE resumption health, at the minute of the session's last event (as the stats range selects it).
+  ...RESUMPTION_SUMS,
+  ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c),
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
+/** A counter of a rollup cell: a "Rollup" column, or a latency-histogram bucket ("LatencyHistogram" row). */
+export type RollupKey = RollupColumn | HistogramKey;
 
 export const MINUTE_MS = 60_000;
 export const RENEGOTIATION_FAST_MS = 200;
@@ -40,6 +56,7 @@ export interface SessionAnchors {
   boundaryAt: number | null;
   boundaryOutcome: string | null;
   answeredAt: number | null;
+  refusedAt: number | null;
   refusalLatencyMs: number | null;
   dualNegotiationAt: number | null;
   burnedTokenReuseAt: number | null;
@@ -47,17 +64,25 @@ export interface SessionAnchors {
   deadlockEndedAt: number | null;
   successorOpenedAt: number | null;
   renegotiationLatencyMs: number | null;
+  /** Resumption health (absent: none); counted at lastEventAt. */
+  lastEventAt?: number | null;
+  checkedResumes?: number;
+  lossyResumes?: number;
+  idleResumes?: number;
+  rejectedResumes?: number;
+  /** The row's space-separated flags text. */
+  flags?: string;
 }
 
 export interface Contribution {
   minute: number;
-  column: RollupColumn;
+  column: RollupKey;
   value: number;
 }
 
 export function sessionContributions(a: SessionAnchors): Contribution[] {
   const out: Contribution[] = [];
-  const add = (at: number | null, column: RollupColumn, value = 1) => {
+  const add = (at: number | null, column: RollupKey, value = 1) => {
     if (at !== null) out.push({ minute: minuteOf(at), column, value });
   };
   add(a.firstEventAt, 'sessions');
@@ -86,11 +111,26 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
     add(a.successorOpenedAt, 'renegUnder50ms');
   }
   if (a.renegotiationLatencyMs !== null) add(a.successorOpenedAt, 'renegLatencyMsSum', a.renegotiationLatencyMs);
+  for (const c of RESUMPTION_SUMS) {
+    const v = Number(a[c] ?? 0);
+    if (v !== 0) add(a.lastEventAt ?? null, c, v);
+  }
+  if (a.flags) {
+    const flags = new Set(a.flags.split(' '));
+    for (const [c, flag] of RESUMPTION_FLAG_COLUMNS) if (flags.has(flag)) add(a.lastEventAt ?? null, c);
+  }
+  // The percentile histograms, anchored as the exact percentiles select their sessions (lib/queries/stats.ts).
+  if (a.boundaryOutcome === 'refused' && a.refusalLatencyMs !== null) {
+    add(a.refusedAt, histogramKey('refusal', histogramBucket(a.refusalLatencyMs)));
+  }
+  if (a.renegotiationLatencyMs !== null) {
+    add(a.successorOpenedAt, histogramKey('renegotiation', histogramBucket(a.renegotiationLatencyMs)));
+  }
   return out;
 }
 
 /** Cells keyed by `${server}|${minute}` with per-column deltas; zero deltas are dropped. */
-export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupColumn, number>> }>;
+export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupKey, number>> }>;
 
 export function addContributions(delta: RollupDelta, server: string, items: readonly Contribution[], sign: 1 | -1): void {
   for (const c of items) {
@@ -103,7 +143,7 @@ export function addContributions(delta: RollupDelta, server: string, items: read
 
 export function pruneZeroCells(delta: RollupDelta): void {
   for (const [key, cell] of delta) {
-    for (const col of Object.keys(cell.values) as RollupColumn[]) if (cell.values[col] === 0) delete cell.values[col];
+    for (const col of Object.keys(cell.values) as RollupKey[]) if (cell.values[col] === 0) delete cell.values[col];
     if (Object.keys(cell.values).length === 0) delta.delete(key);
   }
 }

@@ -8,20 +8,33 @@
 //   time counts up to now.
 // - the refusal latency histogram is a sum of the rollups' per-bucket counters.
 // - deadLetters counts what ingest refused (DeadLetter rows received in range).
-// - refusal and renegotiation latency percentiles are exact (nearest rank) over Session rows
-//   whose refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
-//   refusedAt / successorOpenedAt falls in the bucket (one query each gives both).
+// - resumption health sums the rollups' resumption counters, kept at the minute of each session's
+//   last event (so a range takes the sessions whose last event falls in it; probe sessions are
+//   left out like from every rollup counter).
+// - counters of whole quarter hours come from RollupQuarter, the minutes at the edges from Rollup
+//   (lib/store/rollups.ts rollupBucketSums): a day is ~100 cells per server, at any table size.
+// - refusal and renegotiation latency percentiles (nearest rank) are over the sessions whose
+//   refusedAt / successorOpenedAt falls in range, and per series bucket over those whose
+//   refusedAt / successorOpenedAt falls in the bucket. The rule (EXACT_MAX_SAMPLES): when the range's
+//   rollups count at most 2,000 refusals (renegotiations), that metric is exact, from Session rows
+//   through the covering indexes (cheap: bounded by the rule); above it, it comes from the summed
+//   per-minute log-scale histograms (LatencyHistogram), each figure within 2 % of the exact one
+//   (lib/metrics/latency-histogram.ts), and the cost follows the range, not the table. The response
+//   says which (`percentiles`).
 import type { Db } from '@/lib/db/client';
-import type { TBucketLatency, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
+import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
-import { summarizeCountedLatencies, type CountedValue } from '@/lib/metrics/percentiles';
+import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
+import { HISTOGRAM_RELATIVE_ERROR, summarizeHistogram, type CountedBucket, type LatencyMetric } from '@/lib/metrics/latency-histogram';
+import { histogramSums, rollupBucketSums, type BucketRow } from '@/lib/store/rollups';
+import { RESUMPTION_FLAG_COLUMNS, RESUMPTION_SUMS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
 import { countRejections } from '@/lib/store/ingest-rejections';
-import { TABLE_SQL, sumColumn } from '@/lib/store/tables';
+import { TABLE_SQL } from '@/lib/store/tables';
 import type { TimeRange } from './time-range';
-import { resumptionCounts, sumResumption } from '@/lib/store/resumption-counts';
+import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 
 export interface StatsQuery {
   range: TimeRange;
@@ -81,6 +94,52 @@ export function bucketLatency(counted: readonly CountedValue[] | undefined): TBu
   return { count, p50, p95, max };
 }
 
+/**
+ * Above this many samples in range (the rollups' refused / renegotiations counters, known before
+ * any percentile is read), a metric's percentiles come from the histograms. Below it the exact
+ * read is a few ms through the covering indexes, so exact answers cost nothing noticeable.
+ */
+export const EXACT_MAX_SAMPLES = 2_000;
+
+/** One metric's percentiles: the range's summary and each series bucket's, by bucket start. */
+interface LatencyAnswer {
+  total: LatencySummary;
+  byBucket: Map<number, TBucketLatency>;
+  method: TPercentileMethod;
+}
+
+function exactAnswer(rows: readonly LatencyRow[], bucketMs: number): LatencyAnswer {
+  const split = splitLatencyRows(rows, bucketMs);
+  const byBucket = new Map<number, TBucketLatency>();
+  for (const [t, counted] of split.byBucket) byBucket.set(t, bucketLatency(counted));
+  return { total: summarizeCountedLatencies(split.total), byBucket, method: { method: 'exact', relativeError: 0 } };
+}
+
+function histogramAnswer(rows: readonly { b: number; bucket: number; count: number }[], bucketMs: number): LatencyAnswer {
+  const perBucket = new Map<number, CountedBucket[]>();
+  for (const r of rows) {
+    const t = r.b * bucketMs;
+    let cell = perBucket.get(t);
+    if (!cell) perBucket.set(t, (cell = []));
+    cell.push({ bucket: r.bucket, count: r.count });
+  }
+  const byBucket = new Map<number, TBucketLatency>();
+  for (const [t, counted] of perBucket) {
+    const { count, p50, p95, max } = summarizeHistogram(counted);
+    byBucket.set(t, { count, p50, p95, max });
+  }
+  return {
+    total: summarizeHistogram(rows),
+    byBucket,
+    method: { method: 'approximate', relativeError: HISTOGRAM_RELATIVE_ERROR },
+  };
+}
+
+/** The resumption health counters, kept in the rollups under the response's names. */
+const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)];
+
+const NO_LATENCY: TBucketLatency = { count: 0, p50: null, p95: null, max: null };
+
 const emptyCounts = (): TStatsCounts => ({
   events: 0,
   sessions: 0,
@@ -98,16 +157,20 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   const { fromMs, toMs } = q.range;
   const serverSql = q.server === null ? '' : ' AND "server" = ?';
   const serverParam = q.server === null ? [] : [q.server];
-  const rollupCols = [...COUNTERS.map(([c]) => c), 'deadlockIdleMs', 'renegUnder200ms', ...REFUSAL_HISTOGRAM_COLUMNS];
+  const rollupCols: RollupColumn[] = [
+    ...COUNTERS.map(([c]) => c),
+    'deadlockIdleMs',
+    'renegUnder200ms',
+    ...REFUSAL_HISTOGRAM_COLUMNS,
+    ...RESUMPTION_COLUMNS,
+  ];
 
   // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
-  // GROUP BY 1 (ordinal): PostgreSQL would not match a repeated expression with another placeholder.
-  // Grouped by server too: the same rows give the totals and, with split=server, each server's share.
-  const bucketRows = await db.sql.query<Record<string, number> & { server: string }>(
-    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", ${rollupCols.map(sumColumn).join(', ')}
-       FROM ${TABLE_SQL.rollup} WHERE "minute" >= ? AND "minute" < ?${serverSql}
-      GROUP BY 1, 2`,
-    [q.bucketMs, fromMs, toMs, ...serverParam],
+  // With split=server grouped by server too: the same rows give the totals and each server's share.
+  const bucketRows = await rollupBucketSums(
+    db.sql,
+    { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true },
+    rollupCols,
   );
 
   // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
@@ -121,30 +184,11 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
-  // Exact percentiles from one row per (bucket, distinct latency), not one per session: latencies
-  // are whole milliseconds, so even a busy day has a few hundred distinct values per bucket. The
-  // range totals are the same rows merged per value (bucket starts partition the range).
-  const refusalRows = await db.sql.query<LatencyRow>(
-    `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
-       FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
-        AND "refusalLatencyMs" IS NOT NULL${serverSql}
-      GROUP BY 1, 2`,
-    [q.bucketMs, fromMs, toMs, ...serverParam],
-  );
-  const renegRows = await db.sql.query<LatencyRow>(
-    `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
-       FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
-      GROUP BY 1, 2`,
-    [q.bucketMs, fromMs, toMs, ...serverParam],
-  );
-
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
   const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
 
-  const resumption = sumResumption((await resumptionCounts(db, { range: { fromMs, toMs }, server: q.server })).values());
+  const resumption = { ...NO_RESUMPTION };
   const empty = emptyCounts;
   const byBucket = new Map<number, TStatsCounts>();
   for (const t of bucketStarts(fromMs, toMs, q.bucketMs)) byBucket.set(t, empty());
@@ -162,6 +206,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     idleMs += Number(row.deadlockIdleMs ?? 0);
     under200 += Number(row.renegUnder200ms ?? 0);
     REFUSAL_HISTOGRAM_COLUMNS.forEach((col, i) => (histogram[i] += Number(row[col] ?? 0)));
+    for (const col of RESUMPTION_COLUMNS) resumption[col] += Number(row[col] ?? 0);
   }
   let ongoing = 0;
   for (const row of ongoingRows) {
@@ -173,9 +218,8 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   }
 
   const byServer = q.splitByServer ? await splitByServer(db, q, bucketRows, ongoingRows) : undefined;
-  const refusals = splitLatencyRows(refusalRows, q.bucketMs);
-  const renegs = splitLatencyRows(renegRows, q.bucketMs);
-  const reneg = summarizeCountedLatencies(renegs.total);
+  const { refusals, renegs } = await latencyPercentiles(db, q, { refusal: totals.refused, renegotiation: totals.renegotiations });
+  const reneg = renegs.total;
   return {
     range: { from: toIsoMs(fromMs), to: toIsoMs(toMs), fromInput: q.range.fromInput, toInput: q.range.toInput },
     server: q.server,
@@ -191,7 +235,8 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
     deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
-    refusalLatencyMs: summarizeCountedLatencies(refusals.total),
+    refusalLatencyMs: refusals.total,
+    percentiles: { refusal: refusals.method, renegotiation: renegs.method },
     renegotiations: {
       count: totals.renegotiations,
       rate: totals.drops === 0 ? null : totals.renegotiations / totals.drops,
@@ -205,18 +250,66 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     series: [...byBucket].map(([t, c]) => ({
       t: toIsoMs(t),
       ...c,
-      refusalLatencyMs: bucketLatency(refusals.byBucket.get(t)),
-      renegotiationLatencyMs: bucketLatency(renegs.byBucket.get(t)),
+      refusalLatencyMs: refusals.byBucket.get(t) ?? NO_LATENCY,
+      renegotiationLatencyMs: renegs.byBucket.get(t) ?? NO_LATENCY,
     })),
     ...(byServer ? { byServer } : {}),
   };
+}
+
+/** Refusal and renegotiation percentiles, each exact or from the histograms by EXACT_MAX_SAMPLES. */
+async function latencyPercentiles(
+  db: Pick<Db, 'sql'>,
+  q: StatsQuery,
+  counted: Record<LatencyMetric, number>,
+): Promise<{ refusals: LatencyAnswer; renegs: LatencyAnswer }> {
+  const { fromMs, toMs } = q.range;
+  const serverSql = q.server === null ? '' : ' AND "server" = ?';
+  const serverParam = q.server === null ? [] : [q.server];
+  const exact = (m: LatencyMetric) => counted[m] <= EXACT_MAX_SAMPLES;
+  const approximate = (['refusal', 'renegotiation'] as const).filter((m) => !exact(m));
+  const hist = await histogramSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server }, approximate);
+  const histOf = (m: LatencyMetric) =>
+    histogramAnswer(
+      hist.filter((r) => r.metric === m),
+      q.bucketMs,
+    );
+
+  // Exact: one row per (bucket, distinct latency), not one per session: latencies are whole
+  // milliseconds. The range totals are the same rows merged per value (bucket starts partition the range).
+  const refusals = exact('refusal')
+    ? exactAnswer(
+        await db.sql.query<LatencyRow>(
+          `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
+             FROM ${TABLE_SQL.session}
+            WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
+              AND "refusalLatencyMs" IS NOT NULL${serverSql}
+            GROUP BY 1, 2`,
+          [q.bucketMs, fromMs, toMs, ...serverParam],
+        ),
+        q.bucketMs,
+      )
+    : histOf('refusal');
+  const renegs = exact('renegotiation')
+    ? exactAnswer(
+        await db.sql.query<LatencyRow>(
+          `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
+             FROM ${TABLE_SQL.session}
+            WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
+            GROUP BY 1, 2`,
+          [q.bucketMs, fromMs, toMs, ...serverParam],
+        ),
+        q.bucketMs,
+      )
+    : histOf('renegotiation');
+  return { refusals, renegs };
 }
 
 /** Each server's totals and boundary/deadlock series from the rows computeStats already read. */
 async function splitByServer(
   db: Pick<Db, 'sql'>,
   q: StatsQuery,
-  bucketRows: readonly (Record<string, number> & { server: string })[],
+  bucketRows: readonly BucketRow[],
   ongoingRows: readonly { b: number; server: string; n: number }[],
 ): Promise<TServerSplit[]> {
   const { fromMs, toMs } = q.range;

@@ -201,6 +201,7 @@ export function sessionAnchors(row: SessionRow): SessionAnchors {
     boundaryAt: row.boundaryAt,
     boundaryOutcome: row.boundaryOutcome,
     answeredAt: row.answeredAt,
+    refusedAt: row.refusedAt,
     refusalLatencyMs: row.refusalLatencyMs,
     dualNegotiationAt: row.dualNegotiationAt,
     burnedTokenReuseAt: row.burnedTokenReuseAt,
@@ -208,5 +209,11 @@ export function sessionAnchors(row: SessionRow): SessionAnchors {
     deadlockEndedAt: row.deadlockEndedAt,
     successorOpenedAt: row.successorOpenedAt,
     renegotiationLatencyMs: row.renegotiationLatencyMs,
+    lastEventAt: row.lastEventAt,
+    checkedResumes: row.checkedResumes,
+    lossyResumes: row.lossyResumes,
+    idleResumes: row.idleResumes,
+    rejectedResumes: row.rejectedResumes,
+    flags: row.flags,
   };
 }

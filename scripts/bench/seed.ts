@@ -22,7 +22,7 @@ import {
   ROLLUP_COLUMNS,
   type RollupDelta,
 } from '@/lib/metrics/rollup-contributions';
-import { rollupAddTail, rollupColumnSpecs } from '@/lib/store/rollups';
+import { HISTOGRAM_ADD_TAIL, HISTOGRAM_COLUMN_SPECS, rollupAddTail, rollupColumnSpecs, splitRollupDelta } from '@/lib/store/rollups';
 import { TABLE, TABLE_SQL } from '@/lib/store/tables';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 import { generateFleet, serverName, type BenchSession } from './fleet';
@@ -80,9 +80,15 @@ function sqliteWriter(file: string): Writer {
     `INSERT INTO ${TABLE_SQL.session} (${SESSION_ROW_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${SESSION_ROW_COLUMNS.map(() => '?').join(',')})`,
   );
   const cols = ROLLUP_COLUMNS;
-  const ro = db.prepare(
-    `INSERT INTO ${TABLE_SQL.rollup} ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
-     ${rollupAddTail(cols)}`,
+  const rollupInsert = (table: string) =>
+    db.prepare(
+      `INSERT INTO "${table}" ("server","minute",${cols.map((c) => `"${c}"`).join(',')}) VALUES (${['?', '?', ...cols.map(() => '?')].join(',')})
+       ${rollupAddTail(cols, table)}`,
+    );
+  const ro = rollupInsert(TABLE.rollup);
+  const rq = rollupInsert(TABLE.rollupQuarter);
+  const rh = db.prepare(
+    `INSERT INTO ${TABLE_SQL.latencyHistogram} (${HISTOGRAM_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (?,?,?,?,?) ${HISTOGRAM_ADD_TAIL}`,
   );
   const evTx = db.transaction((rows: EventTuple[]) => {
     for (const r of rows) ev.run(...r);
@@ -91,7 +97,10 @@ function sqliteWriter(file: string): Writer {
     for (const r of rows) se.run(...SESSION_ROW_COLUMNS.map((c) => r[c]));
   });
   const roTx = db.transaction((delta: RollupDelta) => {
-    for (const cell of delta.values()) ro.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
+    const { minutes, quarters, histogram } = splitRollupDelta(delta);
+    for (const cell of minutes) ro.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
+    for (const cell of quarters) rq.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
+    for (const h of histogram) rh.run(...h);
   });
   return {
     async events(rows) {
@@ -139,15 +148,23 @@ async function pgWriter(url: string): Promise<Writer> {
       );
     },
     async rollups(delta) {
-      const cells = [...delta.values()];
-      for (let i = 0; i < cells.length; i += 20_000) {
-        const part = cells.slice(i, i + 20_000);
-        await insert(
-          TABLE.rollup,
-          rollupColumnSpecs(cols),
-          part.map((x) => [x.server, x.minute, ...cols.map((col) => x.values[col] ?? 0)]),
-          rollupAddTail(cols),
-        );
+      const { minutes, quarters, histogram } = splitRollupDelta(delta);
+      for (const [table, cells] of [
+        [TABLE.rollup, minutes],
+        [TABLE.rollupQuarter, quarters],
+      ] as const) {
+        for (let i = 0; i < cells.length; i += 20_000) {
+          const part = cells.slice(i, i + 20_000);
+          await insert(
+            table,
+            rollupColumnSpecs(cols),
+            part.map((x) => [x.server, x.minute, ...cols.map((col) => x.values[col] ?? 0)]),
+            rollupAddTail(cols, table),
+          );
+        }
+      }
+      for (let i = 0; i < histogram.length; i += 20_000) {
+        await insert(TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS, histogram.slice(i, i + 20_000), HISTOGRAM_ADD_TAIL);
       }
     },
     async close() {

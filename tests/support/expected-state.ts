@@ -105,6 +105,27 @@ export async function storedState(query: Query, tokenPrefix: string): Promise<Ex
     for (const c of ROLLUP_COLUMNS) if (Number(r[c]) !== 0) values[c] = Number(r[c]);
     if (Object.keys(values).length > 0) rollups.set(`${r.server}|${Number(r.minute)}`, values);
   }
+  // The latency histograms ride in the same cells, keyed as in a rollup delta (h:<metric>:<bucket>).
+  for (const r of await query<Record<string, number | string>>('SELECT * FROM "LatencyHistogram" WHERE "count" <> 0')) {
+    const k = `${r.server}|${Number(r.minute)}`;
+    rollups.set(k, { ...rollups.get(k), [`h:${r.metric}:${Number(r.bucket)}`]: Number(r.count) });
+  }
+  // The quarter-hour cells are the sums of their minutes (lib/store/rollups.ts).
+  const quarters = new Map<string, Record<string, number>>();
+  for (const [k, values] of rollups) {
+    const [server, minute] = k.split('|');
+    const qk = `${server}|${Math.floor(Number(minute) / 900_000) * 900_000}`;
+    const q = quarters.get(qk) ?? {};
+    for (const c of ROLLUP_COLUMNS) if (values[c]) q[c] = (q[c] ?? 0) + values[c];
+    if (Object.keys(q).length > 0) quarters.set(qk, q);
+  }
+  const storedQuarters = new Map<string, Record<string, number>>();
+  for (const r of await query<Record<string, number | string>>('SELECT * FROM "RollupQuarter"')) {
+    const values: Record<string, number> = {};
+    for (const c of ROLLUP_COLUMNS) if (Number(r[c]) !== 0) values[c] = Number(r[c]);
+    if (Object.keys(values).length > 0) storedQuarters.set(`${r.server}|${Number(r.minute)}`, values);
+  }
+  assert.deepEqual(storedQuarters, quarters, 'RollupQuarter holds the sums of its Rollup minutes');
   return { events: Number(n), sessions, rollups };
 }
 

@@ -65,6 +65,7 @@ describe('refusal latency histogram', () => {
       firstEventAt: 0,
       boundaryAt: 61_000,
       answeredAt: 61_040,
+      refusedAt: 61_040,
       refusalLatencyMs: 40,
       dualNegotiationAt: null,
       burnedTokenReuseAt: null,

@@ -54,7 +54,7 @@ export const ZStatsCounts = ZActivityCounts.extend({
 });
 export type TStatsCounts = z.infer<typeof ZStatsCounts>;
 
-/** Exact nearest-rank latency percentiles over one series bucket; p50/p95/max are null when count is 0. */
+/** Nearest-rank latency percentiles over one series bucket (exact or from histograms: see `percentiles`); p50/p95/max are null when count is 0. */
 export const ZBucketLatency = ZLatencySummary.omit({ p99: true });
 export type TBucketLatency = z.infer<typeof ZBucketLatency>;
 
@@ -97,6 +97,17 @@ export const ZServerSplit = ZStatsCounts.extend({
 });
 export type TServerSplit = z.infer<typeof ZServerSplit>;
 
+/**
+ * How a latency's percentiles were computed: `exact` (nearest rank over the sessions' own values,
+ * relativeError 0) or `approximate` (nearest rank over the summed log-scale histogram cells of the
+ * range; every figure within `relativeError` of the exact one). See lib/queries/stats.ts for the rule.
+ */
+export const ZPercentileMethod = z.object({
+  method: z.enum(['exact', 'approximate']),
+  relativeError: z.number().min(0),
+});
+export type TPercentileMethod = z.infer<typeof ZPercentileMethod>;
+
 export const ZStatsResponse = z.object({
   range: ZResolvedRange,
   /** The server filter, or null for all servers. */
@@ -108,13 +119,15 @@ export const ZStatsResponse = z.object({
 
   ...ZActivityCounts.shape,
   deadlocks: ZDeadlockTotals,
-  /** EXACT nearest-rank percentiles of refusal latency over sessions refused in range. */
+  /** Nearest-rank percentiles of refusal latency over sessions refused in range (exact or approximate: `percentiles.refusal`). */
   refusalLatencyMs: ZLatencySummary,
+  /** Which percentiles are exact and which come from the histograms, for the totals and the series alike. */
+  percentiles: z.object({ refusal: ZPercentileMethod, renegotiation: ZPercentileMethod }),
   renegotiations: ZRenegotiationTotals,
   refusalLatencyHistogram: z.array(ZHistogramBucket),
   /** Payloads refused at ingest in range (events that failed the contract, bodies that were not a batch). */
   deadLetters: ZCount,
-  /** SSE resumption health over the sessions whose last event falls in range (lib/store/resumption-counts.ts). */
+  /** SSE resumption health over the (non-probe) sessions whose last event falls in range, from the rollups. */
   resumption: ZResumptionCounts,
   /** Ingest requests refused in range (401 by reason, 413, 415, 429, 503); per server and reason on /api/v1/servers. */
   rejectedRequests: ZCount,
