@@ -16,23 +16,23 @@ function compareStrings(a: string, b: string): number {
 interface Keyed {
   event: DoorwatchEvent;
   atMs: number;
-  json: string;
+  /** The canonical JSON, computed only when a tie reaches it (copies of one id): rare, and costly. */
+  json?: string;
 }
+
+const jsonOf = (k: Keyed): string => (k.json ??= canonicalJson(k.event));
 
 function compareKeyed(a: Keyed, b: Keyed): number {
   if (a.atMs !== b.atMs) return a.atMs - b.atMs;
   const sa = a.event.seq ?? -1;
   const sb = b.event.seq ?? -1;
   if (sa !== sb) return sa - sb;
-  return compareStrings(a.event.id, b.event.id) || compareStrings(a.json, b.json);
+  return compareStrings(a.event.id, b.event.id) || compareStrings(jsonOf(a), jsonOf(b));
 }
 
 /** Compare two events by the timeline order. */
 export function compareEvents(a: DoorwatchEvent, b: DoorwatchEvent): number {
-  return compareKeyed(
-    { event: a, atMs: timestampMs(a.at), json: canonicalJson(a) },
-    { event: b, atMs: timestampMs(b.at), json: canonicalJson(b) },
-  );
+  return compareKeyed({ event: a, atMs: timestampMs(a.at) }, { event: b, atMs: timestampMs(b.at) });
 }
 
 /**
@@ -41,7 +41,7 @@ export function compareEvents(a: DoorwatchEvent, b: DoorwatchEvent): number {
  * that depends only on the set of copies, never on arrival order.
  */
 export function orderTimeline(events: readonly DoorwatchEvent[]): DoorwatchEvent[] {
-  const keyed = events.map((event) => ({ event, atMs: timestampMs(event.at), json: canonicalJson(event) }));
+  const keyed: Keyed[] = events.map((event) => ({ event, atMs: timestampMs(event.at) }));
   keyed.sort(compareKeyed);
   const seen = new Set<string>();
   const out: DoorwatchEvent[] = [];
