@@ -245,9 +245,9 @@ export function treeSampler(root: number, intervalMs = 100) {
       const r = readRssKb(pid);
       if (!r) continue;
       sum += r.rss;
+      // The command is read again each time: `sh -c node …` may exec into node under the same pid.
       const p = seen.get(pid);
-      if (p) p.hwm = Math.max(p.hwm, r.hwm);
-      else seen.set(pid, { command: commandLine(pid), hwm: r.hwm });
+      seen.set(pid, { command: commandLine(pid), hwm: Math.max(p?.hwm ?? 0, r.hwm) });
     }
     peakKb = Math.max(peakKb, sum);
   };
@@ -293,13 +293,19 @@ function childPids(pid: number): number[] {
  * memory and CPU cover everything `npm start` runs (npm, the shell, the start script and the server).
  * It needs a build that matches the sources, or the start script would rebuild .next first.
  * `next-start` runs `next start` of the existing build directly (the figures before issue 14).
+ * `tsx-start` runs the same start script the way `npm start` did before it was compiled (npm, the tsx CLI,
+ * a node child with tsx's loader, its esbuild service), for side-by-side memory comparisons.
  */
-export type LaunchMode = 'npm-start' | 'next-start';
+export type LaunchMode = 'npm-start' | 'next-start' | 'tsx-start';
+const LAUNCH_MODES: readonly LaunchMode[] = ['npm-start', 'next-start', 'tsx-start'];
+// The old single-process start: prepare (its exit skipped), then serve, in the tsx-loaded process.
+const TSX_START =
+  "const s = require('./scripts/start.ts'); const exit = process.exit; process.exit = (c) => { process.exit = exit; if (c) exit(c); else s.serve(); }; s.prepare({ ensureBuild() {} });";
 
 export function launchMode(args: Args, dflt: LaunchMode): LaunchMode {
   const mode = args.flags.get('launch') ?? dflt;
-  if (mode !== 'npm-start' && mode !== 'next-start') throw new Error('--launch must be npm-start or next-start');
-  return mode;
+  if (!LAUNCH_MODES.includes(mode as LaunchMode)) throw new Error(`--launch must be one of ${LAUNCH_MODES.join(', ')}`);
+  return mode as LaunchMode;
 }
 
 /**
@@ -313,7 +319,7 @@ export async function startApp(
   launch: LaunchMode = 'next-start',
 ): Promise<BenchApp> {
   const port = await freePort();
-  if (launch === 'npm-start' && buildInfo().fresh !== true)
+  if (launch !== 'next-start' && buildInfo().fresh !== true)
     throw new Error('the build does not match the sources: run `npm run build` first (npm start would rebuild it)');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -329,13 +335,15 @@ export async function startApp(
     ...extraEnv,
   };
   // Under npm, node flags (--cpu-prof) reach the server through NODE_OPTIONS (npm itself gets them too).
-  if (launch === 'npm-start' && nodeArgs.length) env.NODE_OPTIONS = [env.NODE_OPTIONS, ...nodeArgs].filter(Boolean).join(' ');
+  if (launch !== 'next-start' && nodeArgs.length) env.NODE_OPTIONS = [env.NODE_OPTIONS, ...nodeArgs].filter(Boolean).join(' ');
   let out = '';
   const cwd = await appDir();
   const [command, argv] =
     launch === 'npm-start'
       ? ['npm', ['start']]
-      : [process.execPath, [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1']];
+      : launch === 'tsx-start'
+        ? ['npm', ['exec', '--offline', '--', 'tsx', '--eval', TSX_START]]
+        : [process.execPath, [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1']];
   const child: ChildProcess = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const sampler = treeSampler(child.pid!);
   child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));

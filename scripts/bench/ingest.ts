@@ -208,6 +208,8 @@ export async function benchIngest(args: Args) {
   const secrets = new Map(Array.from({ length: servers }, (_, i) => [serverName(i), generateSecret()] as const));
   const serverList = [...secrets].map(([name, secret]) => ({ name, secret }));
   const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+  // Extra node flags for the app (memory experiments), e.g. --node-options=--max-semi-space-size=4
+  if (args.flags.has('node-options')) nodeArgs.push(...args.flags.get('node-options')!.split(' ').filter(Boolean));
   const launch = launchMode(args, 'npm-start');
   await appDir();
   const result: Record<string, unknown> = {
@@ -219,6 +221,7 @@ export async function benchIngest(args: Args) {
     concurrency,
     servers,
     launch,
+    nodeArgs,
   };
   const targets: Record<string, unknown> = {};
 
