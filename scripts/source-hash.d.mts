@@ -1,1 +1,0 @@
-export function sourceHash(): string;
