@@ -223,7 +223,7 @@ function commandLine(pid: number): string {
       .join(' ')
       .slice(0, 120);
   } catch {
-    return '?';
+    return '';
   }
 }
 
@@ -245,9 +245,11 @@ export function treeSampler(root: number, intervalMs = 100) {
       const r = readRssKb(pid);
       if (!r) continue;
       sum += r.rss;
-      // The command is read again each time: `sh -c node …` may exec into node under the same pid.
+      // The command is read again each time (`sh -c node …` may exec into node under the same pid),
+      // but an exited process (a zombie has no command line) keeps the last one seen.
       const p = seen.get(pid);
-      seen.set(pid, { command: commandLine(pid), hwm: Math.max(p?.hwm ?? 0, r.hwm) });
+      const command = commandLine(pid);
+      seen.set(pid, { command: command || p?.command || '?', hwm: Math.max(p?.hwm ?? 0, r.hwm) });
     }
     peakKb = Math.max(peakKb, sum);
   };
