@@ -28,5 +28,6 @@ EXPOSE 3000
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# npm start = tsx scripts/start.ts: applies pending migrations, provisions, then `next start` (PID-holding child).
-CMD ["node", "node_modules/tsx/dist/cli.mjs", "scripts/start.ts"]
+# npm start = node scripts/start.mjs: one process (the start script compiled at build time to dist/start/start.cjs)
+# that applies pending migrations, provisions, then serves.
+CMD ["node", "scripts/start.mjs"]

@@ -54,7 +54,7 @@ async function main() {
     // Readable log lines for a person at the terminal (pino-pretty).
     LOG_FORMAT: 'pretty',
   };
-  const app = spawn(process.execPath, [join(process.cwd(), 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+  const app = spawn(process.execPath, [join(process.cwd(), 'scripts/start.mjs')], {
     stdio: 'inherit',
     env,
   });

@@ -1,2 +1,3 @@
 export function sourceHash(): string;
-export function ensureBuild(options?: { quiet?: boolean }): boolean;
+/** hash: a sourceHash() the caller already computed. */
+export function ensureBuild(options?: { quiet?: boolean; hash?: string }): boolean;

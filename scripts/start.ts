@@ -1,27 +1,42 @@
-// npm start: apply pending migrations, prepare the instance, then serve (Next's handler in this
-// process, lib/launch/next-server.ts), so this process is the real server's PID.
+// npm start, compiled (scripts/compile-start.mjs → dist/start/start.cjs) and run on plain node by
+// scripts/start.mjs in two steps:
+// 1. prepare(), in a short-lived child process: check the settings, build if the sources changed, apply
+//    pending migrations, prepare the instance. Prisma's query compiler (WebAssembly, ~90 MB resident) is
+//    loaded here and goes away with the child, instead of staying beside the server's own copy.
+// 2. serve(), in the launching process itself: Next's handler (lib/launch/next-server.ts), so that
+//    process is the real server's PID.
 import { SettingsError, settings } from '@/lib/config/settings';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { prepareInstance } from '@/lib/startup/prepare-instance';
-import { withStartupLock } from '@/lib/db/startup-lock';
 import { componentLogger } from '@/lib/log/logger';
-import { ensureBuild } from './ensure-build.mjs';
 
-async function main() {
+export interface StartLauncher {
+  /** Builds .next when the sources changed (scripts/ensure-build.mjs), after the settings are checked. */
+  ensureBuild(): void;
+}
+
+async function runPrepare(launcher: StartLauncher) {
   // Settings first: a bad value stops the start (one line per bad value) before anything is built, migrated or served.
   const s = settings();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
-  ensureBuild({ quiet: true });
+  launcher.ensureBuild();
+  // Loaded on demand (esbuild keeps dynamic imports lazy), so serve() never loads the database code.
+  const { runMigrations } = await import('@/lib/db/migrate/run-migrations');
+  const { prepareInstance } = await import('@/lib/startup/prepare-instance');
+  const { withStartupLock } = await import('@/lib/db/startup-lock');
   const config = s.DATABASE_URL;
   const report = await runMigrations(config);
   if (report.applied.length) componentLogger('migrations').info({ applied: report.applied }, 'migrations applied');
   await withStartupLock(config, prepareInstance); // instances starting together take turns
-  // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
-  // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
-  // default 5 s that race shows up as sporadic 502s / "other side closed".
+}
+
+async function runServe() {
+  const s = settings();
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
   // Served in this process (not `next start`): forwarded headers are normalised from the socket first.
   (process.env as { NODE_ENV?: string }).NODE_ENV = 'production'; // as `next start` sets it
   const { startNextServer } = await import('@/lib/launch/next-server');
+  // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
+  // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
+  // default 5 s that race shows up as sporadic 502s / "other side closed".
   const server = await startNextServer({
     dir: process.cwd(),
     host: s.HOST,
@@ -39,9 +54,19 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+function failed(err: unknown): never {
   // Bad settings: the plain list, one line per bad value, for the person at the terminal (and before LOG_* is known).
   if (err instanceof SettingsError) process.stderr.write(`doorwatch start failed: ${err.message}\n`);
   else componentLogger('startup').fatal({ err: err instanceof Error ? err.message : String(err) }, 'doorwatch start failed');
   process.exit(1);
-});
+}
+
+/** Step 1: exits 0 when the instance is ready to serve, 1 (with the reason on stderr) when not. */
+export function prepare(launcher: StartLauncher): void {
+  runPrepare(launcher).then(() => process.exit(0), failed);
+}
+
+/** Step 2: serves until SIGINT/SIGTERM. */
+export function serve(): void {
+  runServe().catch(failed);
+}

@@ -1,5 +1,5 @@
 // Starts the real, built Doorwatch the way `npm start` does (migrations, provisioning, then
-// next start) on a free loopback port, waits until /api/health answers, and stops or crashes
+// Next's handler in the same process) on a free loopback port, waits until /api/health answers, and stops or crashes
 // it as a whole. Shared by the test harness, the experiment runner and the benchmarks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,11 +38,12 @@ export async function startDoorwatchProcess(options: DoorwatchProcessOptions): P
   };
   const maxLog = options.maxLogChars ?? 1_000_000;
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/start.ts')], {
+  // Exactly what `npm start` runs: the compiled start script on plain node (scripts/start.mjs).
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group: tsx, the start script and `next start` are stopped (or crashed) together.
+    // Own process group: the server and anything it spawns are stopped (or crashed) together.
     detached: true,
   });
   const append = (d: Buffer) => {

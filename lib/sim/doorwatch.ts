@@ -1,4 +1,4 @@
-// Starts the real, built Doorwatch (the `npm start` path: migrations, provisioning, next start)
+// Starts the real, built Doorwatch (the `npm start` path: migrations, provisioning, then serving)
 // on a free loopback port with a fresh SQLite database in a temp folder, and reads its query API.
 // The same launch as the test harness (lib/launch), for the experiment runner.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -144,8 +144,10 @@ export interface BenchApp {
   url: string;
   pid: number;
   output(): string;
-  /** Peak resident set (VmHWM, kB) of the `next start` process and its children so far. */
+  /** Peak resident set (kB) of the whole process tree so far: the sum of every descendant's VmRSS, sampled. */
   peakRssKb(): number;
+  /** The tree's sampled peak, the sum of each process's own peak (VmHWM, an upper bound) and the process list. */
+  memory(): TreeMemory;
   /** CPU seconds (user + system) used so far by the server process and its children. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -205,13 +207,68 @@ export async function appDir(): Promise<string> {
   return dir;
 }
 
-function readHwmKb(pid: number): number {
+/** VmRSS and VmHWM (kB) of one process; null when it is gone. */
+function readRssKb(pid: number): { rss: number; hwm: number } | null {
   try {
-    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
   } catch {
-    return 0;
+    return null;
   }
+}
+
+function commandLine(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    // Paths shortened to their last two parts: `node tsx/dist/cli.mjs scripts/start.ts`.
+    return argv
+      .map((a) => (a.startsWith('/') ? a.split('/').slice(-2).join('/') : a))
+      .join(' ')
+      .slice(0, 120);
+  } catch {
+    return '';
+  }
+}
+
+export interface TreeMemory {
+  /** Highest sum of VmRSS over the whole tree at one sample (every 100 ms). */
+  peakRssMb: number;
+  /** Sum of every process's own VmHWM: an upper bound that cannot miss a spike between samples. */
+  hwmSumMb: number;
+  processes: { pid: number; command: string; peakRssMb: number }[];
+}
+
+/** Samples the RSS of a process and all its descendants from /proc until stopped. */
+export function treeSampler(root: number, intervalMs = 100) {
+  const seen = new Map<number, { command: string; hwm: number }>();
+  let peakKb = 0;
+  const sample = () => {
+    let sum = 0;
+    for (const pid of [root, ...childPids(root)]) {
+      const r = readRssKb(pid);
+      if (!r) continue;
+      sum += r.rss;
+      // The command is read again each time (`sh -c node …` may exec into node under the same pid),
+      // but an exited process (a zombie has no command line) keeps the last one seen.
+      const p = seen.get(pid);
+      const command = commandLine(pid);
+      seen.set(pid, { command: command || p?.command || '?', hwm: Math.max(p?.hwm ?? 0, r.hwm) });
+    }
+    peakKb = Math.max(peakKb, sum);
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    peakKb: () => (sample(), peakKb),
+    memory: (): TreeMemory => {
+      sample();
+      const processes = [...seen].map(([pid, p]) => ({ pid, command: p.command, peakRssMb: round(p.hwm / 1024) }));
+      return { peakRssMb: round(peakKb / 1024), hwmSumMb: round(processes.reduce((s, p) => s + p.peakRssMb, 0)), processes };
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 function readCpuSeconds(pid: number): number {
@@ -238,12 +295,38 @@ function childPids(pid: number): number[] {
 }
 
 /**
- * Starts `next start` of the existing build directly (the bench migrates and provisions the
- * database itself, so `npm start`'s ensureBuild never rebuilds .next under colleagues' feet).
- * The child runs in its own process group and is the real server process (its pid = VmHWM).
+ * How the app is started. `npm-start` (the ingest bench's default) runs `npm start` itself in the build snapshot, so
+ * memory and CPU cover everything `npm start` runs (npm, the shell, the start script and the server).
+ * It needs a build that matches the sources, or the start script would rebuild .next first.
+ * `next-start` runs `next start` of the existing build directly (the figures before issue 14).
+ * `tsx-start` runs the same start script the way `npm start` did before it was compiled (npm, the tsx CLI,
+ * a node child with tsx's loader, its esbuild service), for side-by-side memory comparisons.
  */
-export async function startApp(databaseUrl: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchApp> {
+export type LaunchMode = 'npm-start' | 'next-start' | 'tsx-start';
+const LAUNCH_MODES: readonly LaunchMode[] = ['npm-start', 'next-start', 'tsx-start'];
+// The old single-process start: prepare (its exit skipped), then serve, in the tsx-loaded process.
+const TSX_START =
+  "const s = require('./scripts/start.ts'); const exit = process.exit; process.exit = (c) => { process.exit = exit; if (c) exit(c); else s.serve(); }; s.prepare({ ensureBuild() {} });";
+
+export function launchMode(args: Args, dflt: LaunchMode): LaunchMode {
+  const mode = args.flags.get('launch') ?? dflt;
+  if (!LAUNCH_MODES.includes(mode as LaunchMode)) throw new Error(`--launch must be one of ${LAUNCH_MODES.join(', ')}`);
+  return mode as LaunchMode;
+}
+
+/**
+ * Starts the existing build on a free loopback port, in its own process group (the bench migrates
+ * and provisions the database itself; `npm start` finds nothing left to apply).
+ */
+export async function startApp(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  launch: LaunchMode = 'next-start',
+): Promise<BenchApp> {
   const port = await freePort();
+  if (launch !== 'next-start' && buildInfo().fresh !== true)
+    throw new Error('the build does not match the sources: run `npm run build` first (npm start would rebuild it)');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -257,24 +340,24 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     DOORWATCH_INGEST_BURST: '10000000',
     ...extraEnv,
   };
+  // Under npm, node flags (--cpu-prof) reach the server through NODE_OPTIONS (npm itself gets them too).
+  if (launch !== 'next-start' && nodeArgs.length) env.NODE_OPTIONS = [env.NODE_OPTIONS, ...nodeArgs].filter(Boolean).join(' ');
   let out = '';
   const cwd = await appDir();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+  const [command, argv] =
+    launch === 'npm-start'
+      ? ['npm', ['start']]
+      : launch === 'tsx-start'
+        ? ['npm', ['exec', '--offline', '--', 'tsx', '--eval', TSX_START]]
+        : [process.execPath, [...nodeArgs, join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1']];
+  const child: ChildProcess = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const sampler = treeSampler(child.pid!);
   child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
   child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`${launch} exited with ${child.exitCode}:\n${out}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) break;
@@ -282,6 +365,7 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
       /* not yet */
     }
     if (Date.now() > deadline) {
+      sampler.stop();
       process.kill(-child.pid!, 'SIGKILL');
       throw new Error(`app not healthy within 60 s:\n${out}`);
     }
@@ -292,9 +376,11 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     url,
     pid,
     output: () => out,
-    peakRssKb: () => [pid, ...childPids(pid)].reduce((s, p) => s + readHwmKb(p), 0),
+    peakRssKb: () => sampler.peakKb(),
+    memory: () => sampler.memory(),
     cpuSeconds: () => [pid, ...childPids(pid)].reduce((s, p) => s + readCpuSeconds(p), 0),
     async stop() {
+      sampler.stop();
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       try {

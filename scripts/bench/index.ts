@@ -1,6 +1,8 @@
 // npm run bench [-- --json] [--parts ingest,seed,query] — every part in turn; one JSON object
 // per part on stdout with --json (progress goes to stderr). Each part also runs alone:
 //   npm run bench:ingest -- [--events 100000] [--concurrency 4] [--targets sqlite,postgresql,postgresql-x2] [--cpu-prof DIR]
+//     [--launch npm-start|tsx-start|next-start] (default npm-start: RSS and CPU of everything `npm start` runs)
+//     [--node-options='--max-semi-space-size=4'] (node flags for the app)
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)

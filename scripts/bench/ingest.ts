@@ -23,11 +23,13 @@ import {
   prepareDatabase,
   round,
   startApp,
+  launchMode,
   tempSqliteUrl,
   buildInfo,
   appDir,
   type Args,
   type BenchApp,
+  type TreeMemory,
 } from './common';
 
 interface Batch {
@@ -68,7 +70,9 @@ interface RunResult {
   seconds: number;
   eventsPerSec: number;
   requestMs: ReturnType<typeof latencySummary>;
+  /** Per app: peak RSS of its whole process tree (sampled sum over every process `npm start` runs). */
   peakRssMb: number[];
+  memory: TreeMemory[];
   /** CPU seconds per wall second of each app process (1.0 = one core saturated) and of this load generator. */
   appCpuCores: number[];
   loaderCpuCores: number;
@@ -125,6 +129,7 @@ async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, st
     eventsPerSec: Math.round(accepted / seconds),
     requestMs: latencySummary(lat),
     peakRssMb: apps.map((a) => round(a.peakRssKb() / 1024)),
+    memory: apps.map((a) => a.memory()),
     appCpuCores: apps.map((a, i) => round((a.cpuSeconds() - cpu0[i]) / seconds, 2)),
     loaderCpuCores: round((process.cpuUsage(self0).user + process.cpuUsage(self0).system) / 1e6 / seconds, 2),
   };
@@ -203,6 +208,9 @@ export async function benchIngest(args: Args) {
   const secrets = new Map(Array.from({ length: servers }, (_, i) => [serverName(i), generateSecret()] as const));
   const serverList = [...secrets].map(([name, secret]) => ({ name, secret }));
   const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+  // Extra node flags for the app (memory experiments), e.g. --node-options=--max-semi-space-size=4
+  if (args.flags.has('node-options')) nodeArgs.push(...args.flags.get('node-options')!.split(' ').filter(Boolean));
+  const launch = launchMode(args, 'npm-start');
   await appDir();
   const result: Record<string, unknown> = {
     part: 'ingest',
@@ -212,6 +220,8 @@ export async function benchIngest(args: Args) {
     batchSize,
     concurrency,
     servers,
+    launch,
+    nodeArgs,
   };
   const targets: Record<string, unknown> = {};
 
@@ -224,7 +234,7 @@ export async function benchIngest(args: Args) {
       const tmp = tempSqliteUrl();
       try {
         await prepareDatabase(tmp.url, serverList);
-        const app = await startApp(tmp.url, {}, nodeArgs);
+        const app = await startApp(tmp.url, {}, nodeArgs, launch);
         let run: RunResult;
         try {
           // Warm-up: compile routes and fill the secret cache (its events are counted apart).
@@ -252,7 +262,7 @@ export async function benchIngest(args: Args) {
         const apps: BenchApp[] = [];
         let run: RunResult;
         try {
-          for (let i = 0; i < instances; i++) apps.push(await startApp(url, {}, nodeArgs));
+          for (let i = 0; i < instances; i++) apps.push(await startApp(url, {}, nodeArgs, launch));
           await drive(apps, makeBatches(servers * 20, servers, 20, `w${prefix}`), secrets, 2);
           run = await drive(apps, batches, secrets, concurrency * instances);
         } finally {

@@ -1,4 +1,4 @@
-// Starts the real, built Doorwatch (`npm start` path: migrations, provisioning, next start)
+// Starts the real, built Doorwatch (`npm start` path: migrations, provisioning, then serving)
 // on a free loopback port with its own database, for integration and browser tests.
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig, type Provider } from '@/lib/db/config';

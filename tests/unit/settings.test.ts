@@ -195,7 +195,7 @@ test('nothing outside lib/config reads a setting from process.env', () => {
 });
 
 test('npm start stops on bad settings, one line per bad value, before it builds, migrates or serves', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/start.ts')], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -1,0 +1,58 @@
+// Compiles scripts/start.ts and the lib/ modules it imports into one plain CommonJS file,
+// dist/start/start.cjs, so `npm start` (scripts/start.mjs) serves from a single plain `node`
+// process: no tsx CLI parent, no loader hooks and no esbuild service beside the server.
+// Packages stay external (required from node_modules at run time, as under tsx).
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sourceHash } from './source-hash.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = join(root, 'scripts', 'start.ts');
+const OUT_DIR = join(root, 'dist', 'start');
+export const START_BUNDLE = join(OUT_DIR, 'start.cjs');
+const MARKER = join(OUT_DIR, 'source-hash');
+
+/** The bundle's inputs: the app sources (lib/ among them), the start script and this compiler. */
+function startHash(appSourceHash) {
+  return createHash('sha256')
+    .update(appSourceHash)
+    .update(readFileSync(ENTRY))
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex');
+}
+
+/** Compiles unconditionally (esbuild runs once, synchronously, and exits). Silent unless it fails. */
+export function compileStart(appSourceHash) {
+  // Loaded only here: a start with a fresh bundle never loads esbuild at all.
+  const { buildSync } = createRequire(import.meta.url)('esbuild');
+  buildSync({
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    outfile: START_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: join(root, 'tsconfig.json'),
+    // CommonJS has no import.meta: the one reader, the generated Prisma client, only sets
+    // globalThis.__dirname with it (nothing reads that under CommonJS), so the bundle's own URL stands in.
+    banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__import_meta_url' },
+    logLevel: 'error',
+  });
+  writeFileSync(MARKER, startHash(appSourceHash));
+  return START_BUNDLE;
+}
+
+/** The bundle's path, compiled first when it is missing or older than the sources (appSourceHash: sourceHash()). */
+export function ensureStartBundle(appSourceHash) {
+  if (existsSync(START_BUNDLE) && existsSync(MARKER) && readFileSync(MARKER, 'utf8') === startHash(appSourceHash)) return START_BUNDLE;
+  return compileStart(appSourceHash);
+}
+
+// `npm run build`: always compile.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) compileStart(sourceHash());
