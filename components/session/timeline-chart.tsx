@@ -4,7 +4,7 @@ import { useEffectiveTheme } from '@/components/shell/theme';
 import type { TTimelineEvent } from '@/lib/contract/api/session-detail';
 import type { TSessionView } from '@/lib/contract/api/sessions';
 import { fmtDuration, fmtLatency, fmtTime, type TimeZoneMode } from '@/lib/ui/format';
-import { layoutLabels } from '@/lib/ui/label-layout';
+import { estimateWidth, layoutLabels, type MeasureText } from '@/lib/ui/label-layout';
 import { PALETTES } from '@/lib/ui/palette';
 import { SIDE_LABELS, type Side, type SideStep } from '@/lib/ui/sides';
 
@@ -82,6 +82,18 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
   }, []);
 
   const LEFT = width < 600 ? LEFT_NARROW : LEFT_WIDE;
+  // The browser's own text metrics (the system font varies by machine); an estimate before mount.
+  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
+  useEffect(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const el = wrapRef.current;
+    if (!ctx || !el) return;
+    const family = getComputedStyle(el).fontFamily;
+    setMeasure(() => (text: string, px: number, bold: boolean) => {
+      ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
+      return Math.ceil(ctx.measureText(text).width) + 2;
+    });
+  }, []);
   const ts = useMemo(() => events.map((e) => Date.parse(e.at)), [events]);
   const ongoing = session.deadlock?.ongoing ?? false;
   const endMs = ongoing ? nowMs : ts[ts.length - 1];
@@ -128,8 +140,10 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
       text: SHORT[e.type] ?? e.type,
       fontSize: LABEL_PX,
       important: i === boundaryIdx || i === answerIdx || sides[i].door,
+      bold: i === boundaryIdx || i === answerIdx || sides[i].door,
     })),
     { rows: LABEL_ROWS, gap: 6, minX: 4, maxX: width - 4 },
+    measure,
   );
   const noteText = (i: number): string | null =>
     i === boundaryIdx
@@ -144,9 +158,10 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
   const noteIdx = events.map((_, i) => i).filter((i) => noteText(i) !== null);
   const notes = new Map(
     layoutLabels(
-      noteIdx.map((i) => ({ x: x(i), text: noteText(i)!, fontSize: NOTE_PX, important: true })),
+      noteIdx.map((i) => ({ x: x(i), text: noteText(i)!, fontSize: NOTE_PX, important: true, bold: true })),
       // Three rows: on linear time the door, the boundary entry and its answer can share one x.
       { rows: 3, gap: 6, minX: 4, maxX: width - 4 },
+      measure,
     ).map((p, k) => [noteIdx[k], p]),
   );
   // Gaps between neighbours (even spacing): shown where they fit, one row.
@@ -154,6 +169,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
     ts.slice(1).map((t, k) => ({ x: (x(k) + x(k + 1)) / 2, text: `+${fmtDuration(t - ts[k])}`, fontSize: NOTE_PX })),
     // Clear of the "now" at the end of an ongoing deadlock.
     { rows: 1, gap: 4, minX: LEFT, maxX: ongoing ? x(n) - 34 : width - RIGHT },
+    measure,
   );
 
   // Lane segments: from event i to i+1, coloured by the side after event i.

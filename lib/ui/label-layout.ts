@@ -2,7 +2,8 @@
  * Places text labels along one axis so none overlap: each label takes the first row (of a few)
  * where it clears its left neighbour; important labels are placed first so ordinary ones give way.
  * Labels that fit nowhere are hidden (their events stay as dots with a tooltip and in the table).
- * Widths are estimated from the character count, generously, since SVG text is laid out later.
+ * Widths come from `measure` (the browser's own text metrics in the timeline), or else a generous
+ * estimate from the character count.
  */
 export interface LabelItem {
   /** The anchor point on the axis (px). */
@@ -11,6 +12,7 @@ export interface LabelItem {
   fontSize: number;
   /** Placed before the others (the door, the boundary entry and its answer). */
   important?: boolean;
+  bold?: boolean;
   /** Text anchored at x: centred (default), or starting / ending there. */
   anchor?: 'start' | 'middle' | 'end';
 }
@@ -29,16 +31,19 @@ export interface PlacedLabel {
 /** A generous per-character width for the system sans-serif fonts (px per px of font size). */
 const CHAR_EM = 0.62;
 
-export function estimateWidth(text: string, fontSize: number): number {
-  return Math.ceil(text.length * fontSize * CHAR_EM);
+export function estimateWidth(text: string, fontSize: number, bold = false): number {
+  return Math.ceil(text.length * fontSize * (bold ? CHAR_EM + 0.08 : CHAR_EM));
 }
+
+export type MeasureText = (text: string, fontSize: number, bold: boolean) => number;
 
 export function layoutLabels(
   items: readonly LabelItem[],
   { rows, gap = 6, minX, maxX }: { rows: number; gap?: number; minX: number; maxX: number },
+  measure: MeasureText = estimateWidth,
 ): PlacedLabel[] {
   const out: PlacedLabel[] = items.map((it) => {
-    const w = estimateWidth(it.text, it.fontSize);
+    const w = measure(it.text, it.fontSize, !!it.bold);
     const anchor = it.anchor ?? 'middle';
     let from = anchor === 'start' ? it.x : anchor === 'end' ? it.x - w : it.x - w / 2;
     // Keep it inside the plot: shift, then say so by anchoring at the edge.
