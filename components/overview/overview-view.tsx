@@ -411,6 +411,15 @@ export function OverviewView() {
 
           <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} tz={tz} />
 
+          {server && servers.data && !serverNames.includes(server) && (
+            <div className="notice" role="status" data-testid="unknown-server-notice">
+              <span>
+                There is no server <strong>{server}</strong>: none is configured by that name and none has reported.
+              </span>
+              <Link href={link('/', { server: null })}>Show all servers →</Link>
+            </div>
+          )}
+
           {s.deadLetters > 0 && (
             <div className="notice" role="status" data-testid="dead-letter-notice">
               <strong className="num">{fmtInt(s.deadLetters)}</strong>

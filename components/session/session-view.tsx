@@ -8,7 +8,7 @@ import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TChainLink, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtLatency, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
-import { useSessionDetail } from '@/lib/ui/queries';
+import { useServers, useSessionDetail } from '@/lib/ui/queries';
 import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
 import { formatInstant } from '@/lib/time/instant';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -53,6 +53,29 @@ function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: str
   );
 }
 
+/** A 404: says whether the server exists at all (the server list is read only here, on the miss). */
+function SessionNotFound({ server, token }: { server: string; token: string }) {
+  const { global, link } = useUrlState();
+  const servers = useServers(global.refresh);
+  const known = servers.data?.servers.some((x) => x.name === server);
+  if (servers.isPending) return <Loading label="Loading session…" />;
+  return (
+    <div className="panel">
+      {known === false ? (
+        <Empty title={`There is no server ${server}`}>
+          Doorwatch has no server by that name (none is configured and none has reported).{' '}
+          <Link href={link('/servers')}>See the servers it knows →</Link>
+        </Empty>
+      ) : (
+        <Empty title={`No session ${token} on ${server}`}>
+          It may not have reported yet, or it belongs to another server.{' '}
+          <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
+        </Empty>
+      )}
+    </div>
+  );
+}
+
 export function SessionView({ server, token }: { server: string; token: string }) {
   const { global, link } = useUrlState();
   const { tz, refresh } = global;
@@ -66,15 +89,7 @@ export function SessionView({ server, token }: { server: string; token: string }
 
   if (q.isPending) return <Loading label="Loading session…" />;
   if (q.isError && !detail) {
-    if (q.error instanceof UiApiError && q.error.status === 404)
-      return (
-        <div className="panel">
-          <Empty title={`No session ${token} on ${server}`}>
-            It may not have reported yet, or it belongs to another server.{' '}
-            <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
-          </Empty>
-        </div>
-      );
+    if (q.error instanceof UiApiError && q.error.status === 404) return <SessionNotFound server={server} token={token} />;
     return (
       <div className="panel">
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />

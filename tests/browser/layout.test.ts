@@ -125,6 +125,27 @@ describe('layout', () => {
         assert.equal(new URL(page.url()).searchParams.get('server'), SERVERS.naive.name);
         await page.locator('[data-testid="server-strip"]').waitFor();
       }
+      // The picker refuses an inverted range inline, the URL stays as it was.
+      await page.goto(`${app.url}/?from=now-1h&to=now`);
+      await page.locator('[data-testid="server-strip"]').waitFor();
+      await page.click('[data-testid="time-range-button"]');
+      await page.fill('[data-testid="range-from"]', 'now-5m');
+      await page.fill('[data-testid="range-to"]', 'now-1h');
+      await page.click('[data-testid="range-apply"]');
+      assert.match(await page.locator('.trp-abs .form-error').innerText(), /must be before/);
+      assert.equal(new URL(page.url()).searchParams.get('from'), 'now-1h');
+      await page.keyboard.press('Escape');
+
+      // An unknown server says so, on the overview and on a session page.
+      await page.goto(`${app.url}/?from=now-1h&to=now&server=mcp-nope`);
+      assert.match(await page.locator('[data-testid="unknown-server-notice"]').innerText(), /There is no server mcp-nope/);
+      await page.goto(`${app.url}/servers/mcp-nope/sessions/tok-x`);
+      await page.locator('[data-testid="empty-state"]').waitFor();
+      assert.match(await page.locator('[data-testid="empty-state"]').innerText(), /There is no server mcp-nope/);
+      await page.goto(`${app.url}/servers/${SERVERS.good.name}/sessions/tok-x`);
+      await page.locator('[data-testid="empty-state"]').waitFor();
+      assert.match(await page.locator('[data-testid="empty-state"]').innerText(), /No session tok-x on mcp-good/);
+
       // An unknown route: inside the app shell, in the current (dark) theme.
       await page.goto(`${app.url}/no/such/page`);
       await page.locator('[data-testid="not-found"]').waitFor();
