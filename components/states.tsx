@@ -1,6 +1,12 @@
 'use client';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
+import { patchQuery } from '@/lib/ui/url-state';
+
+/** Errors in the URL's own state: retrying the same URL can never work, dropping the bad parameters does. */
+const URL_STATE_ERRORS = new Set(['invalid_time_range', 'invalid_bucket']);
 
 export function PageLoading() {
   return (
@@ -43,6 +49,26 @@ export function Empty({ title, children, height }: { title: string; children?: R
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof UiApiError ? error.code : null;
+  const pathname = usePathname();
+  const sp = useSearchParams();
+  if (code && URL_STATE_ERRORS.has(code))
+    return (
+      <div className="state-box error" role="alert" data-testid="error-state" data-code={code}>
+        <div className="title">The time range in this link does not work</div>
+        <div className="small">
+          {message}
+          <span className="faint"> ({code})</span>
+        </div>
+        <Link
+          className="btn btn-xs"
+          style={{ marginTop: 8 }}
+          href={`${pathname}${patchQuery(sp.toString(), { from: null, to: null, bucket: null })}`}
+          data-testid="reset-range"
+        >
+          Show the last 15 minutes instead
+        </Link>
+      </div>
+    );
   return (
     <div className="state-box error" role="alert" data-testid="error-state">
       <div className="title">Could not load this view</div>

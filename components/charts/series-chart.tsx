@@ -19,7 +19,13 @@ export interface SeriesDef {
   format?: (v: number) => string;
   /** Session-list flag a click on this series drills into. */
   flag?: string;
+  /** A concrete colour per theme instead of a palette role (series split by server). */
+  paint?: Record<'light' | 'dark', string>;
+  /** The server this series stands for (split by server): a click drills into its sessions. */
+  server?: string;
 }
+
+const colorOf = (s: SeriesDef, theme: 'light' | 'dark', pal: Palette) => s.paint?.[theme] ?? pal[s.color];
 
 export interface SeriesRow {
   t: number;
@@ -35,8 +41,8 @@ interface Props {
   /** Left-axis tick format (default: the plain number). */
   leftFormat?: (v: number) => string;
   rightFormat?: (v: number) => string;
-  /** Called with the bucket's [from, to) and the clicked series' flag (if a bar was hit). */
-  onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined) => void;
+  /** Called with the bucket's [from, to) and the clicked series' flag and server (if a bar was hit). */
+  onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined, server?: string) => void;
   testId?: string;
   ariaLabel: string;
 }
@@ -90,9 +96,9 @@ export function SeriesChart({
   const span = data.length ? data[data.length - 1].t - data[0].t + bucketMs : bucketMs;
   const hasRight = series.some((s) => s.right);
 
-  const click = (index: number, flag: string | undefined) => {
+  const click = (index: number, flag: string | undefined, server?: string) => {
     const row = data[index];
-    if (row && onBucketClick) onBucketClick(row.t, row.t + bucketMs, flag);
+    if (row && onBucketClick) onBucketClick(row.t, row.t + bucketMs, flag, server);
   };
 
   return (
@@ -169,13 +175,13 @@ export function SeriesChart({
                 yAxisId={s.right ? 'r' : 'l'}
                 dataKey={s.key}
                 name={s.label}
-                stroke={pal[s.color]}
+                stroke={colorOf(s, theme, pal)}
                 strokeWidth={1.8}
                 strokeDasharray={s.dashed ? '5 3' : undefined}
                 dot={
                   s.dashed
-                    ? { r: 4, fill: 'none', stroke: pal[s.color], strokeWidth: 1.5, strokeDasharray: '' }
-                    : { r: 2.5, fill: pal[s.color], strokeWidth: 0 }
+                    ? { r: 4, fill: 'none', stroke: colorOf(s, theme, pal), strokeWidth: 1.5, strokeDasharray: '' }
+                    : { r: 2.5, fill: colorOf(s, theme, pal), strokeWidth: 0 }
                 }
                 activeDot={{ r: 4 }}
                 connectNulls={false}
@@ -188,12 +194,12 @@ export function SeriesChart({
                 dataKey={s.key}
                 name={s.label}
                 stackId={s.stack}
-                fill={pal[s.color]}
+                fill={colorOf(s, theme, pal)}
                 maxBarSize={28}
                 isAnimationActive={false}
                 onClick={(_d, index) => {
                   barHit.current = true;
-                  click(index, s.flag);
+                  click(index, s.flag, s.server);
                 }}
               />
             ),
@@ -204,19 +210,21 @@ export function SeriesChart({
   );
 }
 
-export function Legend({ series }: { series: SeriesDef[] }) {
+export function Legend({ series, testId }: { series: SeriesDef[]; testId?: string }) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
   return (
-    <div className="legend">
+    <div className="legend" data-testid={testId}>
       {series
         .filter((s) => s.kind !== 'tip')
         .map((s) => (
-          <span key={s.key}>
+          <span key={s.key} data-testid="legend-item" data-series={s.label}>
             <span
               className="swatch"
               style={{
-                background: s.dashed ? `repeating-linear-gradient(90deg, ${pal[s.color]} 0 5px, transparent 5px 8px)` : pal[s.color],
+                background: s.dashed
+                  ? `repeating-linear-gradient(90deg, ${colorOf(s, theme, pal)} 0 5px, transparent 5px 8px)`
+                  : colorOf(s, theme, pal),
                 borderRadius: s.kind === 'line' ? 5 : 2,
                 height: s.kind === 'line' ? 3 : 9,
                 width: s.kind === 'line' ? 14 : undefined,

@@ -7,13 +7,15 @@ import { Panel } from '@/components/panel';
 import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TPercentileMethod, TStatsResponse } from '@/lib/contract/api/stats';
-import { fmtDuration, fmtInt, fmtPct } from '@/lib/ui/format';
+import { fmtDuration, fmtLatency, fmtInt, fmtPct } from '@/lib/ui/format';
+import { OTHER_COLOR, SERVER_COLORS, serverColorSlots } from '@/lib/ui/palette';
+import { splitByServer, type SplitMeasure } from '@/lib/ui/server-split';
 import { useServers, useStats } from '@/lib/ui/queries';
 import { chooseBucket } from '@/lib/time/buckets';
 import { formatInstant } from '@/lib/time/instant';
 import { resolveTimeRangeOrDefault } from '@/lib/time/range';
 import { useNow } from '@/lib/ui/use-now';
-import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
+import { readSplit, useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 import { AlarmBanner, IdleTime, useAlarm } from './alarm-banner';
 import { ServerStrip } from './server-strip';
 
@@ -34,13 +36,13 @@ const RENEG_SERIES: SeriesDef[] = [
 ];
 
 const REFUSAL_LATENCY_SERIES: SeriesDef[] = [
-  { key: 'refusalP50', label: 'p50', color: 'refused', kind: 'line', format: fmtDuration },
-  { key: 'refusalP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtDuration },
+  { key: 'refusalP50', label: 'p50', color: 'refused', kind: 'line', format: fmtLatency },
+  { key: 'refusalP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtLatency },
   { key: 'refusalN', label: 'refusals', color: 'muted', kind: 'tip', format: fmtInt },
 ];
 const RENEG_LATENCY_SERIES: SeriesDef[] = [
-  { key: 'renegP50', label: 'p50', color: 'reneg', kind: 'line', format: fmtDuration },
-  { key: 'renegP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtDuration },
+  { key: 'renegP50', label: 'p50', color: 'reneg', kind: 'line', format: fmtLatency },
+  { key: 'renegP95', label: 'p95', color: 'pending', kind: 'line', dashed: true, format: fmtLatency },
   { key: 'renegN', label: 'renegotiations', color: 'muted', kind: 'tip', format: fmtInt },
 ];
 
@@ -58,6 +60,8 @@ interface ChartSpec {
   caption?: string;
   leftFormat?: (v: number) => string;
   rightFormat?: (v: number) => string;
+  /** With ?split=server: the per-server counter drawn instead (one stacked series per server). */
+  splitMeasure?: SplitMeasure;
 }
 
 const CHARTS = {
@@ -67,6 +71,7 @@ const CHARTS = {
     ariaLabel: 'Boundary entries per bucket, by outcome',
     testId: 'chart-boundary',
     flag: 'boundary',
+    splitMeasure: 'boundary',
     listTitle: 'List every boundary session in this range',
   },
   deadlocks: {
@@ -75,6 +80,7 @@ const CHARTS = {
     ariaLabel: 'Deadlocks and dual negotiations per bucket',
     testId: 'chart-deadlocks',
     flag: 'deadlock',
+    splitMeasure: 'deadlocks',
     listTitle: 'List deadlocked sessions in this range',
   },
   refusalLatency: {
@@ -93,6 +99,7 @@ const CHARTS = {
     ariaLabel: 'Stream drops, renegotiations and renegotiation rate per bucket',
     testId: 'chart-renegotiations',
     flag: 'renegotiated',
+    splitMeasure: 'renegotiations',
     listTitle: 'List renegotiated sessions in this range',
   },
   renegotiationLatency: {
@@ -127,6 +134,24 @@ function toRows(stats: TStatsResponse): SeriesRow[] {
     renegP95: b.renegotiationLatencyMs.p95,
     renegN: b.renegotiationLatencyMs.count,
   }));
+}
+
+/** A count chart split by server: stacked bars, one per server of the top few plus "other". */
+function splitChart(byServer: TStatsResponse['byServer'], measure: SplitMeasure, flag: string, slots: Map<string, number>) {
+  const { series, rows } = splitByServer(byServer ?? [], measure);
+  const defs: SeriesDef[] = series.map((x) => {
+    const slot = x.server === null ? undefined : slots.get(x.server);
+    return {
+      key: x.key,
+      label: x.label,
+      color: 'muted',
+      stack: 'srv',
+      flag,
+      server: x.server ?? undefined,
+      paint: slot === undefined ? { ...OTHER_COLOR } : { light: SERVER_COLORS.light[slot], dark: SERVER_COLORS.dark[slot] },
+    };
+  });
+  return { series: defs, rows: rows as SeriesRow[] };
 }
 
 type Tone = 'bad' | 'good' | 'warn';
@@ -210,8 +235,8 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
     },
     {
       label: 'Refusal p95',
-      value: fmtDuration(s.refusalLatencyMs.p95),
-      sub: `p50 ${fmtDuration(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)} · ${fmtPercentileMethod(s.percentiles.refusal)}`,
+      value: fmtLatency(s.refusalLatencyMs.p95),
+      sub: `p50 ${fmtLatency(s.refusalLatencyMs.p50)} · n=${fmtInt(s.refusalLatencyMs.count)} · ${fmtPercentileMethod(s.percentiles.refusal)}`,
       flag: 'refused',
       testId: 'tile-refusal-p95',
     },
@@ -255,7 +280,8 @@ function ChartCaption({ title, series }: { title: string; series: SeriesDef[] })
 }
 
 export function OverviewView() {
-  const { global, link, set } = useUrlState();
+  const { global, link, set, sp } = useUrlState();
+  const split = readSplit(sp);
   const router = useRouter();
   const { from, to, server, refresh, tz } = global;
   // The server's chooser over the server's resolution of the range: the bucket it would pick itself.
@@ -268,32 +294,50 @@ export function OverviewView() {
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
-  const drill = (fromMs: number, toMs: number, flag: string | undefined, fallback: string) =>
-    router.push(sessionsLink({ from: formatInstant(fromMs), to: formatInstant(toMs), flag: flag ?? fallback }));
+  const drill = (fromMs: number, toMs: number, flag: string | undefined, fallback: string, barServer?: string) =>
+    router.push(
+      sessionsLink({
+        from: formatInstant(fromMs),
+        to: formatInstant(toMs),
+        flag: flag ?? fallback,
+        ...(barServer ? { server: barServer } : {}),
+      }),
+    );
 
   const s = stats.data;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);
   const alarm = useAlarm(s);
+  // Colours over every server in range, so one server has one colour in every chart.
+  const slots = useMemo(() => serverColorSlots((s?.byServer ?? []).map((b) => b.server)), [s]);
+  const splits = useMemo(() => {
+    const out = new Map<SplitMeasure, { series: SeriesDef[]; rows: SeriesRow[] }>();
+    if (split !== 'server' || !s) return out;
+    for (const spec of Object.values(CHARTS) as ChartSpec[])
+      if (spec.splitMeasure) out.set(spec.splitMeasure, splitChart(s.byServer, spec.splitMeasure, spec.flag, slots));
+    return out;
+  }, [split, s, slots]);
+  /** The series and rows a chart draws: per outcome, or per server when split. */
+  const view = (spec: ChartSpec) => (spec.splitMeasure && splits.get(spec.splitMeasure)) || { series: spec.series, rows };
   const chart = (spec: ChartSpec, bucketMs: number) => (
     <>
       {spec.caption && <ChartCaption title={spec.caption} series={spec.series} />}
       <SeriesChart
-        data={rows}
-        series={spec.series}
+        data={view(spec).rows}
+        series={view(spec).series}
         bucketMs={bucketMs}
         tz={tz}
         height={spec.height}
         leftFormat={spec.leftFormat}
         rightFormat={spec.rightFormat}
-        ariaLabel={spec.ariaLabel}
+        ariaLabel={spec.splitMeasure && split === 'server' ? `${spec.ariaLabel}, split by server` : spec.ariaLabel}
         testId={spec.testId}
-        onBucketClick={(a, b, flag) => drill(a, b, flag, spec.flag)}
+        onBucketClick={(a, b, flag, barServer) => drill(a, b, flag, spec.flag, barServer)}
       />
     </>
   );
   const legendAndList = (spec: ChartSpec) => (
     <>
-      <Legend series={spec.series} />
+      <Legend series={view(spec).series} testId={`legend-${spec.testId}`} />
       <Link href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>
         list →
       </Link>
@@ -315,7 +359,17 @@ export function OverviewView() {
             ' '
           )}
         </span>
-        <div className="row gap" style={{ marginLeft: 'auto' }}>
+        <div className="row gap page-head-tools">
+          <button
+            type="button"
+            className={`btn ${split === 'server' ? 'active' : ''}`}
+            aria-pressed={split === 'server'}
+            onClick={() => set({ split: split === 'server' ? null : 'server' })}
+            title="One series per server in the count charts (the top few, the rest as other)"
+            data-testid="split-toggle"
+          >
+            Split by server
+          </button>
           <label htmlFor="server-filter">Server</label>
           <select
             id="server-filter"
@@ -362,6 +416,15 @@ export function OverviewView() {
 
           <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} tz={tz} />
 
+          {server && servers.data && !serverNames.includes(server) && (
+            <div className="notice" role="status" data-testid="unknown-server-notice">
+              <span>
+                There is no server <strong>{server}</strong>: none is configured by that name and none has reported.
+              </span>
+              <Link href={link('/', { server: null })}>Show all servers →</Link>
+            </div>
+          )}
+
           {s.deadLetters > 0 && (
             <div className="notice" role="status" data-testid="dead-letter-notice">
               <strong className="num">{fmtInt(s.deadLetters)}</strong>
@@ -404,10 +467,18 @@ export function OverviewView() {
           ) : null}
 
           <div className="grid grid-2">
-            <Panel id="h-boundary" title="Boundary entries by answer" aside={legendAndList(CHARTS.boundary)}>
+            <Panel
+              id="h-boundary"
+              title={split === 'server' ? 'Boundary entries by server' : 'Boundary entries by answer'}
+              aside={legendAndList(CHARTS.boundary)}
+            >
               <div className="panel-body">{chart(CHARTS.boundary, s.bucketMs)}</div>
             </Panel>
-            <Panel id="h-deadlocks" title="Deadlocks & dual negotiations" aside={legendAndList(CHARTS.deadlocks)}>
+            <Panel
+              id="h-deadlocks"
+              title={split === 'server' ? 'Deadlocks by server' : 'Deadlocks & dual negotiations'}
+              aside={legendAndList(CHARTS.deadlocks)}
+            >
               <div className="panel-body">
                 {chart(CHARTS.deadlocks, s.bucketMs)}
                 <div className="small muted">
@@ -432,14 +503,18 @@ export function OverviewView() {
                 <PctStrip
                   testId="refusal-percentiles"
                   items={[
-                    ...(['p50', 'p95', 'p99', 'max'] as const).map((k): [string, string] => [k, fmtDuration(s.refusalLatencyMs[k])]),
+                    ...(['p50', 'p95', 'p99', 'max'] as const).map((k): [string, string] => [k, fmtLatency(s.refusalLatencyMs[k])]),
                     ['count', fmtInt(s.refusalLatencyMs.count)],
                     ['percentiles', fmtPercentileMethod(s.percentiles.refusal)],
                   ]}
                 />
                 {s.refusalLatencyMs.count === 0 ? (
                   <Empty title="No refusals in this range" height={150}>
-                    A conforming server answers a boundary resume with session-superseded in about 50 ms.
+                    <span data-testid="refusal-latency-empty">
+                      Doorwatch measures the refusal latency on the server: from its resume.requested to its resume.refused
+                      (session-superseded). The design note&apos;s &quot;about 50 ms&quot; does not say what it spans (probably what the
+                      client sees, reconnect included); on loopback a server refuses within a millisecond.
+                    </span>
                   </Empty>
                 ) : (
                   <>
@@ -453,14 +528,18 @@ export function OverviewView() {
                 )}
               </div>
             </Panel>
-            <Panel id="h-reneg" title="Renegotiations" aside={legendAndList(CHARTS.renegotiations)}>
+            <Panel
+              id="h-reneg"
+              title={split === 'server' ? 'Renegotiations by server' : 'Renegotiations'}
+              aside={legendAndList(CHARTS.renegotiations)}
+            >
               <div className="panel-body">
                 <PctStrip
                   items={[
                     ['rate', fmtPct(s.renegotiations.rate, 2)],
-                    ['p50', fmtDuration(s.renegotiations.latencyMs.p50)],
-                    ['p95', fmtDuration(s.renegotiations.latencyMs.p95)],
-                    ['max', fmtDuration(s.renegotiations.latencyMs.max)],
+                    ['p50', fmtLatency(s.renegotiations.latencyMs.p50)],
+                    ['p95', fmtLatency(s.renegotiations.latencyMs.p95)],
+                    ['max', fmtLatency(s.renegotiations.latencyMs.max)],
                     ['< 200 ms', s.renegotiations.count ? fmtPct(s.renegotiations.under200ms / s.renegotiations.count, 0) : '—'],
                     ['percentiles', fmtPercentileMethod(s.percentiles.renegotiation)],
                   ]}

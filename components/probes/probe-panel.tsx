@@ -10,7 +10,7 @@ import { sessionHref } from '@/components/sessions/sessions-view';
 import { ZProbeRunView, type TProbeRunView } from '@/lib/contract/api/probes';
 import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
 import { apiFetch } from '@/lib/ui/fetcher';
-import { fmtDateTime, fmtDuration, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { fmtDateTime, fmtDuration, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { queryKeys, useProbeHistory } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -93,7 +93,7 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
                     {c?.verdict} · {c?.finding}
                   </span>
                 </td>
-                <td className="num">{fmtDuration(step.latencyMs)}</td>
+                <td className="num">{fmtLatency(step.latencyMs)}</td>
                 <td>
                   {step.tokens.map((t) => (
                     <Link

@@ -7,8 +7,8 @@ import { Flags, StateChip } from '@/components/sessions/flag-chip';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TChainLink, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { UiApiError } from '@/lib/ui/fetcher';
-import { fmtDateTime, fmtDuration, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
-import { useSessionDetail } from '@/lib/ui/queries';
+import { fmtDateTime, fmtDuration, fmtLatency, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
+import { useServers, useSessionDetail } from '@/lib/ui/queries';
 import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
 import { formatInstant } from '@/lib/time/instant';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -53,6 +53,29 @@ function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: str
   );
 }
 
+/** A 404: says whether the server exists at all (the server list is read only here, on the miss). */
+function SessionNotFound({ server, token }: { server: string; token: string }) {
+  const { global, link } = useUrlState();
+  const servers = useServers(global.refresh);
+  const known = servers.data?.servers.some((x) => x.name === server);
+  if (servers.isPending) return <Loading label="Loading session…" />;
+  return (
+    <div className="panel">
+      {known === false ? (
+        <Empty title={`There is no server ${server}`}>
+          Doorwatch has no server by that name (none is configured and none has reported).{' '}
+          <Link href={link('/servers')}>See the servers it knows →</Link>
+        </Empty>
+      ) : (
+        <Empty title={`No session ${token} on ${server}`}>
+          It may not have reported yet, or it belongs to another server.{' '}
+          <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
+        </Empty>
+      )}
+    </div>
+  );
+}
+
 export function SessionView({ server, token }: { server: string; token: string }) {
   const { global, link } = useUrlState();
   const { tz, refresh } = global;
@@ -66,15 +89,7 @@ export function SessionView({ server, token }: { server: string; token: string }
 
   if (q.isPending) return <Loading label="Loading session…" />;
   if (q.isError && !detail) {
-    if (q.error instanceof UiApiError && q.error.status === 404)
-      return (
-        <div className="panel">
-          <Empty title={`No session ${token} on ${server}`}>
-            It may not have reported yet, or it belongs to another server.{' '}
-            <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
-          </Empty>
-        </div>
-      );
+    if (q.error instanceof UiApiError && q.error.status === 404) return <SessionNotFound server={server} token={token} />;
     return (
       <div className="panel">
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />
@@ -93,6 +108,11 @@ export function SessionView({ server, token }: { server: string; token: string }
   const preds = detail.chain.predecessors;
   const succs = detail.chain.successors;
   const t0 = events.length ? Date.parse(events[0].at) : 0;
+  // Only the resume that answered the boundary naively is red, not the ordinary resumes before the door.
+  const naiveAnswerIdx =
+    s.boundaryOutcome === 'naive_resume' && s.answeredAt
+      ? events.findIndex((e) => e.type === 'resume.accepted' && Date.parse(e.at) === Date.parse(s.answeredAt!))
+      : -1;
   const first = Date.parse(s.firstEventAt);
   const last = Date.parse(s.lastEventAt ?? s.firstEventAt);
   // A window around this session for "see it on the overview / in the list".
@@ -153,12 +173,14 @@ export function SessionView({ server, token }: { server: string; token: string }
                   ? 'naive resume ✗'
                   : 'unanswered'}
           </span>
-          <span className="tile-sub">{s.boundaryAt ? `entered ${fmtTime(s.boundaryAt, tz)}` : 'no resume inside the window'}</span>
+          <span className="tile-sub">
+            {s.boundaryAt ? `entered ${fmtTime(s.boundaryAt, tz)}` : 'the client never asked to resume after the upgrade'}
+          </span>
         </div>
         <div className="tile" style={{ cursor: 'default' }} data-testid="callout-latency">
           <span className="tile-label">{s.deadlock ? 'Deadlock' : 'Refusal latency'}</span>
           <span className={`tile-value ${s.deadlock ? 'bad-text' : ''}`} style={{ fontSize: 16 }}>
-            {s.deadlock ? fmtDuration(s.deadlock.durationMs) : fmtDuration(s.refusalLatencyMs)}
+            {s.deadlock ? fmtDuration(s.deadlock.durationMs) : fmtLatency(s.refusalLatencyMs)}
           </span>
           <span className="tile-sub">
             {s.deadlock
@@ -171,7 +193,7 @@ export function SessionView({ server, token }: { server: string; token: string }
         <div className="tile" style={{ cursor: 'default' }} data-testid="callout-renegotiation">
           <span className="tile-label">Renegotiation</span>
           <span className="tile-value" style={{ fontSize: 16 }}>
-            {s.successorToken ? fmtDuration(s.renegotiationLatencyMs) : s.previousToken ? 'is a successor' : '—'}
+            {s.successorToken ? fmtLatency(s.renegotiationLatencyMs) : s.previousToken ? 'is a successor' : '—'}
           </span>
           <span className="tile-sub">
             {s.successorToken ? 'refusal → new session opened' : s.previousToken ? `of ${shortToken(s.previousToken, 20)}` : 'no new token'}
@@ -206,7 +228,7 @@ export function SessionView({ server, token }: { server: string; token: string }
               <span key={`${p.server}/${p.token}`} className="row gap">
                 <ChainNode link={p} href={sessionHref(p.server, p.token)} tz={tz} />
                 <span className="chain-arrow">
-                  → {p.renegotiationLatencyMs !== null && <span className="small">{fmtDuration(p.renegotiationLatencyMs)}</span>}
+                  → {p.renegotiationLatencyMs !== null && <span className="small">{fmtLatency(p.renegotiationLatencyMs)}</span>}
                 </span>
               </span>
             ))}
@@ -228,7 +250,7 @@ export function SessionView({ server, token }: { server: string; token: string }
             {succs.map((n, i) => (
               <span key={`${n.server}/${n.token}`} className="row gap">
                 <span className="chain-arrow">
-                  → {i === 0 && s.renegotiationLatencyMs !== null && <span className="small">{fmtDuration(s.renegotiationLatencyMs)}</span>}
+                  → {i === 0 && s.renegotiationLatencyMs !== null && <span className="small">{fmtLatency(s.renegotiationLatencyMs)}</span>}
                 </span>
                 <ChainNode link={n} href={sessionHref(n.server, n.token)} tz={tz} />
               </span>
@@ -295,7 +317,9 @@ export function SessionView({ server, token }: { server: string; token: string }
             <>
               <th className="num">#</th>
               <th>Time ({tz === 'utc' ? 'UTC' : 'local'})</th>
-              <th className="num">+Δ</th>
+              <th className="num" title="Time since the first event (cumulative); the timeline's +Δ are gaps between neighbours">
+                +Δ since first
+              </th>
               <th>Event</th>
               <th>Data</th>
               <th>Client</th>
@@ -327,7 +351,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                         ? 'chip warn'
                         : e.type === 'resume.refused'
                           ? 'chip good'
-                          : e.type === 'resume.accepted' && s.boundaryOutcome === 'naive_resume'
+                          : i === naiveAnswerIdx
                             ? 'chip bad'
                             : e.type === 'upgrade.rejected'
                               ? 'chip violet'
@@ -336,7 +360,13 @@ export function SessionView({ server, token }: { server: string; token: string }
                   >
                     {e.type}
                   </span>
-                  {sd.door && !sd.dual && <span className="small muted"> the door</span>}
+                  {sd.door && !sd.dual && (
+                    <span className="small muted">
+                      {' '}
+                      the door
+                      {typeof e.data.eventId === 'number' || typeof e.data.eventId === 'string' ? ` (SSE id ${e.data.eventId})` : ''}
+                    </span>
+                  )}
                   {sd.dual && <span className="small bad-text"> second negotiation</span>}
                 </td>
                 <td className="mono small" style={{ whiteSpace: 'normal', maxWidth: 320 }}>

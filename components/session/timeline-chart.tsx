@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import type { TTimelineEvent } from '@/lib/contract/api/session-detail';
 import type { TSessionView } from '@/lib/contract/api/sessions';
-import { fmtDuration, fmtTime, type TimeZoneMode } from '@/lib/ui/format';
+import { fmtDuration, fmtLatency, fmtTime, type TimeZoneMode } from '@/lib/ui/format';
+import { estimateWidth, layoutLabels, type MeasureText } from '@/lib/ui/label-layout';
 import { PALETTES } from '@/lib/ui/palette';
 import { SIDE_LABELS, type Side, type SideStep } from '@/lib/ui/sides';
 
@@ -20,13 +21,21 @@ interface Props {
   onSelect: (i: number) => void;
 }
 
-const LEFT = 92;
+/** Room for the lane names: less on a phone, where every pixel of the plot counts. */
+const LEFT_WIDE = 92;
+const LEFT_NARROW = 58;
+/** Event labels stack upwards in up to this many rows above the ticks; the rest give way. */
+const LABEL_ROWS = 3;
+const ROW_H = 14;
+/** Font sizes of the event names (.ev-label in globals.css) and of the notes under them. */
+const LABEL_PX = 11.5;
+const NOTE_PX = 10;
 const RIGHT = 28;
-const Y_LABEL = 40;
-const Y_SERVER = 104;
-const Y_CLIENT = 150;
+const Y_LABEL = 46;
+const Y_SERVER = 112;
+const Y_CLIENT = 158;
 const LANE_H = 14;
-const HEIGHT = 246;
+const HEIGHT = 254;
 
 const SHORT: Record<string, string> = {
   'session.opened': 'opened',
@@ -66,12 +75,25 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
   useEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(480, el.clientWidth)));
+    const ro = new ResizeObserver(() => setWidth(Math.max(320, el.clientWidth)));
     ro.observe(el);
-    setWidth(Math.max(480, el.clientWidth));
+    setWidth(Math.max(320, el.clientWidth));
     return () => ro.disconnect();
   }, []);
 
+  const LEFT = width < 600 ? LEFT_NARROW : LEFT_WIDE;
+  // The browser's own text metrics (the system font varies by machine); an estimate before mount.
+  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
+  useEffect(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const el = wrapRef.current;
+    if (!ctx || !el) return;
+    const family = getComputedStyle(el).fontFamily;
+    setMeasure(() => (text: string, px: number, bold: boolean) => {
+      ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
+      return Math.ceil(ctx.measureText(text).width) + 2;
+    });
+  }, []);
   const ts = useMemo(() => events.map((e) => Date.parse(e.at)), [events]);
   const ongoing = session.deadlock?.ongoing ?? false;
   const endMs = ongoing ? nowMs : ts[ts.length - 1];
@@ -107,7 +129,48 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
     answeredMs === null
       ? -1
       : events.findIndex((e, i) => (e.type === 'resume.refused' || e.type === 'resume.accepted') && ts[i] === answeredMs);
-  const labelEvery = Math.max(1, Math.ceil((n * 96) / plotW));
+  /** One numbering on the page: the table's # (the reporter's seq, else the row). */
+  const num = (i: number) => events[i].seq ?? i + 1;
+  const doorSseId = doorIdx >= 0 ? events[doorIdx].data.eventId : undefined;
+  // Labels never print over each other: event names stack in rows above the ticks (the door, the
+  // boundary entry and its answer first); the notes under them share a band of their own.
+  const labels = layoutLabels(
+    events.map((e, i) => ({
+      x: x(i),
+      text: SHORT[e.type] ?? e.type,
+      fontSize: LABEL_PX,
+      important: i === boundaryIdx || i === answerIdx || sides[i].door,
+      bold: i === boundaryIdx || i === answerIdx || sides[i].door,
+    })),
+    { rows: LABEL_ROWS, gap: 6, minX: 4, maxX: width - 4 },
+    measure,
+  );
+  const noteText = (i: number): string | null =>
+    i === boundaryIdx
+      ? 'boundary entry'
+      : i === answerIdx
+        ? events[i].type === 'resume.refused'
+          ? 'session-superseded'
+          : 'naive resume'
+        : sides[i].door
+          ? `the door · #${num(i)}${typeof doorSseId === 'number' || typeof doorSseId === 'string' ? ` · SSE id ${doorSseId}` : ''}`
+          : null;
+  const noteIdx = events.map((_, i) => i).filter((i) => noteText(i) !== null);
+  const notes = new Map(
+    layoutLabels(
+      noteIdx.map((i) => ({ x: x(i), text: noteText(i)!, fontSize: NOTE_PX, important: true, bold: true })),
+      // Three rows: on linear time the door, the boundary entry and its answer can share one x.
+      { rows: 3, gap: 6, minX: 4, maxX: width - 4 },
+      measure,
+    ).map((p, k) => [noteIdx[k], p]),
+  );
+  // Gaps between neighbours (even spacing): shown where they fit, one row.
+  const gaps = layoutLabels(
+    ts.slice(1).map((t, k) => ({ x: (x(k) + x(k + 1)) / 2, text: `+${fmtDuration(t - ts[k])}`, fontSize: NOTE_PX })),
+    // Clear of the "now" at the end of an ongoing deadlock.
+    { rows: 1, gap: 4, minX: LEFT, maxX: ongoing ? x(n) - 34 : width - RIGHT },
+    measure,
+  );
 
   // Lane segments: from event i to i+1, coloured by the side after event i.
   const segs = (lane: 'client' | 'server') =>
@@ -196,7 +259,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
             <line x1={x(boundaryIdx)} x2={x(boundaryIdx)} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.refused} strokeWidth={2} />
             <line x1={x(answerIdx)} x2={x(answerIdx)} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.refused} strokeWidth={2} />
             <text x={(x(boundaryIdx) + x(answerIdx)) / 2} y={Y_CLIENT + 38} textAnchor="middle" fill={pal.refused} fontWeight={600}>
-              refused in {fmtDuration(session.refusalLatencyMs)}
+              refused in {fmtLatency(session.refusalLatencyMs)}
             </text>
           </g>
         )}
@@ -205,29 +268,25 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
         {doorIdx >= 0 && (
           <g data-testid="door-marker">
             <line x1={x(doorIdx)} x2={x(doorIdx)} y1={Y_LABEL + 14} y2={Y_CLIENT + 14} className="door" />
-            <text x={x(doorIdx) + 5} y={Y_LABEL + 24} className="door-label">
-              the door{typeof events[doorIdx].data.eventId === 'number' ? ` (event ${events[doorIdx].data.eventId})` : ''}
-            </text>
           </g>
         )}
 
         {/* gap annotations (sequence spacing) */}
         {spacing === 'sequence' &&
-          ts.slice(1).map((t, k) => {
-            const gap = t - ts[k];
-            const mid = (x(k) + x(k + 1)) / 2;
-            return (
+          gaps.map((g, k) =>
+            g.row < 0 ? null : (
               <text
                 key={`gap-${k}`}
-                x={mid}
+                x={g.x}
                 y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 62 : 30)}
-                textAnchor="middle"
-                fontSize={10}
+                fontSize={NOTE_PX}
+                className="gap-label"
+                data-testid="timeline-gap"
               >
-                +{fmtDuration(gap)}
+                +{fmtDuration(ts[k + 1] - ts[k])}
               </text>
-            );
-          })}
+            ),
+          )}
 
         {/* events */}
         {events.map((e, i) => {
@@ -248,27 +307,28 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
           return (
             <g key={e.id} data-testid="timeline-event" data-type={e.type}>
               <line x1={cx} x2={cx} y1={Y_LABEL + 4} y2={Y_CLIENT + LANE_H / 2} stroke={pal.axis} strokeWidth={1} opacity={0.7} />
-              {(i % labelEvery === 0 || isBoundary || isAnswer || s.door) && (
+              {labels[i].row >= 0 && (
                 <text
-                  x={cx}
-                  y={Y_LABEL - 4}
+                  x={labels[i].x}
+                  y={Y_LABEL - 4 - labels[i].row * ROW_H}
                   className="ev-label"
-                  textAnchor={i === 0 ? 'start' : i === n - 1 && !ongoing ? 'end' : 'middle'}
+                  data-testid="timeline-label"
                   fontWeight={isBoundary || isAnswer || s.door ? 600 : 400}
                 >
                   {SHORT[e.type] ?? e.type}
                 </text>
               )}
-              {(isBoundary || isAnswer) && (
+              {notes.get(i) && notes.get(i)!.row >= 0 && (
                 <text
-                  x={cx}
-                  y={Y_LABEL + 10}
-                  textAnchor={i === n - 1 && !ongoing ? 'end' : 'middle'}
-                  fontSize={10}
-                  fill={isBoundary ? pal.pending : colour}
+                  x={notes.get(i)!.x}
+                  y={Y_LABEL + 12 + notes.get(i)!.row * (NOTE_PX + 3)}
+                  fontSize={NOTE_PX}
+                  fill={isBoundary ? pal.pending : s.door && !isAnswer ? undefined : colour}
+                  className={s.door && !isBoundary && !isAnswer ? 'door-label' : undefined}
+                  data-testid="timeline-label"
                   fontWeight={600}
                 >
-                  {isBoundary ? 'boundary entry' : e.type === 'resume.refused' ? 'session-superseded' : 'naive resume'}
+                  {noteText(i)}
                 </text>
               )}
               <circle
@@ -309,7 +369,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
         <text x={(LEFT + width - RIGHT) / 2} y={HEIGHT - 6} textAnchor="middle">
           {spacing === 'time'
             ? `linear time · span ${fmtDuration(endMs - startMs)}`
-            : `events evenly spaced · span ${fmtDuration(endMs - startMs)}`}
+            : `evenly spaced · +Δ = gap to the previous event · span ${fmtDuration(endMs - startMs)}`}
         </text>
       </svg>
     </div>

@@ -6,7 +6,7 @@ import { ServerSelect } from '@/components/server-select';
 import { SESSION_SORTS, SYNTHETIC_FILTERS, type TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
-import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
@@ -33,7 +33,7 @@ function Outcome({ s }: { s: TSessionView }) {
       </span>
     );
   }
-  if (s.refusalLatencyMs !== null) return <span className="num">refused in {fmtDuration(s.refusalLatencyMs)}</span>;
+  if (s.refusalLatencyMs !== null) return <span className="num">refused in {fmtLatency(s.refusalLatencyMs)}</span>;
   if (s.boundaryOutcome === 'pending') return <span className="chip warn">unanswered</span>;
   return <span className="faint">—</span>;
 }
@@ -74,7 +74,7 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
             title={`renegotiated as ${s.successorToken}`}
           >
             → {shortToken(s.successorToken, 16)}
-            {s.renegotiationLatencyMs !== null && <span className="muted"> ({fmtDuration(s.renegotiationLatencyMs)})</span>}
+            {s.renegotiationLatencyMs !== null && <span className="muted"> ({fmtLatency(s.renegotiationLatencyMs)})</span>}
           </Link>
         ) : s.previousToken ? (
           <span className="small muted" title={`renegotiated from ${s.previousToken}`}>

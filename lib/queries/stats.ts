@@ -324,7 +324,7 @@ async function splitByServer(
         ...emptyCounts(),
         ongoingDeadlocks: 0,
         lastDeadlockAt: null,
-        series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0 })),
+        series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0, renegotiations: 0 })),
       };
       out.set(server, e);
     }
@@ -339,6 +339,7 @@ async function splitByServer(
       cell.refused += Number(row.refused ?? 0);
       cell.naiveResumes += Number(row.naiveResumes ?? 0);
       cell.deadlocks += Number(row.deadlocks ?? 0);
+      cell.renegotiations += Number(row.renegotiations ?? 0);
     }
   }
   for (const row of ongoingRows) {

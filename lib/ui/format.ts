@@ -91,6 +91,14 @@ export function fmtDuration(ms: number | null | undefined): string {
   return neg ? `−${out}` : out;
 }
 
+/**
+ * A latency measured in whole milliseconds: 0 means under a millisecond, which "0 ms" would
+ * misread as "instant" or "not measured".
+ */
+export function fmtLatency(ms: number | null | undefined): string {
+  return ms !== null && ms !== undefined && ms >= 0 && ms < 1 ? '<1 ms' : fmtDuration(ms);
+}
+
 export function shortToken(token: string, max = 18): string {
   return token.length <= max ? token : `${token.slice(0, max - 7)}…${token.slice(-6)}`;
 }

@@ -56,3 +56,40 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
     cursor: 'rgba(110, 164, 255, 0.10)',
   },
 };
+
+/**
+ * Series colours for charts split by server, chosen to stay apart from each other in both themes.
+ * The status colours above (red naive, green refused) mean an outcome, so servers get their own set.
+ */
+export const SERVER_COLORS: Record<'light' | 'dark', readonly string[]> = {
+  light: ['#2563c9', '#d97706', '#0f8f7e', '#8b3fd9', '#d03a86', '#5f8f12', '#0a86a8', '#9a5b13'],
+  dark: ['#6ea4ff', '#f0a23a', '#3cc9b4', '#b48cf5', '#f27ab7', '#9bd14a', '#4cc3e3', '#d19a5a'],
+};
+
+/** The "other" series (servers beyond the top few). */
+export const OTHER_COLOR: Record<'light' | 'dark', string> = { light: '#9aa4b0', dark: '#5d6875' };
+
+function nameHash(name: string): number {
+  // FNV-1a: the same name always starts at the same colour, across charts, pages and reloads.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Colour slot per server: each name's own slot from its hash, and on a clash among the servers
+ * shown together the next free slot, names taken in sorted order (so the same set always gets
+ * the same colours, whichever chart draws it).
+ */
+export function serverColorSlots(names: readonly string[]): Map<string, number> {
+  const n = SERVER_COLORS.light.length;
+  const out = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const name of [...new Set(names)].sort()) {
+    let slot = nameHash(name) % n;
+    for (let i = 0; i < n && taken.has(slot); i++) slot = (slot + 1) % n;
+    if (taken.size < n) taken.add(slot);
+    out.set(name, slot);
+  }
+  return out;
+}

@@ -24,6 +24,10 @@ export interface GlobalState {
   server: string;
 }
 
+/** Overview charts: one series per outcome (default) or one per server (`?split=server`). */
+export type ChartSplit = 'none' | 'server';
+export const readSplit = (sp: { get(name: string): string | null }): ChartSplit => (sp.get('split') === 'server' ? 'server' : 'none');
+
 export type ParamPatch = Record<string, string | null | undefined>;
 
 export function readGlobal(sp: URLSearchParams | { get(name: string): string | null }): GlobalState {

@@ -77,13 +77,14 @@ export const ZHistogramBucket = z.object({
 });
 export type THistogramBucket = z.infer<typeof ZHistogramBucket>;
 
-/** One bucket of one server's series (split=server): the boundary and deadlock counters. */
+/** One bucket of one server's series (split=server): the counters the overview's count charts draw. */
 export const ZServerSplitBucket = z.object({
   t: ZIsoMs,
   boundary: ZCount,
   refused: ZCount,
   naiveResumes: ZCount,
   deadlocks: ZCount,
+  renegotiations: ZCount,
 });
 
 /** One server's share of the range (split=server), from the same GROUP BY as the totals. */
