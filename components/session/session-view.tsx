@@ -10,6 +10,7 @@ import { UiApiError } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtLatency, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
 import { useServers, useSessionDetail } from '@/lib/ui/queries';
 import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
+import { naiveShape } from '@/lib/boundary/sides';
 import { formatInstant } from '@/lib/time/instant';
 import { useUrlState } from '@/lib/ui/url-state';
 import { SideLegend, TimelineChart, autoSpacing, type Spacing } from './timeline-chart';
@@ -153,9 +154,19 @@ export function SessionView({ server, token }: { server: string; token: string }
             <strong>
               Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={q.dataUpdatedAt} testId="deadlocked-for" />
             </strong>
-            <div className="small">
-              The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still
-              waiting for a handshake.
+            <div className="small" data-testid="deadlock-shape">
+              {naiveShape(sides) === 'server_holds_upgrade' ? (
+                <>
+                  The server accepted a fresh stream on this token without <code>Last-Event-ID</code> while its{' '}
+                  <code>upgrade.accepted</code> was still pending. Both ends are on SSE, but the server still holds the pending upgrade: the
+                  token is stuck, and the next negotiation on it collides (409).
+                </>
+              ) : (
+                <>
+                  The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still
+                  waiting for a handshake.
+                </>
+              )}
             </div>
           </div>
         </div>

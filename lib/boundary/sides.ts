@@ -40,13 +40,15 @@ export interface SideStep extends Sides {
   dual: boolean;
   /** Client and server disagree after this event. */
   disagree: boolean;
+  /** This event is the resume.accepted that answered the boundary entry naively. */
+  naiveAnswer: boolean;
 }
 
 /** Before any event: a plain SSE stream. */
 export const INITIAL_SIDES: Readonly<Sides> = { client: 'sse', server: 'sse' };
 
 /** What the side rules read from the fold before the event is applied. */
-type Before = Pick<SessionFacts, 'state' | 'pendingUpgrade' | 'dualNegotiationCount'>;
+type Before = Pick<SessionFacts, 'state' | 'pendingUpgrade' | 'dualNegotiationCount' | 'answer'>;
 
 /**
  * The sides after `e`, given the sides and the facts just before it (`before`) and the facts
@@ -117,7 +119,12 @@ export function deriveSides(timeline: readonly DoorwatchEvent[]): SideStep[] {
   let sides: Sides = INITIAL_SIDES;
   const out: SideStep[] = [];
   for (const e of orderTimeline(timeline)) {
-    const before: Before = { state: facts.state, pendingUpgrade: facts.pendingUpgrade, dualNegotiationCount: facts.dualNegotiationCount };
+    const before: Before = {
+      state: facts.state,
+      pendingUpgrade: facts.pendingUpgrade,
+      dualNegotiationCount: facts.dualNegotiationCount,
+      answer: facts.answer,
+    };
     stepFacts(facts, e);
     sides = nextSides(sides, before, facts, e);
     out.push({
@@ -126,7 +133,31 @@ export function deriveSides(timeline: readonly DoorwatchEvent[]): SideStep[] {
       door: e.type === 'upgrade.accepted',
       dual: e.type === 'upgrade.accepted' && facts.dualNegotiationCount > before.dualNegotiationCount,
       disagree: sides.client !== sides.server,
+      naiveAnswer: before.answer === null && facts.answer?.outcome === 'naive_resume',
     });
   }
   return out;
+}
+
+/**
+ * Who is left holding the door after a naive answer, read from the lanes at that answer:
+ *
+ *   client_awaits_handshake — the resume carried a cursor at/after the door: the client treats
+ *     the upgrade as a checkpoint and waits, on the WebSocket side, for a handshake the server
+ *     (back on SSE) will never drive. The deadlock the design note observed.
+ *   server_holds_upgrade — no Last-Event-ID on the same token (condition 3's second clause):
+ *     the client started a fresh SSE stream and the server served it, so both lanes are SSE;
+ *     but the server's session table still holds the pending upgrade, so the token is stuck
+ *     until it ends, and the next negotiation on it collides (409).
+ *
+ * Both are naive answers and both count as a deadlock while the upgrade stays pending; only the
+ * words differ, so the page never says "the client waits" while its lane shows SSE.
+ * Null when the boundary was not answered naively.
+ */
+export type NaiveShape = 'client_awaits_handshake' | 'server_holds_upgrade';
+
+export function naiveShape(steps: readonly SideStep[]): NaiveShape | null {
+  const answer = steps.find((s) => s.naiveAnswer);
+  if (!answer) return null;
+  return answer.client === 'ws' ? 'client_awaits_handshake' : 'server_holds_upgrade';
 }

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { deriveSides, type SideStep } from '@/lib/boundary/sides';
+import { deriveSides, naiveShape, type SideStep } from '@/lib/boundary/sides';
 import { deriveSessionFacts } from '@/lib/boundary/session-state';
 import { deriveSides as deriveDisplaySides } from '@/lib/ui/sides';
 import type { DoorwatchEvent } from '@/lib/contract/event';
@@ -26,6 +26,30 @@ function sidesOf(tl: Timeline): SideStep[] {
 }
 
 describe('sides of the door', () => {
+  test('a naive answer to a cursor at the door: the client waits on the WebSocket side (the text says so)', () => {
+    const steps = sidesOf(pendingUpgrade().resume(1_100, 5).accepted(1_110));
+    assert.deepEqual(
+      steps.map((s) => s.naiveAnswer),
+      [false, false, false, false, true],
+    );
+    assert.equal(steps[4].client, 'ws');
+    assert.equal(naiveShape(steps), 'client_awaits_handshake');
+  });
+
+  test('a naive answer to the same token without Last-Event-ID: both lanes SSE, the server holds the upgrade (the text says so)', () => {
+    const tl = pendingUpgrade().resume(1_100, null).accepted(1_110);
+    const steps = sidesOf(tl);
+    assert.equal(deriveSessionFacts(tl.events).answer?.outcome, 'naive_resume', 'condition 3, second clause: inside the boundary');
+    assert.deepEqual(lanes(steps).slice(-2), ['sse/ws', 'sse/sse']);
+    assert.equal(naiveShape(steps), 'server_holds_upgrade');
+    assert.notEqual(deriveSessionFacts(tl.events).deadlockStart, null, 'still counted as stuck while the upgrade is pending');
+  });
+
+  test('no naive answer: a refusal, or an ordinary resume before the door, has no naive shape', () => {
+    assert.equal(naiveShape(sidesOf(pendingUpgrade().resume(1_100, 5).refused(1_148))), null);
+    assert.equal(naiveShape(sidesOf(pendingUpgrade().resume(1_100, 1).accepted(1_110))), null);
+  });
+
   test('refused: past the door with the server, then both burned', () => {
     const steps = sidesOf(pendingUpgrade().resume(1_100, 5).refused(1_148));
     assert.deepEqual(lanes(steps), ['sse/sse', 'ws/ws *', 'ws/ws', 'ws/ws', 'burned/burned']);
