@@ -73,50 +73,74 @@ interface RunResult {
   /** Per app: peak RSS of its whole process tree (sampled sum over every process `npm start` runs). */
   peakRssMb: number[];
   memory: TreeMemory[];
+  /** The paced rate asked for (open loop), when this run was paced. */
+  pacedEventsPerSec?: number;
   /** CPU seconds per wall second of each app process (1.0 = one core saturated) and of this load generator. */
   appCpuCores: number[];
   loaderCpuCores: number;
 }
 
-async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, string>, concurrency: number): Promise<RunResult> {
+/**
+ * Posts batches to the apps (round robin). Saturation (`paceEventsPerSec` unset): `concurrency`
+ * requests in flight back to back. Paced: an open loop that starts batch i at i × (its events ÷
+ * the rate), whatever is still in flight, so latency is measured at a given load, not at capacity.
+ */
+async function drive(
+  apps: BenchApp[],
+  batches: Batch[],
+  secrets: Map<string, string>,
+  concurrency: number,
+  paceEventsPerSec?: number,
+): Promise<RunResult> {
   const hooks = new Map([...secrets].map(([k, v]) => [k, new Webhook(v)]));
   const lat: number[] = [];
-  let next = 0;
   let accepted = 0;
   let failures = 0;
   let firstError = '';
   const cpu0 = apps.map((a) => a.cpuSeconds());
   const self0 = process.cpuUsage();
   const t0 = performance.now();
-  async function worker(_w: number) {
-    for (;;) {
-      const i = next++;
-      if (i >= batches.length) return;
-      const b = batches[i];
-      const app = apps[i % apps.length];
-      const msgId = `msg_${randomUUID()}`;
-      const ts = new Date();
-      const signature = hooks.get(b.server)!.sign(msgId, ts, b.payload);
-      const t = performance.now();
-      const res = await fetch(`${app.url}/api/v1/ingest/${b.server}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': msgId,
-          'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        body: b.payload,
-      });
-      const text = await res.text();
-      lat.push(performance.now() - t);
-      if (res.status !== 200) {
-        failures++;
-        firstError ||= `${res.status} ${text.slice(0, 300)}`;
-      } else accepted += (JSON.parse(text) as { accepted: number }).accepted;
-    }
+  async function send(i: number) {
+    const b = batches[i];
+    const app = apps[i % apps.length];
+    const msgId = `msg_${randomUUID()}`;
+    const ts = new Date();
+    const signature = hooks.get(b.server)!.sign(msgId, ts, b.payload);
+    const t = performance.now();
+    const res = await fetch(`${app.url}/api/v1/ingest/${b.server}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body: b.payload,
+    });
+    const text = await res.text();
+    lat.push(performance.now() - t);
+    if (res.status !== 200) {
+      failures++;
+      firstError ||= `${res.status} ${text.slice(0, 300)}`;
+    } else accepted += (JSON.parse(text) as { accepted: number }).accepted;
   }
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  if (paceEventsPerSec === undefined) {
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < batches.length; i = next++) await send(i);
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } else {
+    const inFlight: Promise<void>[] = [];
+    let due = 0;
+    for (let i = 0; i < batches.length; i++) {
+      const wait = t0 + due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(send(i));
+      due += (batches[i].events.length / paceEventsPerSec) * 1000;
+    }
+    await Promise.all(inFlight);
+  }
   const seconds = (performance.now() - t0) / 1000;
   if (firstError) log(`first failure: ${firstError}`);
   const events = batches.reduce((s, b) => s + b.events.length, 0);
@@ -127,6 +151,7 @@ async function drive(apps: BenchApp[], batches: Batch[], secrets: Map<string, st
     failures,
     seconds: round(seconds, 2),
     eventsPerSec: Math.round(accepted / seconds),
+    ...(paceEventsPerSec === undefined ? {} : { pacedEventsPerSec: Math.round(paceEventsPerSec) }),
     requestMs: latencySummary(lat),
     peakRssMb: apps.map((a) => round(a.peakRssKb() / 1024)),
     memory: apps.map((a) => a.memory()),
@@ -198,6 +223,19 @@ async function rawPg(batches: Batch[]): Promise<{ rows: number; seconds: number;
   }
 }
 
+/** Latency at half the rate just measured at saturation: new events (half as many), paced open loop. */
+function halfRate(
+  apps: BenchApp[],
+  saturated: RunResult,
+  total: number,
+  servers: number,
+  batchSize: number,
+  prefix: string,
+  secrets: Map<string, string>,
+): Promise<RunResult> {
+  return drive(apps, makeBatches(Math.ceil(total / 2), servers, batchSize, `h${prefix}`), secrets, 0, saturated.eventsPerSec / 2);
+}
+
 export async function benchIngest(args: Args) {
   const total = num(args, 'events', 100_000);
   const servers = num(args, 'servers', 8);
@@ -236,10 +274,12 @@ export async function benchIngest(args: Args) {
         await prepareDatabase(tmp.url, serverList);
         const app = await startApp(tmp.url, {}, nodeArgs, launch);
         let run: RunResult;
+        let half: RunResult;
         try {
           // Warm-up: compile routes and fill the secret cache (its events are counted apart).
           await drive([app], makeBatches(servers * 20, servers, 20, `w${prefix}`), secrets, 2);
           run = await drive([app], batches, secrets, concurrency);
+          half = await halfRate([app], run, total, servers, batchSize, prefix, secrets);
         } finally {
           await app.stop();
         }
@@ -247,6 +287,7 @@ export async function benchIngest(args: Args) {
         targets.sqlite = {
           loadavg: loadBefore,
           app: run,
+          halfRate: half,
           raw: { method: 'better-sqlite3 prepared INSERT, one transaction, WAL', ...raw },
           ratio: round(run.eventsPerSec / raw.rowsPerSec, 3),
         };
@@ -261,10 +302,12 @@ export async function benchIngest(args: Args) {
         await prepareDatabase(url, serverList);
         const apps: BenchApp[] = [];
         let run: RunResult;
+        let half: RunResult;
         try {
           for (let i = 0; i < instances; i++) apps.push(await startApp(url, {}, nodeArgs, launch));
           await drive(apps, makeBatches(servers * 20, servers, 20, `w${prefix}`), secrets, 2);
           run = await drive(apps, batches, secrets, concurrency * instances);
+          half = await halfRate(apps, run, total, servers, batchSize, prefix, secrets);
         } finally {
           for (const a of apps) await a.stop();
         }
@@ -274,6 +317,7 @@ export async function benchIngest(args: Args) {
           instances,
           concurrency: concurrency * instances,
           app: run,
+          halfRate: half,
           raw,
           ratio: round(run.eventsPerSec / raw.rowsPerSec, 3),
         };
