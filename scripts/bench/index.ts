@@ -3,10 +3,12 @@
 //   npm run bench:ingest -- [--events 100000] [--concurrency 4] [--targets sqlite,postgresql,postgresql-x2] [--cpu-prof DIR]
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
+//   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
 import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
 import { benchIngest } from './ingest';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
+import { benchUi } from './ui';
 
 const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   ingest: benchIngest,
@@ -25,6 +27,7 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
     }
   },
   query: benchQuery,
+  ui: benchUi,
 };
 
 async function main() {
@@ -34,7 +37,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }

@@ -1,0 +1,58 @@
+'use client';
+// What the overview needs of its charts before Recharts has loaded: the series definitions, the
+// legend drawn in a panel's header, and the latency axis tick (series-chart.tsx draws the rest).
+import { useEffectiveTheme } from '@/components/shell/theme';
+import { PALETTES, type Palette } from '@/lib/ui/palette';
+
+export interface SeriesDef {
+  key: string;
+  label: string;
+  color: keyof Palette;
+  /** `tip`: shown in the tooltip only (e.g. the sample size behind a percentile), not drawn. */
+  kind?: 'bar' | 'line' | 'tip';
+  stack?: string;
+  /** Lines only: dashed, with hollow dots (stays visible where it meets a solid line). */
+  dashed?: boolean;
+  /** Right-hand axis (e.g. a rate next to counts). */
+  right?: boolean;
+  format?: (v: number) => string;
+  /** Session-list flag a click on this series drills into. */
+  flag?: string;
+}
+
+export interface SeriesRow {
+  t: number;
+  [key: string]: number | null;
+}
+
+export function Legend({ series }: { series: SeriesDef[] }) {
+  const theme = useEffectiveTheme();
+  const pal = PALETTES[theme];
+  return (
+    <div className="legend">
+      {series
+        .filter((s) => s.kind !== 'tip')
+        .map((s) => (
+          <span key={s.key}>
+            <span
+              className="swatch"
+              style={{
+                background: s.dashed ? `repeating-linear-gradient(90deg, ${pal[s.color]} 0 5px, transparent 5px 8px)` : pal[s.color],
+                borderRadius: s.kind === 'line' ? 5 : 2,
+                height: s.kind === 'line' ? 3 : 9,
+                width: s.kind === 'line' ? 14 : undefined,
+              }}
+            />
+            {s.label}
+          </span>
+        ))}
+    </div>
+  );
+}
+
+/** Compact millisecond tick for a latency axis (as on the histogram's axis): 48, 1.5s, 2m. */
+export function msTick(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
+  return `${+(ms / 60_000).toFixed(1)}m`;
+}
