@@ -1,6 +1,7 @@
 // UI benchmark: the built app on a scratch SQLite database with demo-like data (three servers,
-// a few hundred sessions over the last 15 minutes: refusals, renegotiations, naive resumes,
-// deadlocks, one ongoing), measured in headless Chromium on loopback:
+// a few hundred sessions over the last 15 minutes: clean upgrades, refusals, naive resumes,
+// deadlocks, one ongoing), measured in headless Chromium on loopback (launched as the browser tests
+// launch it: /usr/bin/chromium, or CHROMIUM_PATH):
 // - cold loads of each page (a fresh browser context each time: no HTTP cache, no client state),
 //   median and p95 of `--runs` loads, of
 //     fcp            first-contentful-paint (PerformanceObserver / paint timing),
@@ -15,7 +16,8 @@
 // - prefetch requests over `--watch` seconds of an open sessions list (refresh=5s, as in issue 13).
 //   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] [--json]
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { launch } from '../../tests/browser/fixtures';
 import { postEvents } from '../../tests/support/post-events';
 import {
   ADMIN_TOKEN,
@@ -251,18 +253,7 @@ export async function benchUi(args: Args) {
   const db = tempSqliteUrl();
   await prepareDatabase(db.url, SERVERS);
   const app = await startApp(db.url, { DOORWATCH_RETENTION_DAYS: '0' });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launch();
   const loadBefore = machine().loadavg;
   try {
     const seeded = await seedDemo(app.url, Date.now());
