@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { Providers } from '@/components/providers';
 import { THEME_BOOT_SCRIPT } from '@/components/shell/theme-script';
 import { NONCE_HEADER } from '@/lib/http/security-headers';
+import { serverRenderTime } from '@/lib/ui/server-prefetch';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -24,7 +25,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body>
-        <Providers>{children}</Providers>
+        <Providers renderTime={serverRenderTime()}>{children}</Providers>
       </body>
     </html>
   );

@@ -2,8 +2,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
+import { RenderTimeContext } from '@/lib/ui/use-now';
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts). */
+export function Providers({ children, renderTime }: { children: ReactNode; renderTime: number }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -20,5 +22,9 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <RenderTimeContext value={renderTime}>{children}</RenderTimeContext>
+    </QueryClientProvider>
+  );
 }

@@ -2,7 +2,7 @@
 // The Alerts page: what fires now, the rules (admins create, edit, disable and delete them;
 // viewers read), where notifications go, and the history with each notification's fate.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useState } from 'react';
 import { ConfirmButton, DataTable, Panel } from '@/components/panel';
 import { Empty, ErrorState, ListStates, Loading } from '@/components/states';
@@ -339,12 +339,12 @@ function RulesPanel({ admin }: { admin: boolean }) {
                 </td>
                 <td className="small">{r.contactPointIds.length}</td>
                 <td className="right">
-                  <Link
+                  <RowLink
                     className="btn btn-xs btn-ghost"
                     href={link(r.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(r.sessionsPath.split('?')[1])))}
                   >
                     Sessions
-                  </Link>{' '}
+                  </RowLink>{' '}
                   {admin && (
                     <>
                       <button
@@ -567,12 +567,12 @@ function HistoryPanel() {
                 {t.deliveries.length ? t.deliveries.map((d) => <DeliveryChip key={d.id} d={d} />) : <span className="faint small">—</span>}
               </td>
               <td className="right">
-                <Link
+                <RowLink
                   className="btn btn-xs btn-ghost"
                   href={link(t.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(t.sessionsPath.split('?')[1])))}
                 >
                   Sessions
-                </Link>
+                </RowLink>
               </td>
             </tr>
           ))}

@@ -3,34 +3,13 @@ import { useRef } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
-import { PALETTES, type Palette } from '@/lib/ui/palette';
+import { PALETTES } from '@/lib/ui/palette';
+import type { SeriesDef, SeriesRow } from './series-legend';
 
-export interface SeriesDef {
-  key: string;
-  label: string;
-  color: keyof Palette;
-  /** `tip`: shown in the tooltip only (e.g. the sample size behind a percentile), not drawn. */
-  kind?: 'bar' | 'line' | 'tip';
-  stack?: string;
-  /** Lines only: dashed, with hollow dots (stays visible where it meets a solid line). */
-  dashed?: boolean;
-  /** Right-hand axis (e.g. a rate next to counts). */
-  right?: boolean;
-  format?: (v: number) => string;
-  /** Session-list flag a click on this series drills into. */
-  flag?: string;
-  /** A concrete colour per theme instead of a palette role (series split by server). */
-  paint?: Record<'light' | 'dark', string>;
-  /** The server this series stands for (split by server): a click drills into its sessions. */
-  server?: string;
-}
-
-const colorOf = (s: SeriesDef, theme: 'light' | 'dark', pal: Palette) => s.paint?.[theme] ?? pal[s.color];
-
-export interface SeriesRow {
-  t: number;
-  [key: string]: number | null;
-}
+// The legend, the series types and the latency tick live apart from Recharts (series-legend.tsx):
+// the overview draws legends in its first render and loads this module lazily (lazy-charts.tsx).
+export { Legend, msTick, type SeriesDef, type SeriesRow } from './series-legend';
+import { colorOf } from './series-legend';
 
 interface Props {
   data: SeriesRow[];
@@ -208,38 +187,4 @@ export function SeriesChart({
       </ResponsiveContainer>
     </div>
   );
-}
-
-export function Legend({ series, testId }: { series: SeriesDef[]; testId?: string }) {
-  const theme = useEffectiveTheme();
-  const pal = PALETTES[theme];
-  return (
-    <div className="legend" data-testid={testId}>
-      {series
-        .filter((s) => s.kind !== 'tip')
-        .map((s) => (
-          <span key={s.key} data-testid="legend-item" data-series={s.label}>
-            <span
-              className="swatch"
-              style={{
-                background: s.dashed
-                  ? `repeating-linear-gradient(90deg, ${colorOf(s, theme, pal)} 0 5px, transparent 5px 8px)`
-                  : colorOf(s, theme, pal),
-                borderRadius: s.kind === 'line' ? 5 : 2,
-                height: s.kind === 'line' ? 3 : 9,
-                width: s.kind === 'line' ? 14 : undefined,
-              }}
-            />
-            {s.label}
-          </span>
-        ))}
-    </div>
-  );
-}
-
-/** Compact millisecond tick for a latency axis (as on the histogram's axis): 48, 1.5s, 2m. */
-export function msTick(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
-  return `${+(ms / 60_000).toFixed(1)}m`;
 }

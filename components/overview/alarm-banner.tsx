@@ -1,7 +1,7 @@
 'use client';
 // The overview's alarm: state plus recency, naming the server (lib/ui/alarm decides, with
 // hysteresis across refreshes), and the deadlock idle time that keeps counting in the browser.
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { alarmText, decideAlarm, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
@@ -95,13 +95,13 @@ export function AlarmBanner({
           </div>
         )}
       </div>
-      <Link
+      <RowLink
         className="btn"
         href={sessionsLink(stuck > 0 ? { flag: 'deadlock', state: 'upgrade_pending' } : { flag: 'deadlock' })}
         data-testid="ongoing-deadlocks-link"
       >
         {stuck > 0 ? 'Show stuck sessions →' : 'Show deadlocks →'}
-      </Link>
+      </RowLink>
     </div>
   );
 }

@@ -1,19 +1,18 @@
 'use client';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useRouter } from 'next/navigation';
 import { useMemo, type ReactNode } from 'react';
-import { HistogramChart } from '@/components/charts/histogram-chart';
 import { Panel } from '@/components/panel';
-import { Legend, SeriesChart, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-chart';
+import { HistogramChart, SeriesChart } from '@/components/charts/lazy-charts';
+import { Legend, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-legend';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TPercentileMethod, TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtLatency, fmtInt, fmtPct } from '@/lib/ui/format';
 import { OTHER_COLOR, SERVER_COLORS, serverColorSlots } from '@/lib/ui/palette';
 import { splitByServer, type SplitMeasure } from '@/lib/ui/server-split';
+import { overviewStatsParams } from '@/lib/ui/query-defs';
 import { useServers, useStats } from '@/lib/ui/queries';
-import { chooseBucket } from '@/lib/time/buckets';
 import { formatInstant } from '@/lib/time/instant';
-import { resolveTimeRangeOrDefault } from '@/lib/time/range';
 import { useNow } from '@/lib/ui/use-now';
 import { readSplit, useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 import { AlarmBanner, IdleTime, useAlarm } from './alarm-banner';
@@ -168,11 +167,11 @@ interface TileSpec {
 
 function Tile({ label, value, sub, tone, href, testId }: TileSpec & { href: string }) {
   return (
-    <Link href={href} className={`tile ${tone ?? ''}`} data-testid={testId} title="List these sessions">
+    <RowLink href={href} className={`tile ${tone ?? ''}`} data-testid={testId} title="List these sessions">
       <span className="tile-label">{label}</span>
       <span className="tile-value">{value}</span>
       {sub && <span className="tile-sub">{sub}</span>}
-    </Link>
+    </RowLink>
   );
 }
 
@@ -286,11 +285,8 @@ export function OverviewView() {
   const { from, to, server, refresh, tz } = global;
   // The server's chooser over the server's resolution of the range: the bucket it would pick itself.
   const now = useNow(60_000);
-  const bucket = useMemo(() => {
-    const r = resolveTimeRangeOrDefault(from, to, now);
-    return chooseBucket(r.toMs - r.fromMs).expr;
-  }, [from, to, now]);
-  const stats = useStats({ from, to, server: server ? [server] : [], bucket, split: 'server' }, refresh);
+  const statsParams = useMemo(() => overviewStatsParams({ from, to, server }, now), [from, to, server, now]);
+  const stats = useStats(statsParams, refresh);
   const servers = useServers(refresh);
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
@@ -338,9 +334,9 @@ export function OverviewView() {
   const legendAndList = (spec: ChartSpec) => (
     <>
       <Legend series={view(spec).series} testId={`legend-${spec.testId}`} />
-      <Link href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>
+      <RowLink href={sessionsLink({ flag: spec.flag })} title={spec.listTitle}>
         list →
-      </Link>
+      </RowLink>
     </>
   );
   const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
@@ -421,7 +417,7 @@ export function OverviewView() {
               <span>
                 There is no server <strong>{server}</strong>: none is configured by that name and none has reported.
               </span>
-              <Link href={link('/', { server: null })}>Show all servers →</Link>
+              <RowLink href={link('/', { server: null })}>Show all servers →</RowLink>
             </div>
           )}
 
@@ -432,9 +428,9 @@ export function OverviewView() {
                 {s.deadLetters === 1 ? 'payload was' : 'payloads were'} refused at ingest in this range (events that failed the contract or
                 bodies that were not a batch): these numbers do not include them.
               </span>
-              <Link href={link('/dead-letters')} data-testid="dead-letter-notice-link">
+              <RowLink href={link('/dead-letters')} data-testid="dead-letter-notice-link">
                 See what was sent →
-              </Link>
+              </RowLink>
             </div>
           )}
 
@@ -445,9 +441,9 @@ export function OverviewView() {
                 ingest {s.rejectedRequests === 1 ? 'request was' : 'requests were'} refused in this range (wrong secret, skewed clock,
                 unknown server, too large, rate limited): whatever they carried is in none of these numbers.
               </span>
-              <Link href={link('/servers')} data-testid="rejected-requests-notice-link">
+              <RowLink href={link('/servers')} data-testid="rejected-requests-notice-link">
                 See why, per server →
-              </Link>
+              </RowLink>
             </div>
           )}
 
@@ -495,7 +491,7 @@ export function OverviewView() {
               title="Refusal latency"
               aside={
                 <>
-                  resume.requested → resume.refused <Link href={sessionsLink({ flag: 'refused' })}>list →</Link>
+                  resume.requested → resume.refused <RowLink href={sessionsLink({ flag: 'refused' })}>list →</RowLink>
                 </>
               }
             >

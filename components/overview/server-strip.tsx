@@ -2,7 +2,7 @@
 // The per-server status strip at the top of the overview: for each server (honouring the server
 // filter) its conformance verdict, sessions stuck now, boundary answers and deadlocks in range,
 // a sparkline, and how long ago it was last heard from (amber, then red, when it goes quiet).
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
 import type { TServerSplit } from '@/lib/contract/api/stats';
 import { lastSeenTone } from '@/lib/ui/data-age';
@@ -105,29 +105,29 @@ export function ServerStrip({
             data-testid={`strip-${r.name}`}
           >
             <div className="strip-head">
-              <Link href={link('/', { server: r.name })} className="mono strip-name" title="Overview for this server">
+              <RowLink href={link('/', { server: r.name })} className="mono strip-name" title="Overview for this server">
                 {r.name}
-              </Link>
+              </RowLink>
               <VerdictChip verdict={r.verdict} />
             </div>
             <div className="strip-figures">
-              <Link
+              <RowLink
                 href={link('/sessions', { server: r.name, flag: 'deadlock', state: 'upgrade_pending' })}
                 className={stuck > 0 ? 'bad-text' : ''}
                 data-testid={`strip-stuck-${r.name}`}
               >
                 <strong className="num">{fmtInt(stuck)}</strong> stuck now
-              </Link>
-              <Link
+              </RowLink>
+              <RowLink
                 href={link('/sessions', { server: r.name, flag: 'boundary' })}
                 title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}
               >
                 <strong className="num">{fmtInt(answered)}</strong> answered
                 {sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
-              </Link>
-              <Link href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
+              </RowLink>
+              <RowLink href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
                 <strong className="num">{fmtInt(sp?.deadlocks ?? 0)}</strong> deadlocks
-              </Link>
+              </RowLink>
             </div>
             <div className="strip-foot">
               {sp ? <Sparkline series={sp.series} server={r.name} /> : <span className="small muted">no activity in range</span>}

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
@@ -66,9 +66,9 @@ function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLin
       {shown.map(([n, label, flag, bad], i) => (
         <span key={label}>
           {i > 0 && ' · '}
-          <Link href={flagLink(flag)} className={bad ? 'bad-text' : ''}>
+          <RowLink href={flagLink(flag)} className={bad ? 'bad-text' : ''}>
             {fmtInt(n)} {label}
-          </Link>
+          </RowLink>
         </span>
       ))}
     </span>
@@ -157,9 +157,9 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
       {sorted.map((s) => (
         <tr key={s.name} data-testid={`server-row-${s.name}`}>
           <td>
-            <Link href={link('/', { server: s.name })} title="Overview for this server" className="mono">
+            <RowLink href={link('/', { server: s.name })} title="Overview for this server" className="mono">
               {s.name}
-            </Link>
+            </RowLink>
           </td>
           <td>
             <VerdictChip verdict={s.verdict} /> <ReporterLossChip loss={s.reporterLoss} />
@@ -171,29 +171,29 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           </td>
           <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
           <td className="num">
-            <Link href={sl(s.name)}>{fmtInt(s.sessions)}</Link>
+            <RowLink href={sl(s.name)}>{fmtInt(s.sessions)}</RowLink>
           </td>
           {!compact && <td className="num">{fmtInt(s.events)}</td>}
           <td className="num">
-            <Link href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</Link>
+            <RowLink href={sl(s.name, 'boundary')}>{fmtInt(s.counts.boundary)}</RowLink>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</Link>
+            <RowLink href={sl(s.name, 'refused')}>{fmtInt(s.counts.refused)}</RowLink>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>
+            <RowLink href={sl(s.name, 'naive_resume')} className={s.counts.naiveResumes ? 'bad-text' : ''}>
               {fmtInt(s.counts.naiveResumes)}
-            </Link>
+            </RowLink>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>
+            <RowLink href={sl(s.name, 'dual_negotiation')} className={s.counts.dualNegotiations ? 'bad-text' : ''}>
               {fmtInt(s.counts.dualNegotiations)}
-            </Link>
+            </RowLink>
           </td>
           <td className="num">
-            <Link href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>
+            <RowLink href={sl(s.name, 'burned_token_reuse')} className={s.counts.burnedTokenReuses ? 'bad-text' : ''}>
               {fmtInt(s.counts.burnedTokenReuses)}
-            </Link>
+            </RowLink>
           </td>
           {!compact && (
             <td>

@@ -2,7 +2,7 @@
 // A server's door probes on the Servers page: the target (credential shown as "set", never its
 // value), "Run probe now" for admins, pass/fail over time with durations, and a run's per-step
 // evidence with the probe's sessions and the redacted wire transcript.
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorState, Loading } from '@/components/states';
@@ -96,7 +96,7 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
                 <td className="num">{fmtLatency(step.latencyMs)}</td>
                 <td>
                   {step.tokens.map((t) => (
-                    <Link
+                    <RowLink
                       key={t}
                       href={sessionHref(link, { server: run.server, token: t })}
                       className="mono small"
@@ -104,7 +104,7 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
                       style={{ marginRight: 6 }}
                     >
                       {shortToken(t, 10)}
-                    </Link>
+                    </RowLink>
                   ))}
                 </td>
                 <td className="small">

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { LiveDuration } from '@/components/live-duration';
 import { useMemo, useState } from 'react';
 import { DataTable, Panel } from '@/components/panel';
@@ -48,9 +48,9 @@ function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: str
       {body}
     </div>
   ) : (
-    <Link href={href!} className="chain-node" data-testid="chain-link" data-token={l.token}>
+    <RowLink href={href!} className="chain-node" data-testid="chain-link" data-token={l.token}>
       {body}
-    </Link>
+    </RowLink>
   );
 }
 
@@ -65,12 +65,12 @@ function SessionNotFound({ server, token }: { server: string; token: string }) {
       {known === false ? (
         <Empty title={`There is no server ${server}`}>
           Doorwatch has no server by that name (none is configured and none has reported).{' '}
-          <Link href={link('/servers')}>See the servers it knows →</Link>
+          <RowLink href={link('/servers')}>See the servers it knows →</RowLink>
         </Empty>
       ) : (
         <Empty title={`No session ${token} on ${server}`}>
           It may not have reported yet, or it belongs to another server.{' '}
-          <Link href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</Link>
+          <RowLink href={link(`/tokens/${encodeURIComponent(token)}`)}>Look it up on every server →</RowLink>
         </Empty>
       )}
     </div>
@@ -131,19 +131,19 @@ export function SessionView({ server, token }: { server: string; token: string }
         </h1>
         <span className="sub">
           on{' '}
-          <Link href={link('/sessions', { server: s.server })} className="mono">
+          <RowLink href={link('/sessions', { server: s.server })} className="mono">
             {s.server}
-          </Link>
+          </RowLink>
         </span>
         <StateChip state={s.state} />
         <Flags flags={s.flags} />
         <span className="row gap" style={{ marginLeft: 'auto' }}>
-          <Link className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">
+          <RowLink className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">
             Overview at this time
-          </Link>
-          <Link className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>
+          </RowLink>
+          <RowLink className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>
             Sessions around it
-          </Link>
+          </RowLink>
         </span>
       </div>
 
@@ -228,10 +228,14 @@ export function SessionView({ server, token }: { server: string; token: string }
             {preds.length === 0 && !s.previousToken && <span className="small muted chain-arrow">no predecessor</span>}
             {preds.length === 0 && s.previousToken && (
               <>
-                <Link className="chain-node" href={link(`/tokens/${encodeURIComponent(s.previousToken)}`)} data-testid="predecessor-link">
+                <RowLink
+                  className="chain-node"
+                  href={link(`/tokens/${encodeURIComponent(s.previousToken)}`)}
+                  data-testid="predecessor-link"
+                >
                   <span className="mono small">{shortToken(s.previousToken, 26)}</span>
                   <span className="small muted">predecessor (not stored)</span>
-                </Link>
+                </RowLink>
                 <span className="chain-arrow">→</span>
               </>
             )}
@@ -269,7 +273,7 @@ export function SessionView({ server, token }: { server: string; token: string }
             {succs.length === 0 && s.successorToken && (
               <>
                 <span className="chain-arrow">→</span>
-                <Link
+                <RowLink
                   className="chain-node"
                   href={sessionHref(s.successorServer ?? s.server, s.successorToken)}
                   data-testid="chain-link"
@@ -277,7 +281,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                 >
                   <span className="mono small">{shortToken(s.successorToken, 26)}</span>
                   <span className="small muted">successor</span>
-                </Link>
+                </RowLink>
               </>
             )}
             {succs.length === 0 && !s.successorToken && <span className="small muted chain-arrow">no successor</span>}

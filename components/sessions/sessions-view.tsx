@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useEffect, useRef, useState } from 'react';
 import { ListPage, listPaging, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
@@ -44,9 +44,9 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
     <tr data-testid="session-row" data-token={s.token}>
       <td className="mono">{s.server}</td>
       <td>
-        <Link href={href} className="mono" title={s.token} data-testid="session-link">
+        <RowLink href={href} className="mono" title={s.token} data-testid="session-link">
           {shortToken(s.token, 28)}
-        </Link>
+        </RowLink>
         {s.synthetic && (
           <span className="chip" title="Opened by a door probe; kept out of fleet statistics" data-testid="synthetic-badge">
             {' '}
@@ -68,14 +68,14 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
       <td className="num">{fmtInt(s.eventCount)}</td>
       <td>
         {s.successorToken ? (
-          <Link
+          <RowLink
             href={sessionHref(link, { server: s.successorServer ?? s.server, token: s.successorToken })}
             className="mono small"
             title={`renegotiated as ${s.successorToken}`}
           >
             → {shortToken(s.successorToken, 16)}
             {s.renegotiationLatencyMs !== null && <span className="muted"> ({fmtLatency(s.renegotiationLatencyMs)})</span>}
-          </Link>
+          </RowLink>
         ) : s.previousToken ? (
           <span className="small muted" title={`renegotiated from ${s.previousToken}`}>
             ← {shortToken(s.previousToken, 16)}

@@ -1,6 +1,6 @@
 'use client';
 // Firing alerts on every page (and notifications that finally failed), linking to the Alerts page.
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useAlertRules } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -23,9 +23,9 @@ export function AlertBanner() {
         )}
       </div>
       {pathname !== '/alerts' && (
-        <Link className="btn" href={link('/alerts')}>
+        <RowLink className="btn" href={link('/alerts')}>
           Alerts
-        </Link>
+        </RowLink>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { RowLink } from '@/components/row-link';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { Flags, StateChip } from '@/components/sessions/flag-chip';
@@ -55,9 +55,9 @@ export function TokenLookupView({ token }: { token: string }) {
                 <tr key={`${s.server}/${s.token}`}>
                   <td className="mono">{s.server}</td>
                   <td>
-                    <Link className="mono" href={sessionHref(link, s)}>
+                    <RowLink className="mono" href={sessionHref(link, s)}>
                       {s.token}
-                    </Link>
+                    </RowLink>
                   </td>
                   <td>
                     <StateChip state={s.state} />

@@ -1,57 +1,51 @@
 'use client';
 /**
- * Query-key factories and hooks for every API the dashboard reads. Keys carry the raw
- * URL parameters (relative ranges stay relative), so each auto-refresh re-resolves
- * "now-1h" on the server and a shared link fetches exactly the same thing.
+ * The query hooks for every API the dashboard reads. Keys, URLs and response schemas come from
+ * lib/ui/query-defs.ts, which the server's first render (lib/ui/server-prefetch.ts) shares, so a
+ * page's server-rendered data lands under exactly the key its hook reads.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { ZDeadLetterListResponse, ZDeadLetterQuery, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
-import { ZOperatorListResponse, ZAuthSessionResponse } from '@/lib/contract/api/operators';
-import { ZServerListResponse } from '@/lib/contract/api/servers';
+import { ZDeadLetterListResponse, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
+import { ZOperatorListResponse } from '@/lib/contract/api/operators';
 import { ZProbeHistoryResponse } from '@/lib/contract/api/probes';
-import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
-import { queryString } from '@/lib/contract/api/route-contract';
-import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
-import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
-import { ZAlertHistoryResponse, ZAlertRuleListResponse, ZContactPointListResponse } from '@/lib/contract/api/alerts';
+import { ZSessionListResponse } from '@/lib/contract/api/sessions';
+import { ZAlertHistoryResponse, ZContactPointListResponse } from '@/lib/contract/api/alerts';
 import { apiFetch } from './fetcher';
 import { useStreamState } from './live-status';
+import {
+  alertRulesQuery,
+  deadLettersUrl,
+  meQuery,
+  queryKeys,
+  serversQuery,
+  sessionDetailQuery,
+  sessionsUrl,
+  statsQuery,
+  type DeadLetterParams,
+  type QueryDef,
+  type SessionListParams,
+  type StatsParams,
+} from './query-defs';
 import { REFRESH_MS, type RefreshMode } from './url-state';
 
-/** Parameters as the API's query schemas take them (one schema per request: a parameter cannot exist here only). */
-export type StatsParams = z.input<typeof ZStatsQuery>;
-export type SessionListParams = z.input<typeof ZSessionListQuery>;
-export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
-export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
+export {
+  queryKeys,
+  statsUrl,
+  sessionsUrl,
+  sessionExportUrl,
+  deadLettersUrl,
+  sessionDetailUrl,
+  type StatsParams,
+  type SessionListParams,
+  type SessionExportParams,
+  type DeadLetterParams,
+} from './query-defs';
 
-export const queryKeys = {
-  all: ['doorwatch'] as const,
-  me: () => [...queryKeys.all, 'me'] as const,
-  stats: (p: StatsParams) => [...queryKeys.all, 'stats', p] as const,
-  sessions: (p: SessionListParams) => [...queryKeys.all, 'sessions', p] as const,
-  session: (server: string, token: string) => [...queryKeys.all, 'session', server, token] as const,
-  tokenLookup: (token: string) => [...queryKeys.all, 'token-lookup', token] as const,
-  servers: () => [...queryKeys.all, 'servers'] as const,
-  probes: (server: string) => [...queryKeys.all, 'probes', server] as const,
-  adminServers: () => [...queryKeys.all, 'admin-servers'] as const,
-  operators: () => [...queryKeys.all, 'operators'] as const,
-  deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
-  deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
-  alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
-  alertHistory: () => [...queryKeys.all, 'alert-history'] as const,
-  contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
-};
-
-// URLs are built from the query schemas' shapes, in the same order the server reads them.
-export const statsUrl = (p: StatsParams) => `/api/v1/stats${queryString(ZStatsQuery, p)}`;
-export const sessionsUrl = (p: SessionListParams) => `/api/v1/sessions${queryString(ZSessionListQuery, p)}`;
-export const sessionExportUrl = (p: SessionExportParams) => `/api/v1/sessions/export${queryString(ZSessionExportQuery, p)}`;
-export const deadLettersUrl = (p: DeadLetterParams) => `/api/v1/admin/dead-letters${queryString(ZDeadLetterQuery, p)}`;
-
-export function sessionDetailUrl(server: string, token: string): string {
-  return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
-}
+/** The browser's query function for a shared definition: the same URL and schema the server reads. */
+const fetchDef =
+  <T>(def: QueryDef<T>) =>
+  ({ signal }: { signal: AbortSignal }) =>
+    apiFetch(def.url, def.schema, { signal });
 
 /** While the live stream is down the page refreshes on this interval instead (and says so). */
 export const FALLBACK_REFRESH_MS = 5000;
@@ -71,9 +65,10 @@ function useInterval(refresh: RefreshMode, range?: { from?: string; to?: string 
 
 export function useStats(p: StatsParams, refresh: RefreshMode) {
   const refetchInterval = useInterval(refresh, p);
+  const def = statsQuery(p);
   return useQuery({
-    queryKey: queryKeys.stats(p),
-    queryFn: ({ signal }) => apiFetch(statsUrl(p), ZStatsResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     refetchInterval,
     placeholderData: keepPreviousData,
   });
@@ -91,9 +86,10 @@ export function useSessions(p: SessionListParams, refresh: RefreshMode) {
 
 export function useSessionDetail(server: string, token: string, refresh: RefreshMode) {
   const refetchInterval = useInterval(refresh);
+  const def = sessionDetailQuery(server, token);
   return useQuery({
-    queryKey: queryKeys.session(server, token),
-    queryFn: ({ signal }) => apiFetch(sessionDetailUrl(server, token), ZSessionDetailResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     refetchInterval,
     placeholderData: undefined,
   });
@@ -112,10 +108,10 @@ export function useTokenLookup(token: string) {
 /** `range`: the window of the refused-request counts (default: the API's, now-15m). */
 export function useServers(refresh: RefreshMode, range?: { from: string; to: string }) {
   const refetchInterval = useInterval(refresh);
-  const url = range ? `/api/v1/servers?${new URLSearchParams(range).toString()}` : '/api/v1/servers';
+  const def = serversQuery(range);
   return useQuery({
-    queryKey: [...queryKeys.servers(), range ?? null],
-    queryFn: ({ signal }) => apiFetch(url, ZServerListResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     refetchInterval,
   });
 }
@@ -151,9 +147,10 @@ export function useDeadLetter(id: string, enabled: boolean) {
 }
 
 export function useMe() {
+  const def = meQuery();
   return useQuery({
-    queryKey: queryKeys.me(),
-    queryFn: ({ signal }) => apiFetch('/api/auth/me', ZAuthSessionResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     staleTime: 60_000,
     retry: false,
   });
@@ -173,9 +170,10 @@ export function useOperators(enabled: boolean) {
 const ALERT_POLL_MS = 5_000;
 
 export function useAlertRules() {
+  const def = alertRulesQuery();
   return useQuery({
-    queryKey: queryKeys.alertRules(),
-    queryFn: ({ signal }) => apiFetch('/api/v1/alerts/rules', ZAlertRuleListResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     refetchInterval: ALERT_POLL_MS,
   });
 }

@@ -6,40 +6,15 @@
  */
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import { DEFAULT_RANGE } from '@/lib/time/range';
-import type { TimeZoneMode } from './format';
+import { GLOBAL_PARAMS, readGlobal } from './global-params';
 
-export const GLOBAL_PARAMS = ['from', 'to', 'refresh', 'tz', 'server'] as const;
-
-/** 'live' (the default, no parameter): pushed changes over /api/v1/changes, interval refresh only as a fallback. */
-export type RefreshMode = 'live' | 'off' | '5s' | '30s';
-export const REFRESH_MODES: readonly RefreshMode[] = ['live', '5s', '30s', 'off'];
-export const REFRESH_MS: Record<RefreshMode, number | false> = { live: false, off: false, '5s': 5000, '30s': 30000 };
-
-export interface GlobalState {
-  from: string;
-  to: string;
-  refresh: RefreshMode;
-  tz: TimeZoneMode;
-  server: string;
-}
+export { GLOBAL_PARAMS, REFRESH_MODES, REFRESH_MS, readGlobal, type GlobalState, type RefreshMode } from './global-params';
 
 /** Overview charts: one series per outcome (default) or one per server (`?split=server`). */
 export type ChartSplit = 'none' | 'server';
 export const readSplit = (sp: { get(name: string): string | null }): ChartSplit => (sp.get('split') === 'server' ? 'server' : 'none');
 
 export type ParamPatch = Record<string, string | null | undefined>;
-
-export function readGlobal(sp: URLSearchParams | { get(name: string): string | null }): GlobalState {
-  const refresh = sp.get('refresh');
-  return {
-    from: sp.get('from') || DEFAULT_RANGE.from,
-    to: sp.get('to') || DEFAULT_RANGE.to,
-    refresh: refresh === '5s' || refresh === '30s' || refresh === 'off' ? refresh : 'live',
-    tz: sp.get('tz') === 'utc' ? 'utc' : 'local',
-    server: sp.get('server') ?? '',
-  };
-}
 
 /** Apply a patch to a query string; null/undefined/'' removes a key. */
 export function patchQuery(current: string, patch: ParamPatch): string {

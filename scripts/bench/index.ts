@@ -7,12 +7,14 @@
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)
 //   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
+//   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
 import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
 import { benchIngest } from './ingest';
 import { benchPartitionIngest } from './partition-ingest';
 import { benchPrune } from './prune';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
+import { benchUi } from './ui';
 
 const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   ingest: benchIngest,
@@ -33,6 +35,7 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   query: benchQuery,
   prune: benchPrune,
   'partition-ingest': benchPartitionIngest,
+  ui: benchUi,
 };
 
 async function main() {
@@ -42,7 +45,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, prune, partition-ingest)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }

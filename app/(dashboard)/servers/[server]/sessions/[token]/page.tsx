@@ -1,6 +1,10 @@
 import type { Metadata } from 'next';
+import { HydrationBoundary } from '@tanstack/react-query';
+import { GET as sessionDetailRoute } from '@/app/api/v1/servers/[server]/sessions/[token]/route';
 import { SessionView } from '@/components/session/session-view';
 import { safeDecode } from '@/lib/ui/format';
+import { sessionDetailQuery } from '@/lib/ui/query-defs';
+import { prefetchReads } from '@/lib/ui/server-prefetch';
 
 interface Params {
   server: string;
@@ -13,6 +17,13 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 }
 
 export default async function SessionPage({ params }: { params: Promise<Params> }) {
-  const { server, token } = await params;
-  return <SessionView server={safeDecode(server)} token={safeDecode(token)} />;
+  const raw = await params;
+  const server = safeDecode(raw.server);
+  const token = safeDecode(raw.token);
+  const state = await prefetchReads([{ def: sessionDetailQuery(server, token), route: sessionDetailRoute, params: { server, token } }]);
+  return (
+    <HydrationBoundary state={state}>
+      <SessionView server={server} token={token} />
+    </HydrationBoundary>
+  );
 }

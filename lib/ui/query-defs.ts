@@ -1,0 +1,101 @@
+/**
+ * Query keys, URLs and response schemas of the dashboard's reads, shared by the browser's hooks
+ * (lib/ui/queries.ts) and the server's first render (lib/ui/server-prefetch.ts): one definition, so
+ * the data a page renders on the server is hydrated under exactly the key its hook asks for, read
+ * through the same URL and checked against the same zod contract. Keys carry the raw URL
+ * parameters (relative ranges stay relative), so each refresh re-resolves "now-1h" on the server
+ * and a shared link fetches exactly the same thing. No React here: the server imports it.
+ */
+import type { z } from 'zod';
+import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
+import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
+import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
+import { queryString } from '@/lib/contract/api/route-contract';
+import { ZServerListResponse } from '@/lib/contract/api/servers';
+import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
+import { ZSessionExportQuery, ZSessionListQuery } from '@/lib/contract/api/sessions';
+import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
+import { chooseBucket } from '@/lib/time/buckets';
+import { resolveTimeRangeOrDefault } from '@/lib/time/range';
+
+/** Parameters as the API's query schemas take them (one schema per request: a parameter cannot exist here only). */
+export type StatsParams = z.input<typeof ZStatsQuery>;
+export type SessionListParams = z.input<typeof ZSessionListQuery>;
+export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
+export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
+
+export const queryKeys = {
+  all: ['doorwatch'] as const,
+  me: () => [...queryKeys.all, 'me'] as const,
+  stats: (p: StatsParams) => [...queryKeys.all, 'stats', p] as const,
+  sessions: (p: SessionListParams) => [...queryKeys.all, 'sessions', p] as const,
+  session: (server: string, token: string) => [...queryKeys.all, 'session', server, token] as const,
+  tokenLookup: (token: string) => [...queryKeys.all, 'token-lookup', token] as const,
+  servers: () => [...queryKeys.all, 'servers'] as const,
+  probes: (server: string) => [...queryKeys.all, 'probes', server] as const,
+  adminServers: () => [...queryKeys.all, 'admin-servers'] as const,
+  operators: () => [...queryKeys.all, 'operators'] as const,
+  deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
+  deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
+  alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
+  alertHistory: () => [...queryKeys.all, 'alert-history'] as const,
+  contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
+};
+
+// URLs are built from the query schemas' shapes, in the same order the server reads them.
+export const statsUrl = (p: StatsParams) => `/api/v1/stats${queryString(ZStatsQuery, p)}`;
+export const sessionsUrl = (p: SessionListParams) => `/api/v1/sessions${queryString(ZSessionListQuery, p)}`;
+export const sessionExportUrl = (p: SessionExportParams) => `/api/v1/sessions/export${queryString(ZSessionExportQuery, p)}`;
+export const deadLettersUrl = (p: DeadLetterParams) => `/api/v1/admin/dead-letters${queryString(ZDeadLetterQuery, p)}`;
+
+export function sessionDetailUrl(server: string, token: string): string {
+  return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
+}
+
+/** One read: its cache key, the same-origin URL it is fetched from and the schema of the answer. */
+export interface QueryDef<T = unknown> {
+  queryKey: readonly unknown[];
+  url: string;
+  schema: z.ZodType<T>;
+}
+
+export const statsQuery = (p: StatsParams): QueryDef<z.output<typeof ZStatsResponse>> => ({
+  queryKey: queryKeys.stats(p),
+  url: statsUrl(p),
+  schema: ZStatsResponse,
+});
+
+export const sessionDetailQuery = (server: string, token: string): QueryDef<z.output<typeof ZSessionDetailResponse>> => ({
+  queryKey: queryKeys.session(server, token),
+  url: sessionDetailUrl(server, token),
+  schema: ZSessionDetailResponse,
+});
+
+/** `range`: the window of the refused-request counts (default: the API's, now-15m). */
+export const serversQuery = (range?: { from: string; to: string }): QueryDef<z.output<typeof ZServerListResponse>> => ({
+  queryKey: [...queryKeys.servers(), range ?? null],
+  url: range ? `/api/v1/servers?${new URLSearchParams(range).toString()}` : '/api/v1/servers',
+  schema: ZServerListResponse,
+});
+
+export const meQuery = (): QueryDef<z.output<typeof ZAuthSessionResponse>> => ({
+  queryKey: queryKeys.me(),
+  url: '/api/auth/me',
+  schema: ZAuthSessionResponse,
+});
+
+export const alertRulesQuery = (): QueryDef<z.output<typeof ZAlertRuleListResponse>> => ({
+  queryKey: queryKeys.alertRules(),
+  url: '/api/v1/alerts/rules',
+  schema: ZAlertRuleListResponse,
+});
+
+/**
+ * The overview's stats request for the URL's range and server filter: the bucket is the one the
+ * server's own chooser picks for the range resolved at `nowMs` (a relative range's span does not
+ * depend on now, so the server's first render and the browser agree).
+ */
+export function overviewStatsParams(g: { from: string; to: string; server: string }, nowMs: number): StatsParams {
+  const r = resolveTimeRangeOrDefault(g.from, g.to, nowMs);
+  return { from: g.from, to: g.to, server: g.server ? [g.server] : [], bucket: chooseBucket(r.toMs - r.fromMs).expr, split: 'server' };
+}

@@ -1,0 +1,185 @@
+// First content comes with the page: a cold overview and a cold session page hold their first data
+// in the server's HTML (rendered from the same API reads, hydrated into the browser's query cache),
+// so nothing waits for a client fetch. Checked on behaviour, not timing (timing is bench:ui):
+// - the HTML as the server sends it holds the figures and the session's rows;
+// - in Chromium, with every API read of the page held back unanswered, the first content is there
+//   anyway and the console stays clean (no hydration mismatch);
+// - the charts' code is not among the scripts the overview's HTML loads;
+// - server-side reads still need a valid login: a forged cookie gets the page shell, no data;
+// - rows and tiles are not prefetched as they scroll into view (the top bar's links are).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startAppServer, type AppServer } from '../support/app-server';
+import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv } from './fixtures';
+
+let app: AppServer;
+let browser: Browser;
+let cookie: { name: string; value: string };
+
+const SESSION_PATH = () => `/servers/${SERVERS.naive.name}/sessions/${TOKENS.deadlock}`;
+
+async function html(path: string, cookieValue = `${cookie.name}=${cookie.value}`): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${app.url}${path}`, { headers: { cookie: cookieValue }, redirect: 'manual' });
+  return { status: res.status, body: await res.text() };
+}
+
+/** The text of the first element carrying this test id in server HTML (tags stripped). */
+function textOf(body: string, testId: string): string | null {
+  const at = body.indexOf(`data-testid="${testId}"`);
+  if (at < 0) return null;
+  const open = body.lastIndexOf('<', at);
+  const tag = /^<(\w+)/.exec(body.slice(open))![1];
+  const close = body.indexOf(`</${tag}>`, at);
+  return body
+    .slice(body.indexOf('>', at) + 1, close)
+    .replace(/<!--.*?-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+describe('first content in the server HTML', () => {
+  before(async () => {
+    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
+    await seed(app.url);
+    const login = await fetch(`${app.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.url },
+      body: JSON.stringify({ token: ADMIN_TOKEN }),
+    });
+    assert.equal(login.status, 200);
+    const m = /^([^=]+)=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')!;
+    cookie = { name: m[1], value: m[2] };
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test('the overview HTML holds the figures, the session HTML its timeline rows', async () => {
+    const overview = await html('/?from=now-1h&to=now');
+    assert.equal(overview.status, 200);
+    // Five seeded sessions; the tiles are links to the list, rendered from /api/v1/stats.
+    assert.match(textOf(overview.body, 'tile-sessions') ?? '', /^Sessions 5\b/);
+    assert.match(textOf(overview.body, 'tile-deadlocks') ?? '', /^Deadlocks 2\b/);
+    assert.ok(overview.body.includes(`data-testid="strip-${SERVERS.naive.name}"`), 'the per-server strip is in the HTML');
+    // The charts are boxes of their final height until their code has loaded (nothing moves).
+    assert.match(overview.body, /class="chart chart-pending" style="height:210px"/);
+    // The shell knows its operator: the admin-only Settings link is in the first HTML.
+    assert.ok(overview.body.includes('href="/settings'), 'the Settings link is rendered for the admin');
+
+    const session = await html(SESSION_PATH());
+    assert.equal(session.status, 200);
+    assert.equal(textOf(session.body, 'session-token'), TOKENS.deadlock);
+    assert.match(textOf(session.body, 'callout-outcome') ?? '', /naive/i);
+    assert.equal(session.body.split('data-testid="event-row"').length - 1, 6, 'all six events are rows in the HTML');
+  });
+
+  test('a forged login cookie gets no data from the server render', async () => {
+    // Structurally valid (the page gate passes it), but the MAC is wrong: the reads refuse it.
+    const forged = `${cookie.name}=${cookie.value.slice(0, -2)}${cookie.value.endsWith('AA') ? 'BB' : 'AA'}`;
+    const overview = await html('/?from=now-1h&to=now', forged);
+    assert.equal(overview.status, 200);
+    assert.equal(textOf(overview.body, 'tile-sessions'), null);
+    const session = await html(SESSION_PATH(), forged);
+    assert.ok(!session.body.includes('data-testid="event-row"'));
+    // No cookie at all: the login page, as before.
+    const anonymous = await html('/', '');
+    assert.equal(anonymous.status, 307);
+  });
+
+  for (const [name, path, selector] of [
+    ['overview', '/?from=now-1h&to=now', '[data-testid="tile-sessions"]'],
+    ['session', SESSION_PATH(), '[data-testid="event-row"]'],
+  ] as const) {
+    test(`a cold ${name} shows its first data with every API read held back, and a clean console`, async () => {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
+      try {
+        await context.addCookies([{ ...cookie, url: app.url }]);
+        const page = await context.newPage();
+        page.setDefaultTimeout(30_000);
+        const errors: string[] = [];
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') errors.push(msg.text());
+        });
+        page.on('pageerror', (e) => errors.push(String(e)));
+        // Data reads never answer: whatever shows came with the HTML. (The live stream is left alone.)
+        const held: string[] = [];
+        await page.route(/\/api\/(v1\/(stats|servers|sessions|alerts)|auth\/me)/, (route) => {
+          held.push(new URL(route.request().url()).pathname);
+        });
+        const scripts: string[] = [];
+        page.on('request', (r) => {
+          if (r.resourceType() === 'script') scripts.push(r.url());
+        });
+        await page.goto(`${app.url}${path}`, { waitUntil: 'domcontentloaded' });
+        await page.locator(selector).first().waitFor();
+        if (name === 'overview') {
+          assert.equal(await page.locator('[data-testid="tile-sessions"] .tile-value').innerText(), '5');
+          // Hydrated, the page is interactive: the server filter lists the servers from the HTML's data.
+          await page.waitForFunction(() => document.querySelectorAll('[data-testid="overview-server-filter"] option').length === 3);
+        } else {
+          assert.equal(await page.locator('[data-testid="event-row"]').count(), 6);
+          assert.equal(await page.locator('[data-testid="session-token"]').innerText(), TOKENS.deadlock);
+        }
+        // Give hydration and the live stream time to settle, then check nothing went wrong.
+        await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+        await page.waitForTimeout(500);
+        assert.deepEqual(errors, [], `console errors: ${errors.join('\n')}`);
+        if (name === 'overview') {
+          // The charts arrive later, from their own chunk, into boxes of their size.
+          const chart = page.locator('[data-testid="chart-boundary"]');
+          await chart.waitFor();
+          const box = await chart.boundingBox();
+          assert.ok(box && box.height >= 200, `chart box ${JSON.stringify(box)}`);
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('sessions list rows and overview tiles are not prefetched as they scroll into view', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
+    try {
+      await context.addCookies([{ ...cookie, url: app.url }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const prefetched: string[] = [];
+      page.on('request', (r) => {
+        if (r.headers()['next-router-prefetch'] === undefined) return;
+        const u = new URL(r.url());
+        u.searchParams.delete('_rsc');
+        prefetched.push(`${u.pathname}${u.search}`);
+      });
+      await page.goto(`${app.url}/sessions?from=now-1h&to=now`);
+      await page.locator('[data-testid="session-row"]').first().waitFor();
+      await page.goto(`${app.url}/?from=now-1h&to=now`);
+      await page.locator('[data-testid="tile-sessions"]').waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(1000);
+      const rows = prefetched.filter((p) => p.includes('/sessions/') || p.startsWith('/tokens'));
+      assert.deepEqual(rows, [], `rows prefetched: ${rows.join(', ')}`);
+      // Tiles and panels link to /sessions?flag=…; the top bar's links carry no flag.
+      const tiles = prefetched.filter((p) => p.includes('flag='));
+      assert.deepEqual(tiles, [], `tiles prefetched: ${tiles.join(', ')}`);
+      const sections = new Set(prefetched.map((p) => p.split('?')[0]));
+      assert.ok(sections.has('/servers') && sections.has('/alerts'), `the top bar's links are prefetched: ${[...sections].join(', ')}`);
+      // Pointing at a row is intent: that one is prefetched.
+      await page.goto(`${app.url}/sessions?from=now-1h&to=now`);
+      const link = page.locator('[data-testid="session-link"]').first();
+      await link.waitFor();
+      const before = prefetched.length;
+      await link.hover();
+      await page.waitForTimeout(1000);
+      assert.ok(
+        prefetched.slice(before).some((p) => p.includes('/sessions/')),
+        `hovering a row prefetches it: ${prefetched.slice(before).join(', ')}`,
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});
