@@ -1,6 +1,6 @@
 'use client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { RenderTimeContext } from '@/lib/ui/use-now';
 
@@ -22,6 +22,11 @@ export function Providers({ children, renderTime }: { children: ReactNode; rende
         },
       }),
   );
+  // The server renders real content now (lib/ui/server-prefetch.ts): a control clicked before
+  // React has hydrated does nothing. Marked once hydrated, for tests and scripts that drive the page.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '1';
+  }, []);
   return (
     <QueryClientProvider client={client}>
       <RenderTimeContext value={renderTime}>{children}</RenderTimeContext>

@@ -220,6 +220,8 @@ describe('layout', () => {
         const page = await signedIn(context);
         await page.goto(`${app.url}/servers/${SERVERS.naive.name}/sessions/${token}`);
         await page.locator('[data-testid="timeline-svg"]').waitFor();
+        // The page arrives server-rendered; a select changed before hydration is reset by React.
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
         for (const spacing of ['time', 'sequence']) {
           await page.selectOption('[data-testid="spacing-select"]', spacing);
           await page.waitForFunction(
@@ -227,6 +229,7 @@ describe('layout', () => {
               document.querySelector('[data-testid="spacing-select"]') instanceof HTMLSelectElement &&
               (document.querySelector('[data-testid="spacing-select"]') as HTMLSelectElement).value === want,
             spacing,
+            { polling: 100 },
           );
           const boxes = await page
             .locator(
