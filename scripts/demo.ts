@@ -13,18 +13,24 @@ import { settings } from '@/lib/config/settings';
 interface DemoCredentials {
   adminToken: string;
   servers: FleetServerSpec[];
+  /** DOORWATCH_SECRET_KEY for the demo, so its webhook secrets are sealed at rest like a real install's. */
+  secretKey?: string;
 }
 
 /** Kept beside the demo database so a restarted demo logs in and signs with the same secrets. */
 function demoCredentials(dataDir: string): DemoCredentials {
   const file = join(dataDir, 'demo-credentials.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const stored: Partial<DemoCredentials> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const creds: DemoCredentials = {
-    adminToken: settings().DOORWATCH_ADMIN_TOKEN ?? `dw_demo_${randomBytes(16).toString('hex')}`,
-    servers: demoFleetServers(),
+    adminToken: stored.adminToken ?? settings().DOORWATCH_ADMIN_TOKEN ?? `dw_demo_${randomBytes(16).toString('hex')}`,
+    servers: stored.servers ?? demoFleetServers(),
+    // An older demo folder has no key yet: one is added, and the start seals the secrets stored in clear.
+    secretKey: stored.secretKey ?? randomBytes(32).toString('base64'),
   };
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(creds, null, 2), { mode: 0o600 });
+  if (JSON.stringify(stored) !== JSON.stringify(creds)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(creds, null, 2), { mode: 0o600 });
+  }
   return creds;
 }
 
@@ -51,6 +57,8 @@ async function main() {
     PORT: port,
     DOORWATCH_ADMIN_TOKEN: creds.adminToken,
     DOORWATCH_SERVERS: serversEnv(creds.servers),
+    // A key of the operator's own (in the environment, passed through above) wins.
+    ...(settings().DOORWATCH_SECRET_KEY ? {} : { DOORWATCH_SECRET_KEY: creds.secretKey }),
     // Readable log lines for a person at the terminal (pino-pretty).
     LOG_FORMAT: 'pretty',
   };
@@ -58,16 +66,27 @@ async function main() {
     stdio: 'inherit',
     env,
   });
-  let fleet: { stop(): Promise<void> } | null = null;
+  let fleet: { stop(options?: { graceMs?: number }): Promise<void> } | null = null;
+  let stopping = false;
+  // Ctrl+C ends everything within 5 s: sessions get a moment to close, then are cut (a deadlocked
+  // one would otherwise hold the terminal for its whole idle timeout); a second Ctrl+C exits at once.
   const shutdown = async (code: number) => {
-    await fleet?.stop().catch(() => undefined);
+    if (stopping) process.exit(code);
+    stopping = true;
+    setTimeout(() => {
+      app.kill('SIGKILL'); // still draining connections (open dashboards' live streams): the demo keeps nothing
+      process.exit(code);
+    }, 3_000).unref();
     app.kill('SIGTERM');
+    await fleet?.stop({ graceMs: 1_000 }).catch(() => undefined);
+    if (app.exitCode === null && app.signalCode === null) await new Promise((r) => app.once('exit', r));
     process.exit(code);
   };
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(0));
   app.on('exit', (code) => {
+    if (stopping) return;
     console.error(`Doorwatch exited (${code}); stopping the demo`);
-    void fleet?.stop().finally(() => process.exit(code ?? 1));
+    void shutdown(code ?? 1);
   });
 
   const url = `http://localhost:${port}`;

@@ -66,7 +66,8 @@ export interface Fleet {
    * deadlocked sessions run to the idle timeout), flushes and closes the reporters, closes the
    * servers. Idempotent.
    */
-  stop(): Promise<void>;
+  /** Ends the fleet. `graceMs`: how long sessions may drain before they are cut (default: one idle timeout plus 10 s, so deadlocks end on their own). */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -160,11 +161,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const startTimers = clients.map((c) => setTimeout(() => c.start(), Math.floor(rng() * rampMs)));
 
   let stopping: Promise<void> | null = null;
-  async function stop(): Promise<void> {
+  async function stop(graceMs?: number): Promise<void> {
     injector.stop();
     startTimers.forEach(clearTimeout);
-    // Deadlocked sessions need up to one idle timeout to end; give them that plus slack.
-    const deadline = idleTimeoutMs + 10_000;
+    // Deadlocked sessions need up to one idle timeout to end; by default give them that plus slack.
+    const deadline = graceMs ?? idleTimeoutMs + 10_000;
     let timer: NodeJS.Timeout | undefined;
     const drained = Promise.all(clients.map((c) => c.stop()));
     await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, deadline)))]);
@@ -183,6 +184,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     figures: (names) => ledger.figures(names),
     reporterErrors,
     reporterStats: () => Object.fromEntries([...reporters].map(([n, r]) => [n, r.stats()])),
-    stop: () => (stopping ??= stop()),
+    stop: (options) => (stopping ??= stop(options?.graceMs)),
   };
 }
