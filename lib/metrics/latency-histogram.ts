@@ -9,7 +9,7 @@
 // servers with clock skew) mirror the positive buckets. The nearest-rank percentile of the counted
 // buckets is then within α of the exact nearest-rank percentile, because buckets keep the order of
 // values: the rank falls in the bucket that holds the exact answer.
-import type { LatencySummary } from './percentiles';
+import { summarizeCountedLatencies, type LatencySummary } from './percentiles';
 
 /** The relative error bound of a histogram percentile (see above). */
 export const HISTOGRAM_RELATIVE_ERROR = 0.02;
@@ -90,20 +90,6 @@ export interface CountedBucket {
 export function summarizeHistogram(counted: readonly CountedBucket[]): LatencySummary {
   const merged = new Map<number, number>();
   for (const c of counted) if (c.count !== 0) merged.set(c.bucket, (merged.get(c.bucket) ?? 0) + c.count);
-  const sorted = [...merged]
-    .filter(([, n]) => n > 0)
-    .map(([bucket, count]) => ({ value: histogramValue(bucket), count }))
-    .sort((a, b) => a.value - b.value);
-  const n = sorted.reduce((s, c) => s + c.count, 0);
-  const at = (p: number): number | null => {
-    if (n === 0) return null;
-    const rank = Math.max(1, Math.ceil((p * n) / 100));
-    let seen = 0;
-    for (const c of sorted) {
-      seen += c.count;
-      if (seen >= rank) return c.value;
-    }
-    return sorted[sorted.length - 1].value;
-  };
-  return { count: n, p50: at(50), p95: at(95), p99: at(99), max: n === 0 ? null : sorted[sorted.length - 1].value };
+  // Each bucket stands for its representative value: the same nearest-rank summary as exact counted latencies.
+  return summarizeCountedLatencies([...merged].map(([bucket, count]) => ({ value: histogramValue(bucket), count })));
 }
