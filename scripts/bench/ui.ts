@@ -316,7 +316,7 @@ export async function benchUi(args: Args) {
         await page.waitForFunction(
           ([sel, want]) => Number((document.querySelector(sel as string)?.textContent ?? '').replace(/,/g, '')) >= (want as number),
           [tile, base] as const,
-          { polling: 'raf' },
+          { polling: 50 },
         );
       },
     );
@@ -346,7 +346,7 @@ export async function benchUi(args: Args) {
           ([sel, want]) => document.querySelectorAll(sel as string).length >= (want as number),
           [rows, rowCount] as const,
           {
-            polling: 'raf',
+            polling: 50,
           },
         );
       },
