@@ -121,6 +121,9 @@ export function SeriesChart({
             tickFormatter={(v: number) => fmtTick(v, tz, span)}
             stroke={pal.axis}
             tick={{ fill: pal.muted, fontSize: 11 }}
+            // A band per bucket in every chart, lines-only ones included (they would default to
+            // points spread edge to edge): the same bucket at the same x in each panel.
+            scale="band"
             ticks={axis.ticks}
             interval={0}
             tickLine={false}

@@ -36,7 +36,7 @@ function readAxes(page: Page): Promise<ChartAxis[]> {
       const chart = document.querySelector(`[data-testid="${id}"]`);
       if (!chart) continue;
       const left = chart.getBoundingClientRect().left;
-      const ticks = [...chart.querySelectorAll('.recharts-xAxis .recharts-cartesian-axis-tick-value')];
+      const ticks = [...chart.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')];
       const grid = chart.querySelector('.recharts-cartesian-grid')!.getBoundingClientRect();
       out.push({
         id,
@@ -63,7 +63,7 @@ async function overview(width: number, scheme: 'light' | 'dark', query: string, 
   await page.goto(`${app.url}/?from=now-1h&to=now${query}`);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   for (const id of ['chart-boundary', 'chart-deadlocks', 'chart-renegotiations'])
-    await page.locator(`[data-testid="${id}"] .recharts-xAxis .recharts-cartesian-axis-tick-value`).first().waitFor();
+    await page.locator(`[data-testid="${id}"] .recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value`).first().waitFor();
   await page.screenshot({ path: shot(`axis-${name}`), fullPage: true });
   return { page, context };
 }
@@ -128,7 +128,7 @@ describe('overview time axis', () => {
       const chart = page.locator('[data-testid="chart-renegotiations"]');
       await chart.locator('.recharts-line-dots circle, .recharts-line-dot').first().waitFor();
       const r = await chart.evaluate((el) => {
-        const right = [...el.querySelectorAll('.recharts-yAxis')].find(
+        const right = [...el.querySelectorAll('.recharts-yAxis-tick-labels')].find(
           (a) =>
             a.querySelector('.recharts-cartesian-axis-tick-value') &&
             a.getBoundingClientRect().left > el.getBoundingClientRect().left + el.getBoundingClientRect().width / 2,
