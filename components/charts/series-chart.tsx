@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
+import type { PercentAxis, TimeAxis } from '@/lib/ui/chart-axis';
 import { PALETTES } from '@/lib/ui/palette';
 import type { SeriesDef, SeriesRow } from './series-legend';
 
@@ -15,16 +16,24 @@ interface Props {
   data: SeriesRow[];
   series: SeriesDef[];
   bucketMs: number;
+  /** The page's shared time axis (lib/ui/chart-axis.ts): `data` holds one row per `axis.starts`, in order. */
+  axis: TimeAxis;
   tz: TimeZoneMode;
   height?: number;
   /** Left-axis tick format (default: the plain number). */
   leftFormat?: (v: number) => string;
   rightFormat?: (v: number) => string;
+  /** The right axis' scale (a rate: percentAxis); default 0 to the data's max. */
+  rightScale?: PercentAxis;
   /** Called with the bucket's [from, to) and the clicked series' flag and server (if a bar was hit). */
   onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined, server?: string) => void;
   testId?: string;
   ariaLabel: string;
 }
+
+/** Width of each value axis and the gap after the right one: the same in every chart. */
+const AXIS_WIDTH = 44;
+const AXIS_GAP = 4;
 
 function Tip({
   active,
@@ -61,10 +70,12 @@ export function SeriesChart({
   data,
   series,
   bucketMs,
+  axis,
   tz,
   height = 200,
   leftFormat,
   rightFormat,
+  rightScale,
   onBucketClick,
   testId,
   ariaLabel,
@@ -72,7 +83,7 @@ export function SeriesChart({
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
   const barHit = useRef(false);
-  const span = data.length ? data[data.length - 1].t - data[0].t + bucketMs : bucketMs;
+  const span = axis.domain[1] - axis.domain[0];
   const hasRight = series.some((s) => s.right);
 
   const click = (index: number, flag: string | undefined, server?: string) => {
@@ -91,7 +102,9 @@ export function SeriesChart({
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart
           data={data}
-          margin={{ top: 6, right: hasRight ? 4 : 10, bottom: 0, left: -14 }}
+          // Every chart keeps room for a right axis (drawn or not) and the same left axis width, so
+          // the plot areas of all panels line up and a bucket sits at the same x in each.
+          margin={{ top: 6, right: hasRight ? AXIS_GAP : AXIS_GAP + AXIS_WIDTH, bottom: 0, left: -14 }}
           barCategoryGap={1}
           onClick={(state) => {
             if (barHit.current) {
@@ -108,7 +121,11 @@ export function SeriesChart({
             tickFormatter={(v: number) => fmtTick(v, tz, span)}
             stroke={pal.axis}
             tick={{ fill: pal.muted, fontSize: 11 }}
-            minTickGap={28}
+            // A band per bucket in every chart, lines-only ones included (they would default to
+            // points spread edge to edge): the same bucket at the same x in each panel.
+            scale="band"
+            ticks={axis.ticks}
+            interval={0}
             tickLine={false}
           />
           <YAxis
@@ -118,7 +135,7 @@ export function SeriesChart({
             tick={{ fill: pal.muted, fontSize: 11 }}
             tickLine={false}
             axisLine={false}
-            width={44}
+            width={AXIS_WIDTH}
             tickFormatter={leftFormat}
           />
           {hasRight && (
@@ -129,8 +146,11 @@ export function SeriesChart({
               tick={{ fill: pal.muted, fontSize: 11 }}
               tickLine={false}
               axisLine={false}
-              width={44}
-              domain={[0, (dataMax: number) => Math.max(1, dataMax)]}
+              width={AXIS_WIDTH}
+              domain={rightScale?.domain ?? [0, (dataMax: number) => Math.max(1, dataMax)]}
+              ticks={rightScale?.ticks}
+              interval={rightScale ? 0 : undefined}
+              allowDataOverflow={!!rightScale}
               tickFormatter={rightFormat}
             />
           )}

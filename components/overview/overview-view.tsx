@@ -1,12 +1,13 @@
 'use client';
 import { RowLink } from '@/components/row-link';
 import { useRouter } from 'next/navigation';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Panel } from '@/components/panel';
 import { HistogramChart, SeriesChart } from '@/components/charts/lazy-charts';
 import { Legend, msTick, type SeriesDef, type SeriesRow } from '@/components/charts/series-legend';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import type { TPercentileMethod, TStatsResponse } from '@/lib/contract/api/stats';
+import { alignRows, percentAxis, tickBudget, tickLabelPx, timeAxis, type PercentAxis, type TimeAxis } from '@/lib/ui/chart-axis';
 import { fmtDuration, fmtLatency, fmtInt, fmtPct } from '@/lib/ui/format';
 import { OTHER_COLOR, SERVER_COLORS, serverColorSlots } from '@/lib/ui/palette';
 import { splitByServer, type SplitMeasure } from '@/lib/ui/server-split';
@@ -58,7 +59,6 @@ interface ChartSpec {
   /** Caption (with legend) shown above the chart. */
   caption?: string;
   leftFormat?: (v: number) => string;
-  rightFormat?: (v: number) => string;
   /** With ?split=server: the per-server counter drawn instead (one stacked series per server). */
   splitMeasure?: SplitMeasure;
 }
@@ -94,7 +94,6 @@ const CHARTS = {
   renegotiations: {
     series: RENEG_SERIES,
     height: 130,
-    rightFormat: (v) => fmtPct(v, 0),
     ariaLabel: 'Stream drops, renegotiations and renegotiation rate per bucket',
     testId: 'chart-renegotiations',
     flag: 'renegotiated',
@@ -111,6 +110,24 @@ const CHARTS = {
     caption: 'Renegotiation latency per bucket (ms)',
   },
 } satisfies Record<string, ChartSpec>;
+
+/** Horizontal room a chart's axes take from its box (series-chart.tsx: 44 px each side, -14 px margin, 4 px gap). */
+const CHART_AXES_PX = 44 - 14 + 44 + 4;
+
+/** The width of an element, kept current as it resizes (0 until measured). */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const read = () => setWidth(Math.round(el.getBoundingClientRect().width));
+    read();
+    const ro = new ResizeObserver(read);
+    ro.observe(el);
+    return () => ro.disconnect();
+  });
+  return width;
+}
 
 function toRows(stats: TStatsResponse): SeriesRow[] {
   return stats.series.map((b) => ({
@@ -312,8 +329,22 @@ export function OverviewView() {
       if (spec.splitMeasure) out.set(spec.splitMeasure, splitChart(s.byServer, spec.splitMeasure, spec.flag, slots));
     return out;
   }, [split, s, slots]);
-  /** The series and rows a chart draws: per outcome, or per server when split. */
-  const view = (spec: ChartSpec) => (spec.splitMeasure && splits.get(spec.splitMeasure)) || { series: spec.series, rows };
+  // One time axis for every panel: the range's buckets and the ticks that fit the (shared) chart width.
+  const chartBox = useRef<HTMLDivElement>(null);
+  const chartWidth = useWidth(chartBox);
+  const axis = useMemo((): TimeAxis | null => {
+    if (!s) return null;
+    const fromMs = Date.parse(s.range.from);
+    const toMs = Date.parse(s.range.to);
+    return timeAxis(fromMs, toMs, s.bucketMs, tickBudget(chartWidth - CHART_AXES_PX, tickLabelPx(toMs - fromMs)));
+  }, [s, chartWidth]);
+  const rateAxis = useMemo((): PercentAxis => percentAxis(rows.map((r) => r.rate)), [rows]);
+  /** The series and rows a chart draws: per outcome, or per server when split, on the shared buckets. */
+  const view = (spec: ChartSpec) => {
+    const v = (spec.splitMeasure && splits.get(spec.splitMeasure)) || { series: spec.series, rows };
+    return { series: v.series, rows: axis ? (alignRows(axis.starts, v.rows) as SeriesRow[]) : v.rows };
+  };
+  const hasRate = (spec: ChartSpec) => view(spec).series.some((x) => x.right);
   const chart = (spec: ChartSpec, bucketMs: number) => (
     <>
       {spec.caption && <ChartCaption title={spec.caption} series={spec.series} />}
@@ -321,10 +352,12 @@ export function OverviewView() {
         data={view(spec).rows}
         series={view(spec).series}
         bucketMs={bucketMs}
+        axis={axis ?? timeAxis(0, bucketMs, bucketMs, 1)}
         tz={tz}
         height={spec.height}
         leftFormat={spec.leftFormat}
-        rightFormat={spec.rightFormat}
+        rightScale={hasRate(spec) ? rateAxis : undefined}
+        rightFormat={hasRate(spec) ? (v) => fmtPct(v, rateAxis.digits) : undefined}
         ariaLabel={spec.splitMeasure && split === 'server' ? `${spec.ariaLabel}, split by server` : spec.ariaLabel}
         testId={spec.testId}
         onBucketClick={(a, b, flag, barServer) => drill(a, b, flag, spec.flag, barServer)}
@@ -468,7 +501,10 @@ export function OverviewView() {
               title={split === 'server' ? 'Boundary entries by server' : 'Boundary entries by answer'}
               aside={legendAndList(CHARTS.boundary)}
             >
-              <div className="panel-body">{chart(CHARTS.boundary, s.bucketMs)}</div>
+              <div className="panel-body">
+                {/* Measured for the shared axis: every chart on the page is this wide. */}
+                <div ref={chartBox}>{chart(CHARTS.boundary, s.bucketMs)}</div>
+              </div>
             </Panel>
             <Panel
               id="h-deadlocks"
