@@ -36,11 +36,9 @@ export const ZSessionListResponse = z.object({
   sort: z.enum(SESSION_SORTS),
   now: ZIsoMs,
   total: ZCount.meta({ description: `sessions matching the filter (all pages), counted up to ${SESSION_TOTAL_CAP}` }),
-  totalCapped: z
-    .boolean()
-    .meta({
-      description: `true when more than ${SESSION_TOTAL_CAP} sessions match: total is then ${SESSION_TOTAL_CAP} (read it as "${SESSION_TOTAL_CAP}+")`,
-    }),
+  totalCapped: z.boolean().meta({
+    description: `true when more than ${SESSION_TOTAL_CAP} sessions match: total is then ${SESSION_TOTAL_CAP} (read it as "${SESSION_TOTAL_CAP}+")`,
+  }),
 });
 export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
 
