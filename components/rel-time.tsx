@@ -9,13 +9,7 @@ export function RelTime({ value, tz, testId }: { value: string | number | null; 
   if (value === null) return <span className="faint">—</span>;
   const iso = typeof value === 'number' ? new Date(value).toISOString() : value;
   return (
-    // suppressHydrationWarning: a dashboard run showed an intermittent text mismatch here (root cause not yet found; see report).
-    <time
-      suppressHydrationWarning
-      dateTime={iso}
-      title={`${fmtDateTime(value, tz, true)}${tz === 'utc' ? ' UTC' : ''}`}
-      data-testid={testId}
-    >
+    <time dateTime={iso} title={`${fmtDateTime(value, tz, true)}${tz === 'utc' ? ' UTC' : ''}`} data-testid={testId}>
       {fmtAgo(value, now)}
     </time>
   );
