@@ -3,6 +3,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { CursorPager } from '@/components/cursor-pager';
 import { DataTable } from '@/components/panel';
 import { Empty, ListStates } from '@/components/states';
+import { fmtMatchCount } from '@/lib/ui/format';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const LIMITS = [25, 50, 100, 200];
@@ -43,6 +44,7 @@ export function ListPage<Row>({
   renderRow,
   filterKey,
   noun,
+  total,
 }: {
   testId: string;
   title: string;
@@ -73,6 +75,8 @@ export function ListPage<Row>({
   /** The query without its cursor: when it changes, the pager forgets earlier pages. */
   filterKey: string;
   noun: [singular: string, plural: string];
+  /** Rows matching the filter over all pages (capped: "10,000+"); shown in the head once known. */
+  total?: { count: number; capped: boolean } | null;
 }) {
   const { get, set } = useUrlState();
   const { limit, cursor } = listPaging(get);
@@ -82,6 +86,11 @@ export function ListPage<Row>({
       <div className="page-head">
         <h1>{title}</h1>
         <span className="sub small">{sub}</span>
+        {total && (
+          <span className="sub small" data-testid="list-total">
+            {fmtMatchCount(total.count, total.capped, noun)}
+          </span>
+        )}
         {toolbar && (
           <div className="row gap" style={{ marginLeft: 'auto' }}>
             {toolbar}

@@ -22,6 +22,7 @@ import {
   type TDeliverySummary,
 } from '@/lib/contract/api/alerts';
 import { apiFetch } from '@/lib/ui/fetcher';
+import { RelTime } from '@/components/rel-time';
 import { fmtDateTime } from '@/lib/ui/format';
 import { queryKeys, useAlertHistory, useAlertRules, useContactPoints, useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -551,7 +552,9 @@ function HistoryPanel() {
         >
           {rows.map((t) => (
             <tr key={t.id}>
-              <td className="ts">{fmtDateTime(t.at, global.tz)}</td>
+              <td className="ts">
+                <RelTime value={t.at} tz={global.tz} />
+              </td>
               <td>
                 {t.ruleName}
                 <div className="small muted">

@@ -4,6 +4,7 @@ import { ListPage, listPaging, toggled } from '@/components/list-page';
 import { ErrorState } from '@/components/states';
 import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';
+import { RelTime } from '@/components/rel-time';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDeadLetter, useDeadLetters, type DeadLetterParams } from '@/lib/ui/queries';
 import { describeRange } from '@/lib/time/describe';
@@ -54,7 +55,9 @@ function Payload({ letter }: { letter: TDeadLetter }) {
 function Row({ letter, tz }: { letter: TDeadLetter; tz: TimeZoneMode }) {
   return (
     <tr data-testid="dead-letter-row" data-code={letter.code}>
-      <td className="ts">{fmtDateTime(letter.receivedAt, tz, true)}</td>
+      <td className="ts">
+        <RelTime value={letter.receivedAt} tz={tz} />
+      </td>
       <td className="mono">{letter.server ?? <span className="faint">unknown</span>}</td>
       <td>
         <span className="chip bad" title={CODE_HINTS[letter.code]}>
@@ -152,6 +155,15 @@ export function DeadLettersView() {
       renderRow={(l) => <Row key={l.id} letter={l} tz={tz} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}
       noun={['dead letter', 'dead letters']}
+      // The API's total and byCode ignore the code filter (so every code stays offered): the selected codes' counts sum to the match.
+      total={
+        data
+          ? {
+              count: codes.length ? data.byCode.filter((c) => codes.includes(c.code)).reduce((n, c) => n + c.count, 0) : data.total,
+              capped: false,
+            }
+          : null
+      }
     />
   );
 }

@@ -1,4 +1,5 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
 import { useEffect, useRef, useState } from 'react';
 import { ListPage, listPaging, toggled } from '@/components/list-page';
@@ -63,8 +64,12 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
       <td>
         <Outcome s={s} />
       </td>
-      <td className="ts">{fmtDateTime(s.firstEventAt, tz)}</td>
-      <td className="ts">{fmtDateTime(s.lastEventAt, tz)}</td>
+      <td className="ts">
+        <RelTime value={s.firstEventAt} tz={tz} />
+      </td>
+      <td className="ts">
+        <RelTime value={s.lastEventAt} tz={tz} testId="session-last-event" />
+      </td>
       <td className="num">{fmtInt(s.eventCount)}</td>
       <td>
         {s.successorToken ? (
@@ -271,6 +276,7 @@ export function SessionsView() {
       renderRow={(s) => <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}
       noun={['session', 'sessions']}
+      total={q.data ? { count: q.data.total, capped: q.data.totalCapped } : null}
     />
   );
 }

@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { Flags, StateChip } from '@/components/sessions/flag-chip';
 import { sessionHref } from '@/components/sessions/sessions-view';
 import { Empty, ErrorState, Loading } from '@/components/states';
-import { fmtDateTime } from '@/lib/ui/format';
+import { fmtMatchCount } from '@/lib/ui/format';
+import { RelTime } from '@/components/rel-time';
 import { useTokenLookup } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -29,6 +30,11 @@ export function TokenLookupView({ token }: { token: string }) {
         <h1>Token lookup</h1>
         <span className="sub mono">{token}</span>
         <span className="sub small">all servers, any time</span>
+        {q.data && (
+          <span className="sub small" data-testid="list-total">
+            {fmtMatchCount(q.data.total, q.data.totalCapped, ['session', 'sessions'])}
+          </span>
+        )}
       </div>
       <section className="panel">
         {q.isPending || exact.length === 1 ? (
@@ -65,7 +71,9 @@ export function TokenLookupView({ token }: { token: string }) {
                   <td>
                     <Flags flags={s.flags} />
                   </td>
-                  <td className="ts">{fmtDateTime(s.lastEventAt, global.tz)}</td>
+                  <td className="ts">
+                    <RelTime value={s.lastEventAt} tz={global.tz} testId="session-last-event" />
+                  </td>
                 </tr>
               ))}
             </tbody>

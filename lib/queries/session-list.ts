@@ -2,7 +2,7 @@
 import type { Db } from '@/lib/db/client';
 import type { SessionRow } from '@/lib/store/session-row';
 import { TABLE_SQL } from '@/lib/store/tables';
-import type { TSessionListResponse, TSessionSort, TSessionView } from '@/lib/contract/api/sessions';
+import { SESSION_TOTAL_CAP, type TSessionListResponse, type TSessionSort, type TSessionView } from '@/lib/contract/api/sessions';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';
 import { filterSql, type SessionFilter, type SessionQuery } from './session-filter';
@@ -33,6 +33,17 @@ async function fetchPage(
   return db.sql.query<SessionRow>(text, [...params, limit]);
 }
 
+/** How many sessions match the filter (not the cursor), up to the cap: a COUNT over a LIMITed subquery on the same WHERE. */
+async function countMatching(db: Db, filter: SessionFilter): Promise<{ total: number; totalCapped: boolean }> {
+  const { where, params } = filterSql(filter, db.sql.provider);
+  const text =
+    `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${TABLE_SQL.session}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
+    ` LIMIT ?) AS "matching"`;
+  const [row] = await db.sql.query<{ n: number | bigint | string }>(text, [...params, SESSION_TOTAL_CAP + 1]);
+  const n = Number(row?.n ?? 0);
+  return { total: Math.min(n, SESSION_TOTAL_CAP), totalCapped: n > SESSION_TOTAL_CAP };
+}
+
 function cursorAfter(row: SessionRow, sort: TSessionSort): SessionCursor {
   const { column } = sortParts(sort);
   return { sort, key: Number(row[column]), server: row.server, token: row.token };
@@ -41,6 +52,8 @@ function cursorAfter(row: SessionRow, sort: TSessionSort): SessionCursor {
 export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionListResponse> {
   const after = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
   const rows = await fetchPage(db, q.filter, q.sort, q.limit + 1, after);
+  // Same executor as the page (the replica when the route reads one), so the total and the rows agree.
+  const { total, totalCapped } = await countMatching(db, q.filter);
   const page = rows.slice(0, q.limit);
   const more = rows.length > q.limit;
   return {
@@ -49,6 +62,8 @@ export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionLis
     limit: q.limit,
     sort: q.sort,
     now: toIsoMs(q.filter.nowMs),
+    total,
+    totalCapped,
   };
 }
 

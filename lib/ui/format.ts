@@ -159,3 +159,20 @@ export function safeDecode(v: string): string {
     return v;
   }
 }
+
+/** "3 s ago", "2 min ago", "5 h ago", "4 d ago" (a time ahead of `nowMs`, from clock skew, reads "just now"). */
+export function fmtAgo(value: string | number | null | undefined, nowMs: number): string {
+  const ms = toMs(value);
+  if (ms === null) return '—';
+  const s = Math.floor((nowMs - ms) / 1000);
+  if (s < 1) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** "1,234 sessions match"; a capped count reads "10,000+ sessions match". */
+export function fmtMatchCount(total: number, capped: boolean, noun: readonly [singular: string, plural: string]): string {
+  return `${fmtInt(total)}${capped ? '+' : ''} ${total === 1 && !capped ? noun[0] : noun[1]} ${total === 1 && !capped ? 'matches' : 'match'}`;
+}

@@ -196,6 +196,30 @@ describe('GET /api/v1/sessions', () => {
     );
   });
 
+  test('total counts every matching row across pages, the same on every page', async () => {
+    const filters: Record<string, string | string[]>[] = [
+      {},
+      { flag: 'refused' },
+      { server: 'beta' },
+      { token: 'a-ref' },
+      { token: 'nobody' },
+    ];
+    for (const q of filters) {
+      const seen: string[] = [];
+      const totals = new Set<number>();
+      let cursor: string | null = null;
+      do {
+        const r = await get('/api/v1/sessions', { ...q, limit: '2', ...(cursor ? { cursor } : {}) });
+        assert.equal(r.status, 200, JSON.stringify(q));
+        assert.equal(r.body.totalCapped, false);
+        totals.add(r.body.total);
+        seen.push(...r.body.sessions.map((s: any) => `${s.server}/${s.token}`));
+        cursor = r.body.nextCursor;
+      } while (cursor);
+      assert.deepEqual([...totals], [seen.length], JSON.stringify(q));
+    }
+  });
+
   test('bad input gets specific 400 codes', async () => {
     const other = (await get('/api/v1/sessions', { limit: '1', sort: 'lastEventAt' })).body.nextCursor;
     for (const [q, code] of [

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS, ZResumptionHealth } from '@/lib/contract/resumption';
-import { ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
+import { ZCount, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
 import { zRepeatable, zText } from './route-contract';
 
 /**
@@ -25,6 +25,9 @@ export type TSessionSort = (typeof SESSION_SORTS)[number];
 export const SYNTHETIC_FILTERS = ['include', 'exclude', 'only'] as const;
 export type TSyntheticFilter = (typeof SYNTHETIC_FILTERS)[number];
 
+/** The count of matching sessions stops here, so a broad filter on a huge table stays one cheap bounded scan. */
+export const SESSION_TOTAL_CAP = 10_000;
+
 export const ZSessionListResponse = z.object({
   sessions: z.array(ZSessionView),
   /** Opaque; pass as `cursor=` for the next page. Null on the last page. */
@@ -32,6 +35,10 @@ export const ZSessionListResponse = z.object({
   limit: z.int().positive(),
   sort: z.enum(SESSION_SORTS),
   now: ZIsoMs,
+  total: ZCount.meta({ description: `sessions matching the filter (all pages), counted up to ${SESSION_TOTAL_CAP}` }),
+  totalCapped: z.boolean().meta({
+    description: `true when more than ${SESSION_TOTAL_CAP} sessions match: total is then ${SESSION_TOTAL_CAP} (read it as "${SESSION_TOTAL_CAP}+")`,
+  }),
 });
 export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
 
