@@ -1,7 +1,7 @@
 // Known timelines for the browser tests, anchored a few minutes before "now" so the default
 // "last 1 hour" range shows them. Each exercises one thing the dashboard must make obvious.
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { postEvents } from '../support/post-events';
@@ -86,8 +86,38 @@ export async function seed(baseUrl: string, now = Date.now()): Promise<number> {
   return T;
 }
 
+/**
+ * Pages arrive server-rendered (real content in the HTML) and become interactive when React has
+ * hydrated them (components/providers.tsx marks `html[data-hydrated]`). A key press or a select
+ * change before that is lost, as it would be for a person; tests act as a person who waits for the
+ * page to respond, so every full page load (goto, reload) of an HTML page waits for hydration.
+ */
+function waitForHydrationOnLoad(page: Page): void {
+  const hydrated = async (response: Response | null) => {
+    if (response?.headers()['content-type']?.includes('text/html')) {
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 20_000 });
+    }
+    return response;
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (url, options) => hydrated(await goto(url, options));
+  page.reload = async (options) => hydrated(await reload(options));
+}
+
 export async function launch(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('page', waitForHydrationOnLoad);
+    return context;
+  };
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
