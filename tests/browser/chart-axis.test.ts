@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { ADMIN_TOKEN, launch, seed, serversEnv, shot } from './fixtures';
+import { launch, seed, serversEnv, shot, signIn } from './fixtures';
 
 let app: AppServer;
 let browser: Browser;
@@ -56,12 +56,8 @@ async function overview(width: number, scheme: 'light' | 'dark', query: string, 
   const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, timezoneId: 'UTC' });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
-  await page.goto(`${app.url}/login`);
-  await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
-  await page.click('[data-testid="login-submit"]');
-  await page.waitForURL((u) => u.pathname === '/');
+  await signIn(page, app.url);
   await page.goto(`${app.url}/?from=now-1h&to=now${query}`);
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   for (const id of ['chart-boundary', 'chart-deadlocks', 'chart-renegotiations'])
     await page.locator(`[data-testid="${id}"] .recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value`).first().waitFor();
   await page.screenshot({ path: shot(`axis-${name}`), fullPage: true });

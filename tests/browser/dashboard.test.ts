@@ -110,7 +110,6 @@ describe('dashboard', () => {
   test('token lookup (/) finds a session regardless of the time range, the deadlock is drawn', async () => {
     await page.goto(`${app.url}/sessions?from=now-15m&to=now`);
     await page.locator('[data-testid="sessions"]').waitFor();
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     await page.keyboard.press('/');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'token-lookup');
     await page.keyboard.type(TOKENS.deadlock);

@@ -133,3 +133,11 @@ function launchChromium(): Promise<Browser> {
 }
 
 export const shot = (name: string) => join(SCREENSHOTS, `${name}.png`);
+
+/** Signs `page` in with the bootstrap admin token through the login form; resolves on the overview. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
+  await page.click('[data-testid="login-submit"]');
+  await page.waitForURL((u) => u.pathname === '/');
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+import { SERVERS, TOKENS, launch, seed, serversEnv, shot, signIn } from './fixtures';
 import { postEvents } from '../support/post-events';
 
 let app: AppServer;
@@ -20,10 +20,7 @@ async function signedIn(context: BrowserContext): Promise<Page> {
     if (m.type() === 'error') consoleErrors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
   });
   page.on('pageerror', (e) => consoleErrors.push(`${new URL(page.url()).pathname}: ${String(e)}`));
-  await page.goto(`${app.url}/login`);
-  await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
-  await page.click('[data-testid="login-submit"]');
-  await page.waitForURL((u) => u.pathname === '/');
+  await signIn(page, app.url);
   return page;
 }
 
@@ -220,8 +217,6 @@ describe('layout', () => {
         const page = await signedIn(context);
         await page.goto(`${app.url}/servers/${SERVERS.naive.name}/sessions/${token}`);
         await page.locator('[data-testid="timeline-svg"]').waitFor();
-        // The page arrives server-rendered; a select changed before hydration is reset by React.
-        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
         for (const spacing of ['time', 'sequence']) {
           await page.selectOption('[data-testid="spacing-select"]', spacing);
           await page.waitForFunction(

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { ADMIN_TOKEN, launch, seed, serversEnv, shot } from './fixtures';
+import { launch, seed, serversEnv, shot, signIn } from './fixtures';
 
 let app: AppServer;
 let browser: Browser;
@@ -41,10 +41,7 @@ describe('list totals and relative times', () => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    await page.goto(`${app.url}/login`);
-    await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((u) => u.pathname === '/');
+    await signIn(page, app.url);
   });
 
   after(async () => {
@@ -55,7 +52,6 @@ describe('list totals and relative times', () => {
 
   test('the sessions list shows the total over all pages, relative times with the absolute one on hover', async () => {
     await page.goto(`${app.url}/sessions?from=now-1h&to=now&limit=2`);
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     await page.locator('[data-testid="session-row"]').first().waitFor();
     assert.equal(await page.locator('[data-testid="session-row"]').count(), 2);
     assert.equal(await page.locator('[data-testid="list-total"]').innerText(), '5 sessions match');
@@ -68,7 +64,6 @@ describe('list totals and relative times', () => {
 
   test('the token lookup shows how many sessions the prefix matches, with relative times', async () => {
     await page.goto(`${app.url}/tokens/tok-naive`);
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     await page.locator('time[data-testid="session-last-event"]').first().waitFor();
     assert.equal(await page.locator('[data-testid="list-total"]').innerText(), '2 sessions match');
     assertRelativeWithAbsoluteTitle(await times('session-last-event'));
