@@ -1,9 +1,8 @@
 import { HydrationBoundary } from '@tanstack/react-query';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { GET as alertRulesRoute } from '@/app/api/v1/alerts/rules/route';
 import { AppShell } from '@/components/shell/app-shell';
-import { PageLoading } from '@/components/states';
 import { alertRulesQuery, meQuery } from '@/lib/ui/query-defs';
 import { prefetchReads } from '@/lib/ui/server-prefetch';
 
@@ -16,11 +15,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   ]);
   return (
     <HydrationBoundary state={state}>
-      <Suspense fallback={<PageLoading />}>
-        <AppShell>
-          <Suspense fallback={<PageLoading />}>{children}</Suspense>
-        </AppShell>
-      </Suspense>
+      <AppShell>{children}</AppShell>
     </HydrationBoundary>
   );
 }

@@ -34,7 +34,7 @@ import {
   type Args,
 } from './common';
 
-const SERVERS = ['demo-us-1', 'demo-eu-1', 'demo-ap-1'].map((name) => ({ name, secret: `whsec_${randomBytes(32).toString('base64')}` }));
+export const SERVERS = ['demo-us-1', 'demo-eu-1', 'demo-ap-1'].map((name) => ({ name, secret: `whsec_${randomBytes(32).toString('base64')}` }));
 
 interface PageSpec {
   name: string;
@@ -97,7 +97,7 @@ function timeline(kind: number, token: string, t: number, seq: () => number): Ev
   }
 }
 
-async function seedDemo(url: string, now: number): Promise<Seeded> {
+export async function seedDemo(url: string, now: number): Promise<Seeded> {
   let n = 0;
   const seq = () => ++n;
   let sessions = 0;
