@@ -201,7 +201,8 @@ export interface HistogramBucketRow {
  * Histogram counts per (series bucket, metric, latency bucket) over [fromMs, toMs), each key once.
  * For all servers, whole quarter hours come from "LatencyHistogramQuarter" and only the minutes at
  * the edges from "LatencyHistogram" (as rollupBucketSums does for the counters), when the series
- * bucket is a whole number of quarters; for one server, or other series buckets, the per-minute cells.
+ * bucket is a whole number of quarters; for one server, or other series buckets, the per-minute
+ * cells. One statement either way (one round trip; empty edge ranges select nothing).
  */
 export async function histogramSums(
   sql: SqlExecutor,
@@ -210,35 +211,25 @@ export async function histogramSums(
 ): Promise<HistogramBucketRow[]> {
   if (metrics.length === 0) return [];
   const metricSql = `"metric" IN (${metrics.map(() => '?').join(',')})`;
-  const read = async (table: string, fromMs: number, toMs: number) =>
-    fromMs >= toMs
-      ? []
-      : sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
-          `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", "bucket", CAST(SUM("count") AS BIGINT) AS "count"
-             FROM ${table}
-            WHERE "minute" >= ? AND "minute" < ? AND ${metricSql}${q.server === null ? '' : ' AND "server" = ?'}
-            GROUP BY 1, 2, 3`,
-          [q.bucketMs, fromMs, toMs, ...metrics, ...(q.server === null ? [] : [q.server])],
-        );
   const qFrom = Math.ceil(q.fromMs / QUARTER_MS) * QUARTER_MS;
   const qTo = Math.floor(q.toMs / QUARTER_MS) * QUARTER_MS;
-  const parts =
-    q.server !== null || q.bucketMs % QUARTER_MS !== 0 || qFrom >= qTo
-      ? [await read(TABLE_SQL.latencyHistogram, q.fromMs, q.toMs)]
-      : [
-          await read(TABLE_SQL.latencyHistogram, q.fromMs, qFrom),
-          await read(TABLE_SQL.latencyHistogramQuarter, qFrom, qTo),
-          await read(TABLE_SQL.latencyHistogram, qTo, q.toMs),
-        ];
-  // An edge minute and a quarter can share a series bucket: add them, so each key comes once.
-  const merged = new Map<string, HistogramBucketRow>();
-  for (const rows of parts)
-    for (const r of rows) {
-      const row = { b: Number(r.b), metric: r.metric as LatencyMetric, bucket: Number(r.bucket), count: Number(r.count) };
-      const k = `${row.b}|${row.metric}|${row.bucket}`;
-      const seen = merged.get(k);
-      if (seen) seen.count += row.count;
-      else merged.set(k, row);
-    }
-  return [...merged.values()];
+  const perMinute = q.server !== null || q.bucketMs % QUARTER_MS !== 0 || qFrom >= qTo;
+  const part = (table: string) =>
+    `SELECT "minute", "metric", "bucket", "count" FROM ${table} WHERE "minute" >= ? AND "minute" < ? AND ${metricSql}`;
+  const [cells, params] = perMinute
+    ? [
+        `${part(TABLE_SQL.latencyHistogram)}${q.server === null ? '' : ' AND "server" = ?'}`,
+        [q.fromMs, q.toMs, ...metrics, ...(q.server === null ? [] : [q.server])],
+      ]
+    : [
+        [part(TABLE_SQL.latencyHistogram), part(TABLE_SQL.latencyHistogramQuarter), part(TABLE_SQL.latencyHistogram)].join(' UNION ALL '),
+        [q.fromMs, qFrom, ...metrics, qFrom, qTo, ...metrics, qTo, q.toMs, ...metrics],
+      ];
+  const rows = await sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
+    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", "bucket", CAST(SUM("count") AS BIGINT) AS "count"
+       FROM (${cells}) AS "cells"
+      GROUP BY 1, 2, 3`,
+    [q.bucketMs, ...params],
+  );
+  return rows.map((r) => ({ b: Number(r.b), metric: r.metric as LatencyMetric, bucket: Number(r.bucket), count: Number(r.count) }));
 }
