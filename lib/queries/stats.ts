@@ -18,9 +18,11 @@
 //   refusedAt / successorOpenedAt falls in the bucket. The rule (EXACT_MAX_SAMPLES): when the range's
 //   rollups count at most 2,000 refusals (renegotiations), that metric is exact, from Session rows
 //   through the covering indexes (cheap: bounded by the rule); above it, it comes from the summed
-//   per-minute log-scale histograms (LatencyHistogram), each figure within 2 % of the exact one
-//   (lib/metrics/latency-histogram.ts), and the cost follows the range, not the table. The response
-//   says which (`percentiles`).
+//   log-scale histograms, each figure within 2 % of the exact one (lib/metrics/latency-histogram.ts):
+//   for all servers, whole quarter hours from LatencyHistogramQuarter (no server column, so a day is
+//   at most 96 cells per bucket in use, however dense the sessions) and the edge minutes from
+//   LatencyHistogram; for one server, its per-minute LatencyHistogram cells. The response says
+//   which (`percentiles`).
 import type { Db } from '@/lib/db/client';
 import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
