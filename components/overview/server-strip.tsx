@@ -121,11 +121,16 @@ export function ServerStrip({
               <RowLink
                 href={link('/sessions', { server: r.name, flag: 'boundary' })}
                 title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}
+                data-testid={`strip-answered-${r.name}`}
               >
                 <strong className="num">{fmtInt(answered)}</strong> answered
                 {sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
               </RowLink>
-              <RowLink href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
+              <RowLink
+                href={link('/sessions', { server: r.name, flag: 'deadlock' })}
+                className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}
+                data-testid={`strip-deadlocks-${r.name}`}
+              >
                 <strong className="num">{fmtInt(sp?.deadlocks ?? 0)}</strong> deadlocks
               </RowLink>
             </div>
