@@ -184,6 +184,8 @@ describe('alarm', () => {
 
   test('the server strip: above the fold at 1440×900, broken first, verdicts, figures, sparkline, quiet servers amber and red', async () => {
     await post(SERVERS.naive, stuckSession('tok-strip-stuck'));
+    // mcp-good just reported (the first test took longer than the minute after which a server looks quiet).
+    await post(SERVERS.good, refusedSession('tok-good-2', Date.now() - 2000));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
       const page = await signedIn(context);
