@@ -1,8 +1,8 @@
 // The broken server first, in a real browser against the real app with the live stream open:
 // the overview's alarm does not flip between red and green while sessions get stuck and time out
 // (hysteresis), steps down by the browser's clock once its hold expires even when nothing new
-// arrives (an absolute range refetches only on a pushed change), and is never green while a
-// server in range answered naively; the per-server strip above the fold at 1440×900 (verdicts,
+// arrives (an absolute range refetches only on a pushed change), turns red when a naive resume
+// becomes a deadlock by the clock alone, and is never green while a server in range answered naively; the per-server strip above the fold at 1440×900 (verdicts,
 // stuck now, answers and deadlocks in range, sparkline, "last seen" turning amber and red), the
 // server filter, and the count charts split by server into the top five plus "other".
 // The hold is DOORWATCH_ALARM_HOLD_MS, short here so the test sees it expire twice.
@@ -18,8 +18,8 @@ const HOLD_MS = 8000;
 
 const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const srv = (name: string) => ({ name, secret: secret() });
-/** Refuse at the door, each with a few boundary entries (ranking them for the split). */
-const FLEET = [1, 2, 3, 4, 5].map((i) => srv(`fleet-${i}`));
+/** Refuse at the door, 5, 4, 3, 2, 1 and 1 times (ranking them for the split). */
+const FLEET = [1, 2, 3, 4, 5, 6].map((i) => srv(`fleet-${i}`));
 /** Last heard from 3 min ago (amber) and 8 min ago (red); one registered that never reported. */
 const QUIET = { amber: srv('quiet-amber'), red: srv('quiet-red'), never: srv('never-seen') };
 const ALL = [SERVERS.good, SERVERS.naive, ...FLEET, QUIET.amber, QUIET.red, QUIET.never];
@@ -85,9 +85,12 @@ describe('alarm', () => {
       launch(),
     ]);
     const now = Date.now();
-    // The fleet refuses at the door: fleet-1 five times … fleet-5 once; mcp-good once, recently.
+    // The fleet refuses at the door: fleet-1 five times … fleet-5 and fleet-6 once; mcp-good once, recently.
     for (const [i, s] of FLEET.entries())
-      await post(s, Array.from({ length: 5 - i }, (_, k) => refusedSession(`tok-${s.name}-${k}`, now - 6 * 60_000 + k * 1000)).flat());
+      await post(
+        s,
+        Array.from({ length: Math.max(1, 5 - i) }, (_, k) => refusedSession(`tok-${s.name}-${k}`, now - 6 * 60_000 + k * 1000)).flat(),
+      );
     await post(SERVERS.good, refusedSession('tok-good-1', now - 30_000));
     await post(QUIET.amber, [{ id: 'qa-o', token: 'tok-qa', type: 'session.opened', at: iso(now - 3 * 60_000) }]);
     await post(QUIET.red, [{ id: 'qr-o', token: 'tok-qr', type: 'session.opened', at: iso(now - 8 * 60_000) }]);
@@ -107,12 +110,12 @@ describe('alarm', () => {
       const to = iso(Date.now() + 10 * 60_000);
       let n = 0;
       const token = () => `tok-flap-${n}`;
-      await post(SERVERS.naive, stuckSession(token()));
       await page.goto(`${app.url}/?from=${from}&to=${to}`);
       await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+      // The fleet only refuses at the door: green.
+      await page.locator('[data-testid="no-ongoing-deadlocks"][data-level="calm"]').waitFor();
       const headline = page.locator('[data-testid="alarm-headline"]');
       const stuckText = `1 session stuck on ${SERVERS.naive.name}`;
-      await headline.filter({ hasText: stuckText }).waitFor();
 
       // Sample the alarm every 100 ms in the page from here on, keeping each change of level or headline.
       await page.evaluate(() => {
@@ -129,6 +132,11 @@ describe('alarm', () => {
           w.alarmSamples.push({ t: Date.now(), level, headline: text });
         }, 100);
       });
+
+      // A naive resume 6 s short of the 10 s threshold: amber at once (answered naively), and red when it
+      // turns into a deadlock, by the clock alone (no event marks that moment; the stats say when).
+      await post(SERVERS.naive, stuckSession(token(), Date.now() - 4000));
+      await headline.filter({ hasText: stuckText }).waitFor();
 
       // Sessions get stuck and time out, again and again, each gap far shorter than the hold.
       for (let i = 0; i < 3; i++) {
@@ -158,19 +166,30 @@ describe('alarm', () => {
       });
       const trace = samples.map((s) => `${s.t} ${s.level} ${s.headline}`).join('\n');
       assert.ok(count > 100, `sampled ${count} times`);
+      // Green, then amber with none stuck yet (the naive answer), then red once the deadlock began.
+      assert.deepEqual(
+        samples.slice(0, 3).map((s) => [s.level, s.headline]),
+        [
+          ['calm', ''],
+          ['warn', '0 stuck now'],
+          ['stuck', stuckText],
+        ],
+        trace,
+      );
+      const fromRed = samples.slice(2);
 
       // The page did see the raw state flap: four times no session stuck, three times stuck again.
-      const clears = samples.filter((s, i) => s.headline === '0 stuck now' && samples[i - 1]?.headline.startsWith('1 session'));
+      const clears = fromRed.filter((s, i) => s.headline === '0 stuck now' && fromRed[i - 1]?.headline.startsWith('1 session'));
       assert.equal(clears.length, 4, trace);
       // Yet red was left once, and never for green (mcp-naive answered naively in range).
-      const exits = samples.filter((s, i) => i > 0 && samples[i - 1].level === 'stuck' && s.level !== 'stuck');
+      const exits = fromRed.filter((s, i) => i > 0 && fromRed[i - 1].level === 'stuck' && s.level !== 'stuck');
       assert.equal(exits.length, 1, `left red ${exits.length} times:\n${trace}`);
       assert.equal(exits[0].level, 'warn', trace);
       assert.ok(
-        samples.every((s) => s.level === 'stuck' || s.level === 'warn'),
+        fromRed.every((s) => s.level === 'stuck' || s.level === 'warn'),
         `a level other than red or amber:\n${trace}`,
       );
-      assert.ok(samples.slice(samples.indexOf(exits[0])).every((s) => s.level === 'warn'));
+      assert.ok(fromRed.slice(fromRed.indexOf(exits[0])).every((s) => s.level === 'warn'));
       // And only a hold after the page first showed the last clearing (less the 100 ms sampling and a render).
       const lastClear = clears.at(-1)!;
       assert.ok(exits[0].t - lastClear.t >= HOLD_MS - 1000, `left red ${exits[0].t - lastClear.t} ms after it cleared:\n${trace}`);
@@ -201,10 +220,20 @@ describe('alarm', () => {
       assert.ok(box.y + box.height <= 900, `the strip of ${ALL.length} servers ends at ${box.y + box.height} px`);
       const alarm = (await page.locator('[data-testid="ongoing-deadlocks"]').boundingBox())!;
       assert.ok(alarm.y < box.y, 'the alarm is above the strip');
-      const cards = await strip.locator('.strip-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+      // Eleven servers: nine cards, the two healthiest folded into one card that says what they are.
+      const cardIds = () =>
+        strip.locator('.strip-card:not(.strip-more)').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+      assert.equal((await cardIds()).length, 9);
+      assert.equal(await page.locator('[data-testid="strip-more"]').innerText(), '+2 more servers\n2 refuse · 1 quiet');
+      const more = (await page.locator('[data-testid="strip-more"]').boundingBox())!;
+      assert.ok(more.y + more.height <= box.y + box.height);
+      await page.click('[data-testid="strip-more"]');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="server-strip"] .strip-card').length === 11);
+      const cards = await cardIds();
       assert.equal(cards.length, ALL.length);
       // Stuck now first, then the unknown (never answered) ones, the servers that refuse last.
       assert.equal(cards[0], `strip-${SERVERS.naive.name}`);
+      assert.deepEqual(cards.slice(-2), [`strip-${FLEET[5].name}`, `strip-${SERVERS.good.name}`]);
       const card = (s: { name: string }) => page.locator(`[data-testid="strip-${s.name}"]`);
       await card(SERVERS.naive).locator('[data-testid="verdict-naive"]').waitFor();
       await card(SERVERS.good).locator('[data-testid="verdict-refuses"]').waitFor();
@@ -248,13 +277,13 @@ describe('alarm', () => {
       await card(FLEET[0]).waitFor();
       await page.locator('[data-testid="no-ongoing-deadlocks"][data-level="calm"]').waitFor();
 
-      // Split by server: the top five by boundary entries on their own, the other two summed.
+      // Split by server: the top five by boundary entries on their own, the other three summed.
       await page.goto(`${app.url}/?from=now-15m&to=now&split=server`);
       await page.locator('[data-testid="chart-boundary"][aria-label$="split by server"]').waitFor();
       const legend = await page
         .locator('[data-testid="legend-chart-boundary"] [data-testid="legend-item"]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-series')));
-      assert.deepEqual(legend, [FLEET[0].name, SERVERS.naive.name, FLEET[1].name, FLEET[2].name, FLEET[3].name, 'other (2 servers)']);
+      assert.deepEqual(legend, [FLEET[0].name, SERVERS.naive.name, FLEET[1].name, FLEET[2].name, FLEET[3].name, 'other (3 servers)']);
     } finally {
       await context.close();
     }
