@@ -100,13 +100,17 @@ export function AlarmBanner({
   return (
     <div
       className={`alarm ${level === 'warn' ? 'warn-level' : ''}`}
-      role="alert"
+      role="region"
+      aria-label={level === 'stuck' ? 'Alarm' : 'Warning'}
       data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'}
       data-level={level}
     >
       <span className="alarm-count num">{fmtInt(stuck)}</span>
       <div className="alarm-text">
-        <strong data-testid="alarm-headline">{text.headline}</strong>
+        {/* Announced when the headline changes; the details tick every second and would be read out each time. */}
+        <strong role="alert" data-testid="alarm-headline">
+          {text.headline}
+        </strong>
         <span className="small" data-testid="alarm-details">
           {' '}
           · {text.details.join(' · ')}
