@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { headers } from 'next/headers';
 import { Providers } from '@/components/providers';
+import { settings } from '@/lib/config/settings';
 import { THEME_BOOT_SCRIPT } from '@/components/shell/theme-script';
 import { NONCE_HEADER } from '@/lib/http/security-headers';
 import { serverRenderTime } from '@/lib/ui/server-prefetch';
@@ -25,7 +26,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body>
-        <Providers renderTime={serverRenderTime()}>{children}</Providers>
+        <Providers renderTime={serverRenderTime()} uiSettings={{ alarmHoldMs: settings().DOORWATCH_ALARM_HOLD_MS }}>
+          {children}
+        </Providers>
       </body>
     </html>
   );

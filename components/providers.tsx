@@ -3,9 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { RenderTimeContext } from '@/lib/ui/use-now';
+import { UiSettingsContext, type UiSettings } from '@/lib/ui/ui-settings';
 
-/** `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts). */
-export function Providers({ children, renderTime }: { children: ReactNode; renderTime: number }) {
+/**
+ * `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts).
+ * `uiSettings`: the server settings rendering depends on (lib/ui/ui-settings.ts).
+ */
+export function Providers({ children, renderTime, uiSettings }: { children: ReactNode; renderTime: number; uiSettings: UiSettings }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -29,7 +33,9 @@ export function Providers({ children, renderTime }: { children: ReactNode; rende
   }, []);
   return (
     <QueryClientProvider client={client}>
-      <RenderTimeContext value={renderTime}>{children}</RenderTimeContext>
+      <RenderTimeContext value={renderTime}>
+        <UiSettingsContext value={uiSettings}>{children}</UiSettingsContext>
+      </RenderTimeContext>
     </QueryClientProvider>
   );
 }

@@ -16,7 +16,7 @@ import { useServers, useStats } from '@/lib/ui/queries';
 import { formatInstant } from '@/lib/time/instant';
 import { useNow } from '@/lib/ui/use-now';
 import { readSplit, useUrlState, type ParamPatch } from '@/lib/ui/url-state';
-import { AlarmBanner, IdleTime, useAlarm } from './alarm-banner';
+import { AlarmBanner, IdleTime, useAlarm, useRefetchAtNextDeadlock } from './alarm-banner';
 import { ServerStrip } from './server-strip';
 
 const BOUNDARY_SERIES: SeriesDef[] = [
@@ -320,6 +320,7 @@ export function OverviewView() {
   const s = stats.data;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);
   const alarm = useAlarm(s);
+  useRefetchAtNextDeadlock(s, stats.dataUpdatedAt, stats.refetch, refresh !== 'off');
   // Colours over every server in range, so one server has one colour in every chart.
   const slots = useMemo(() => serverColorSlots((s?.byServer ?? []).map((b) => b.server)), [s]);
   const splits = useMemo(() => {

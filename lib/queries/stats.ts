@@ -186,6 +186,16 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
+  // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
+  // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
+  const [candidate] = await db.sql.query<{ first: number | null }>(
+    `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
+        AND "deadlockEndedAt" IS NULL${serverSql}`,
+    [fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
+  );
+  const firstCandidate = candidate?.first === null || candidate?.first === undefined ? null : Number(candidate.first);
+
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
   const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
@@ -236,7 +246,12 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     naiveResumes: totals.naiveResumes,
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
-    deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
+    deadlocks: {
+      total: totals.deadlocks + ongoing,
+      ongoing,
+      idleMs,
+      nextOngoingAt: firstCandidate === null ? null : toIsoMs(firstCandidate + q.thresholdMs),
+    },
     refusalLatencyMs: refusals.total,
     percentiles: { refusal: refusals.method, renegotiation: renegs.method },
     renegotiations: {
