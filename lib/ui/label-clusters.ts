@@ -1,0 +1,135 @@
+/**
+ * Event names along the timeline's axis, staggered over a few rows, and where even that does not
+ * make room, close events gathered under one "+N" chip that expands to list them. Every event is
+ * accounted for (its own label or a chip's member) and no two boxes in a row come closer than
+ * `gap`: the guarantee the property tests in tests/unit/label-clusters.test.ts check.
+ *
+ * Pure: widths come in with the items (the chart measures them with the browser's text metrics).
+ */
+
+export interface ClusterItem {
+  /** Anchor on the axis (px): the label is centred on it where it can be. */
+  x: number;
+  /** The label's width (px). */
+  width: number;
+  /** The door, the boundary entry and its answer: placed first, gathered last. */
+  important?: boolean;
+}
+
+export interface Box {
+  /** Row, 0 nearest the axis. */
+  row: number;
+  from: number;
+  to: number;
+}
+
+export interface Cluster extends Box {
+  /** Indices of the items it holds, in axis order. */
+  members: number[];
+  /** Where the chip points: the middle of its members' anchors. */
+  x: number;
+}
+
+export interface ClusterLayout {
+  /** Per item: its own label's box, or null when a chip holds it. */
+  labels: (Box | null)[];
+  clusters: Cluster[];
+}
+
+export interface ClusterOptions {
+  rows: number;
+  gap: number;
+  minX: number;
+  maxX: number;
+  /** The width of a chip holding n items ("+n"). */
+  chipWidth: (n: number) => number;
+  /** Unlabelled items closer than this (px) share a chip from the start. */
+  join?: number;
+}
+
+/** A box of width w centred on x, kept inside [minX, maxX]. */
+function centred(x: number, w: number, minX: number, maxX: number): [number, number] {
+  const from = Math.max(minX, Math.min(x - w / 2, maxX - w));
+  return [from, from + w];
+}
+
+type Placed = { kind: 'label'; item: number; box: Box } | { kind: 'chip'; cluster: Draft; box: Box };
+interface Draft {
+  members: number[];
+}
+
+export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
+  const { rows, gap, minX, maxX, chipWidth, join = 24 } = opts;
+  const placed: Placed[] = [];
+  const clear = (row: number, from: number, to: number, except?: Placed) =>
+    placed.every((p) => p === except || p.box.row !== row || to + gap <= p.box.from || from >= p.box.to + gap);
+  const firstRow = (from: number, to: number) => {
+    for (let r = 0; r < rows; r++) if (clear(r, from, to)) return r;
+    return -1;
+  };
+
+  // 1. Labels: important first, then along the axis, each in the lowest row where it fits.
+  const order = items
+    .map((_, i) => i)
+    .sort((a, b) => Number(!!items[b].important) - Number(!!items[a].important) || items[a].x - items[b].x || a - b);
+  const unplaced: number[] = [];
+  for (const i of order) {
+    const it = items[i];
+    const [from, to] = centred(it.x, it.width, minX, maxX);
+    const row = it.width <= maxX - minX ? firstRow(from, to) : -1;
+    if (row < 0) unplaced.push(i);
+    else placed.push({ kind: 'label', item: i, box: { row, from, to } });
+  }
+
+  // 2. What is left: neighbours along the axis share a chip.
+  unplaced.sort((a, b) => items[a].x - items[b].x || a - b);
+  const queue: Draft[] = [];
+  for (const i of unplaced) {
+    const last = queue[queue.length - 1];
+    if (last && items[i].x - items[last.members[last.members.length - 1]].x <= join) last.members.push(i);
+    else queue.push({ members: [i] });
+  }
+
+  const anchorOf = (d: Draft) => {
+    const xs = d.members.map((i) => items[i].x);
+    return (Math.min(...xs) + Math.max(...xs)) / 2;
+  };
+  const chipBox = (d: Draft): [number, number] => centred(anchorOf(d), chipWidth(d.members.length), minX, maxX);
+
+  // 3. Each chip takes the lowest free row; where none is free it takes over the row that costs
+  // least (labels and chips in its way join it; important labels only when nothing else will do)
+  // and tries again. Every retry removes something placed, so this ends; with nothing left in the
+  // way a chip fits whenever one chip fits the plot at all.
+  while (queue.length) {
+    const d = queue.shift()!;
+    const [from, to] = chipBox(d);
+    const row = firstRow(from, to);
+    if (row >= 0) {
+      placed.push({ kind: 'chip', cluster: d, box: { row, from, to } });
+      continue;
+    }
+    let best: { cost: number; blockers: Placed[] } | null = null;
+    for (let r = 0; r < rows; r++) {
+      const blockers = placed.filter((p) => p.box.row === r && !(to + gap <= p.box.from || from >= p.box.to + gap));
+      const cost = blockers.reduce((c, p) => c + (p.kind === 'label' && items[p.item].important ? 100 : 1), 0);
+      if (!best || cost < best.cost) best = { cost, blockers };
+    }
+    if (!best || best.blockers.length === 0) continue; // wider than the plot: nowhere to go
+    for (const b of best.blockers) {
+      placed.splice(placed.indexOf(b), 1);
+      if (b.kind === 'label') d.members.push(b.item);
+      else d.members.push(...b.cluster.members);
+    }
+    d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+    queue.unshift(d);
+  }
+
+  const labels: (Box | null)[] = items.map(() => null);
+  const clusters: Cluster[] = [];
+  for (const p of placed) {
+    if (p.kind === 'label') labels[p.item] = p.box;
+    else clusters.push({ ...p.box, members: p.cluster.members, x: anchorOf(p.cluster) });
+  }
+  clusters.sort((a, b) => a.x - b.x);
+  return { labels, clusters };
+}
