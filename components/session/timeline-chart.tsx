@@ -70,26 +70,26 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
 
+  // The browser's own text metrics (the system font varies by machine) and the real width; an
+  // estimate and 1000 px on the server. `ready` tells tests the layout they measure is the final one.
+  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
+    const ctx = document.createElement('canvas').getContext('2d');
+    if (ctx) {
+      const family = getComputedStyle(el).fontFamily;
+      setMeasure(() => (text: string, px: number, bold: boolean) => {
+        ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
+        return Math.ceil(ctx.measureText(text).width) + 2;
+      });
+    }
     const ro = new ResizeObserver(() => setWidth(Math.max(320, el.clientWidth)));
     ro.observe(el);
     setWidth(Math.max(320, el.clientWidth));
+    setReady(true);
     return () => ro.disconnect();
-  }, []);
-
-  // The browser's own text metrics (the system font varies by machine); an estimate before mount.
-  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
-  useEffect(() => {
-    const ctx = document.createElement('canvas').getContext('2d');
-    const el = wrapRef.current;
-    if (!ctx || !el) return;
-    const family = getComputedStyle(el).fontFamily;
-    setMeasure(() => (text: string, px: number, bold: boolean) => {
-      ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
-      return Math.ceil(ctx.measureText(text).width) + 2;
-    });
   }, []);
 
   const [brush, setBrush] = useState<{ x0: number; x1: number } | null>(null);
@@ -228,7 +228,13 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
           className="btn btn-xs"
           data-testid="zoom-door"
           disabled={!doorZoom}
-          title={doorZoom ? 'From upgrade.accepted to the resume that came at it' : 'No upgrade.accepted in this session'}
+          title={
+            doorZoom
+              ? 'From upgrade.accepted to the resume that came at it'
+              : doorIdx >= 0
+                ? 'The door already fills the chart'
+                : 'No upgrade.accepted in this session'
+          }
           onClick={() => doorZoom && onZoom(doorZoom)}
         >
           Zoom to the door
@@ -271,6 +277,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
           aria-label={`Timeline of ${n} events for token ${session.token}${zoom ? `, ${shown.length} in the zoom window` : ''}`}
           data-testid="timeline-svg"
           data-spacing={spacing}
+          data-ready={ready ? 'true' : undefined}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
@@ -391,6 +398,7 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
                   cy={G.dotY}
                   r={selected === i ? 7 : 5.5}
                   fill={colour}
+                  data-tone={s.refusedAnswer ? 'refused' : s.naiveAnswer ? 'naive' : s.door ? 'door' : 'plain'}
                   className="ev-dot"
                   tabIndex={0}
                   role="button"
