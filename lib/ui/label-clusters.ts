@@ -45,6 +45,8 @@ export interface ClusterOptions {
   chipWidth: (n: number) => number;
   /** Unlabelled items closer than this (px) share a chip from the start. */
   join?: number;
+  /** How far (px) a chip may slide from its members to find room. */
+  slide?: number;
 }
 
 /** A box of width w centred on x, kept inside [minX, maxX]. */
@@ -59,7 +61,7 @@ interface Draft {
 }
 
 export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
-  const { rows, gap, minX, maxX, chipWidth, join = 24 } = opts;
+  const { rows, gap, minX, maxX, chipWidth, join = 24, slide = 80 } = opts;
   const placed: Placed[] = [];
   const clear = (row: number, from: number, to: number, except?: Placed) =>
     placed.every((p) => p === except || p.box.row !== row || to + gap <= p.box.from || from >= p.box.to + gap);
@@ -90,22 +92,39 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
     else queue.push({ members: [i] });
   }
 
+  /**
+   * Where a chip wanted at [from, to] can go: there, in the lowest free row; else slid beside
+   * something in its way, up to `slide` px, the nearest spot first. A chip beside the door's name
+   * beats one that pushes the door's name into a chip.
+   */
+  const freeSpot = (from: number, to: number): Box | null => {
+    const w = to - from;
+    const row = firstRow(from, to);
+    if (row >= 0) return { row, from, to };
+    const candidates: Box[] = [];
+    for (const p of placed)
+      for (const f of [p.box.from - gap - w, p.box.to + gap])
+        if (f >= minX && f + w <= maxX && Math.abs(f - from) <= slide) candidates.push({ row: p.box.row, from: f, to: f + w });
+    candidates.sort((a, b) => Math.abs(a.from - from) - Math.abs(b.from - from) || a.row - b.row);
+    return candidates.find((c) => clear(c.row, c.from, c.to)) ?? null;
+  };
+
   const anchorOf = (d: Draft) => {
     const xs = d.members.map((i) => items[i].x);
     return (Math.min(...xs) + Math.max(...xs)) / 2;
   };
   const chipBox = (d: Draft): [number, number] => centred(anchorOf(d), chipWidth(d.members.length), minX, maxX);
 
-  // 3. Each chip takes the lowest free row; where none is free it takes over the row that costs
-  // least (labels and chips in its way join it; important labels only when nothing else will do)
+  // 3. Each chip takes the lowest free row, or a free spot close by; where there is none it takes
+  // over the row that costs least (labels and chips in its way join it; important labels only when nothing else will do)
   // and tries again. Every retry removes something placed, so this ends; with nothing left in the
   // way a chip fits whenever one chip fits the plot at all.
   while (queue.length) {
     const d = queue.shift()!;
     const [from, to] = chipBox(d);
-    const row = firstRow(from, to);
-    if (row >= 0) {
-      placed.push({ kind: 'chip', cluster: d, box: { row, from, to } });
+    const spot = freeSpot(from, to);
+    if (spot) {
+      placed.push({ kind: 'chip', cluster: d, box: spot });
       continue;
     }
     let best: { cost: number; blockers: Placed[] } | null = null;

@@ -261,6 +261,7 @@ describe('session timeline', () => {
         await page.mouse.move(svg.x + svg.width * 0.5, svg.y + 200, { steps: 5 });
         await page.mouse.up();
         await page.waitForURL((u) => u.searchParams.has('zoom'));
+        await page.locator('[data-testid="zoom-reset"]:enabled').waitFor();
         const shownAfterBrush = await page.locator('[data-testid="timeline-event"]').count();
         assert.ok(shownAfterBrush < 36, `${width}: the brush kept ${shownAfterBrush} events`);
         // Back undoes it (the zoom is history, as a link is).

@@ -67,15 +67,20 @@ test('labels that fit all show, with no chip; a crowd becomes one chip holding i
   assert.ok(spread.labels.every((b) => b?.row === 0));
   assert.equal(spread.clusters.length, 0);
 
-  // Ten labels of 100 px at one spot, three rows: the three rows fill, then the chip for the other
-  // seven needs a row there too and takes over an ordinary label's: two labels (the important one
-  // on the first row) and one "+8".
+  // Ten labels of 100 px at one spot, three rows: three labels (the important one on the first
+  // row), and the other seven under one "+7" slid beside them rather than pushing a name out.
   const crowd = Array.from({ length: 10 }, (_, i) => ({ x: 300 + i, width: 100, important: i === 5 }));
   const out = assertClusterInvariants(crowd, 3, 0, 800, 6);
   assert.equal(out.labels[5]?.row, 0, 'the important label takes the first row');
+  assert.equal(out.labels.filter(Boolean).length, 3);
   assert.equal(out.clusters.length, 1);
-  assert.equal(out.clusters[0].members.length, 8);
-  assert.equal(out.labels.filter(Boolean).length, 2);
+  assert.equal(out.clusters[0].members.length, 7);
+  assert.ok(Math.abs(out.clusters[0].from - 300) <= 80 + 60, 'the chip stays near its events');
+  // With no room to slide into, the chip takes an ordinary label's place (never the important one's).
+  const tight = assertClusterInvariants(crowd, 3, 200, 420, 6);
+  assert.ok(tight.labels[5], 'the important label keeps its name');
+  assert.equal(tight.clusters.length, 1);
+  assert.equal(tight.clusters[0].members.length + tight.labels.filter(Boolean).length, 10);
   assert.deepEqual(
     out.clusters[0].members,
     [...out.clusters[0].members].sort((a, b) => crowd[a].x - crowd[b].x),
