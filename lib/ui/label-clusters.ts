@@ -94,17 +94,21 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
 
   /**
    * Where a chip wanted at [from, to] can go: there, in the lowest free row; else slid beside
-   * something in its way, up to `slide` px, the nearest spot first. A chip beside the door's name
+   * something in its way, at most `slide` px from its events, the nearest spot first. A chip beside the door's name
    * beats one that pushes the door's name into a chip.
    */
-  const freeSpot = (from: number, to: number): Box | null => {
+  const freeSpot = (d: Draft, from: number, to: number): Box | null => {
     const w = to - from;
     const row = firstRow(from, to);
     if (row >= 0) return { row, from, to };
+    // Within `slide` px of the stretch its events occupy.
+    const xs = d.members.map((i) => items[i].x);
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+    const near = (f: number) => Math.max(0, lo - (f + w), f - hi) <= slide;
     const candidates: Box[] = [];
     for (const p of placed)
       for (const f of [p.box.from - gap - w, p.box.to + gap])
-        if (f >= minX && f + w <= maxX && Math.abs(f - from) <= slide) candidates.push({ row: p.box.row, from: f, to: f + w });
+        if (f >= minX && f + w <= maxX && near(f)) candidates.push({ row: p.box.row, from: f, to: f + w });
     candidates.sort((a, b) => Math.abs(a.from - from) - Math.abs(b.from - from) || a.row - b.row);
     return candidates.find((c) => clear(c.row, c.from, c.to)) ?? null;
   };
@@ -122,7 +126,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
   while (queue.length) {
     const d = queue.shift()!;
     const [from, to] = chipBox(d);
-    const spot = freeSpot(from, to);
+    const spot = freeSpot(d, from, to);
     if (spot) {
       placed.push({ kind: 'chip', cluster: d, box: spot });
       continue;
