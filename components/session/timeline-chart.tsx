@@ -178,6 +178,8 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
     measure,
   );
   const open = openChip === null ? null : (plan.chips.find((c) => c.members.some((i) => events[i].id === openChip)) ?? null);
+  // Null when these events span the whole view already.
+  const openZoom = open && windowAround(ts[open.members[0]], ts[open.members[open.members.length - 1]], zoom ?? extent);
 
   // Lane segments: from event i to i+1, coloured by the side after event i, cut at the plot edges.
   const segs = (lane: 'client' | 'server') =>
@@ -488,18 +490,19 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
               <span className="muted">#{num(i)}</span> {events[i].type}
             </button>
           ))}
-          <button
-            type="button"
-            className="btn btn-xs"
-            data-testid="cluster-zoom"
-            onClick={() => {
-              const z = windowAround(ts[open.members[0]], ts[open.members[open.members.length - 1]], extent);
-              setOpenChip(null);
-              onZoom(z);
-            }}
-          >
-            Zoom to these
-          </button>
+          {openZoom && (
+            <button
+              type="button"
+              className="btn btn-xs"
+              data-testid="cluster-zoom"
+              onClick={() => {
+                setOpenChip(null);
+                onZoom(openZoom);
+              }}
+            >
+              Zoom to these
+            </button>
+          )}
         </div>
       )}
       <p className="small muted tl-caption" data-testid="timeline-caption">

@@ -45,6 +45,8 @@ export interface ClusterOptions {
   chipWidth: (n: number) => number;
   /** Unlabelled items closer than this (px) share a chip from the start. */
   join?: number;
+  /** The widest stretch (px) of events that start out under one chip. */
+  maxSpan?: number;
   /** How far (px) a chip may slide from its members to find room. */
   slide?: number;
 }
@@ -61,7 +63,7 @@ interface Draft {
 }
 
 export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
-  const { rows, gap, minX, maxX, chipWidth, join = 24, slide = 80 } = opts;
+  const { rows, gap, minX, maxX, chipWidth, join = 24, maxSpan = 64, slide = 80 } = opts;
   const placed: Placed[] = [];
   const clear = (row: number, from: number, to: number, except?: Placed) =>
     placed.every((p) => p === except || p.box.row !== row || to + gap <= p.box.from || from >= p.box.to + gap);
@@ -88,7 +90,9 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
   const queue: Draft[] = [];
   for (const i of unplaced) {
     const last = queue[queue.length - 1];
-    if (last && items[i].x - items[last.members[last.members.length - 1]].x <= join) last.members.push(i);
+    // A chip stands for a stretch an operator can point at: neighbours chain only so far.
+    if (last && items[i].x - items[last.members[last.members.length - 1]].x <= join && items[i].x - items[last.members[0]].x <= maxSpan)
+      last.members.push(i);
     else queue.push({ members: [i] });
   }
 
