@@ -101,14 +101,14 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
    * something in its way, at most `slide` px from its events, the nearest spot first. A chip beside the door's name
    * beats one that pushes the door's name into a chip.
    */
-  const freeSpot = (d: Draft, from: number, to: number): Box | null => {
+  const freeSpot = (d: Draft, from: number, to: number, reach = slide): Box | null => {
     const w = to - from;
     const row = firstRow(from, to);
     if (row >= 0) return { row, from, to };
-    // Within `slide` px of the stretch its events occupy.
+    // Within `reach` px of the stretch its events occupy.
     const xs = d.members.map((i) => items[i].x);
     const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-    const near = (f: number) => Math.max(0, lo - (f + w), f - hi) <= slide;
+    const near = (f: number) => Math.max(0, lo - (f + w), f - hi) <= reach;
     const candidates: Box[] = [];
     for (const p of placed)
       for (const f of [p.box.from - gap - w, p.box.to + gap])
@@ -142,6 +142,62 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
       if (!best || cost < best.cost) best = { cost, blockers };
     }
     if (!best || best.blockers.length === 0) continue; // wider than the plot: nowhere to go
+    if (best.cost >= 100) {
+      // Only important names in the way: rather than hide one, join the nearest other chip (placed
+      // or still queued), or failing that sit wherever there is room.
+      const stretch = (m: number[]) => [items[m[0]].x, items[m[m.length - 1]].x];
+      const [lo, hi] = stretch(d.members);
+      const dist = (m: number[]) => {
+        const [a, b] = stretch(m);
+        return Math.max(0, a - hi, lo - b);
+      };
+      const chips = placed.filter((p): p is Extract<Placed, { kind: 'chip' }> => p.kind === 'chip');
+      const other = [
+        ...chips.map((p) => ({ members: p.cluster.members, take: () => placed.splice(placed.indexOf(p), 1) })),
+        ...queue.map((q) => ({ members: q.members, take: () => queue.splice(queue.indexOf(q), 1) })),
+      ].sort((a, b) => dist(a.members) - dist(b.members))[0];
+      if (other) {
+        other.take();
+        d.members.push(...other.members);
+        d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+        queue.unshift(d);
+        continue;
+      }
+      const far = freeSpot(d, from, to, Infinity);
+      if (far) {
+        placed.push({ kind: 'chip', cluster: d, box: far });
+        continue;
+      }
+      // No room anywhere: take the place of the ordinary names nearest its events instead.
+      const w = to - from;
+      let alt: { cost: number; dist: number; box: Box; blockers: Placed[] } | null = null;
+      for (const p of placed) {
+        if (p.kind !== 'label' || items[p.item].important) continue;
+        const [f, t] = centred((p.box.from + p.box.to) / 2, w, minX, maxX);
+        const blockers = placed.filter((q) => q.box.row === p.box.row && !(t + gap <= q.box.from || f >= q.box.to + gap));
+        const cost = blockers.reduce((c, q) => c + (q.kind === 'label' && items[q.item].important ? 100 : 1), 0);
+        const dist = Math.max(0, lo - t, f - hi);
+        if (cost < 100 && (!alt || cost < alt.cost || (cost === alt.cost && dist < alt.dist)))
+          alt = { cost, dist, box: { row: p.box.row, from: f, to: t }, blockers };
+      }
+      if (alt) {
+        for (const b of alt.blockers) {
+          placed.splice(placed.indexOf(b), 1);
+          if (b.kind === 'label') d.members.push(b.item);
+          else d.members.push(...b.cluster.members);
+        }
+        d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+        // Its box keeps the width it was measured for only if the count's digits did not grow.
+        const wNow = chipWidth(d.members.length);
+        const [f, t] = centred((alt.box.from + alt.box.to) / 2, wNow, minX, maxX);
+        if (wNow <= w || clear(alt.box.row, f, t)) {
+          placed.push({ kind: 'chip', cluster: d, box: { row: alt.box.row, from: f, to: t } });
+          continue;
+        }
+        queue.unshift(d);
+        continue;
+      }
+    }
     for (const b of best.blockers) {
       placed.splice(placed.indexOf(b), 1);
       if (b.kind === 'label') d.members.push(b.item);

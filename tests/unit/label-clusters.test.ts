@@ -227,35 +227,55 @@ test('zooming to the door pulls its events apart on linear time', () => {
   }
 });
 
-test('on a smeared linear axis the door, the boundary entry and its answer keep their names; the crowd goes to chips', () => {
+test('on a smeared linear axis or a crowded even one the door, the boundary entry and its answer keep their names; the crowd goes to chips', () => {
   // 31 events in the first 21 s, the door and its resume within 110 ms, the timeout 300 s later.
   const T = Date.parse('2026-12-01T10:00:00.000Z');
   const offsets = [0];
   for (let k = 0; k < 10; k++) offsets.push(400 + k * 1900, 440 + k * 1900, 452 + k * 1900);
   offsets.push(21_000, 21_050, 21_100, 21_110, 321_110);
   const times = offsets.map((d) => T + d);
-  const important = new Set([31, 33, 34]);
-  for (const width of WIDTHS) {
-    const left = width < 600 ? 58 : 92;
-    const axis = buildAxis({ times, endMs: times[35], ongoing: false, spacing: 'time', zoom: null, left, right: width - 28 });
-    const plan = planTimelineLabels({
-      width,
-      left,
-      right: width - 28,
-      events: times.map((_, i) => ({
-        x: axis.x(i),
-        visible: true,
-        name: i === 31 ? 'upgrade.accepted' : i === 33 ? 'resume.requested' : i === 34 ? 'resume.accepted' : 'dropped',
-        important: important.has(i),
-        note: null,
-        mark: false,
-      })),
-      gaps: [],
-      bracket: null,
-      nowX: null,
-      axis: { start: '10:00:00.000', end: '10:05:21.110' },
-    });
-    for (const i of important) assert.ok(plan.names[i], `${width}: event ${i} lost its name`);
-    assert.ok(plan.chips.length > 0);
-  }
+  const important = [31, 33, 34];
+  const names = times.map((_, i) =>
+    i === 0
+      ? 'opened'
+      : i === 31
+        ? 'upgrade.accepted'
+        : i === 35
+          ? 'timeout'
+          : i > 31
+            ? ['dropped', 'resume.requested', 'resume.accepted'][i - 32]
+            : ['dropped', 'resume.requested', 'resume.accepted'][(i - 1) % 3],
+  );
+  // The estimate, and metrics nearer a real sans-serif font (narrower: more labels fit, the
+  // important ones crowd each other at the right end).
+  const narrow = (t: string, px: number, bold: boolean) => Math.ceil(t.length * px * (bold ? 0.6 : 0.55)) + 2;
+  const widths = [...WIDTHS, ...Array.from({ length: 101 }, (_, k) => 320 + k)];
+  for (const measure of [estimateWidth, narrow])
+    for (const width of widths)
+      for (const spacing of ['time', 'sequence'] as const) {
+        const left = width < 600 ? 58 : 92;
+        const axis = buildAxis({ times, endMs: times[35], ongoing: false, spacing, zoom: null, left, right: width - 28 });
+        const plan = planTimelineLabels(
+          {
+            width,
+            left,
+            right: width - 28,
+            events: times.map((_, i) => ({
+              x: axis.x(i),
+              visible: true,
+              name: names[i],
+              important: important.includes(i),
+              note: null,
+              mark: false,
+            })),
+            gaps: [],
+            bracket: null,
+            nowX: null,
+            axis: { start: '10:00:00.000', end: '10:05:21.110' },
+          },
+          measure,
+        );
+        for (const i of important) assert.ok(plan.names[i], `${width}, ${spacing}: event ${i} lost its name`);
+        if (width < 600) assert.ok(plan.chips.length > 0);
+      }
 });
