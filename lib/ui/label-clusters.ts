@@ -37,7 +37,10 @@ export interface ClusterLayout {
 }
 
 export interface ClusterOptions {
+  /** Rows for names. */
   rows: number;
+  /** Rows chips may use (at least `rows`): a row above the names kept for chips. */
+  chipRows?: number;
   gap: number;
   minX: number;
   maxX: number;
@@ -64,11 +67,12 @@ interface Draft {
 
 export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
   const { rows, gap, minX, maxX, chipWidth, join = 24, maxSpan = 64, slide = 80 } = opts;
+  const chipRows = Math.max(rows, opts.chipRows ?? rows);
   const placed: Placed[] = [];
   const clear = (row: number, from: number, to: number, except?: Placed) =>
     placed.every((p) => p === except || p.box.row !== row || to + gap <= p.box.from || from >= p.box.to + gap);
-  const firstRow = (from: number, to: number) => {
-    for (let r = 0; r < rows; r++) if (clear(r, from, to)) return r;
+  const firstRow = (from: number, to: number, upTo = rows) => {
+    for (let r = 0; r < upTo; r++) if (clear(r, from, to)) return r;
     return -1;
   };
 
@@ -103,7 +107,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
    */
   const freeSpot = (d: Draft, from: number, to: number, reach = slide): Box | null => {
     const w = to - from;
-    const row = firstRow(from, to);
+    const row = firstRow(from, to, chipRows);
     if (row >= 0) return { row, from, to };
     // Within `reach` px of the stretch its events occupy.
     const xs = d.members.map((i) => items[i].x);
@@ -136,7 +140,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
       continue;
     }
     let best: { cost: number; blockers: Placed[] } | null = null;
-    for (let r = 0; r < rows; r++) {
+    for (let r = 0; r < chipRows; r++) {
       const blockers = placed.filter((p) => p.box.row === r && !(to + gap <= p.box.from || from >= p.box.to + gap));
       const cost = blockers.reduce((c, p) => c + (p.kind === 'label' && items[p.item].important ? 100 : 1), 0);
       if (!best || cost < best.cost) best = { cost, blockers };

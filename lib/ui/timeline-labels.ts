@@ -12,10 +12,12 @@ import { estimateWidth, layoutLabels, type MeasureText } from './label-layout';
 
 /** Vertical geometry of the chart (px from the top of the svg). */
 export const GEOMETRY = {
-  height: 250,
+  height: 266,
   /** Event names: baseline of row 0; rows stack upwards. */
-  nameY: 48,
+  nameY: 64,
   nameRows: 3,
+  /** One more row on top that only "+N" chips use, so a chip finds room beside crowded names. */
+  chipRows: 4,
   rowH: 16,
   nameFont: 11.5,
   /** "+N" chips in the name rows: height, and top relative to a row's baseline. */
@@ -23,22 +25,22 @@ export const GEOMETRY = {
   chipTop: -11,
   chipFont: 10,
   /** Notes under the names: baseline of row 0; rows stack downwards. */
-  noteY: 62,
+  noteY: 78,
   noteRows: 3,
   noteRowH: 13,
   noteFont: 10,
-  server: 118,
-  client: 164,
+  server: 134,
+  client: 180,
   laneH: 14,
   /** Dots sit above the server lane. */
-  dotY: 101,
-  markY: 145,
+  dotY: 117,
+  markY: 161,
   markFont: 13,
-  bracketY: 186,
-  bracketTextY: 204,
-  gapY: 222,
-  axisLineY: 230,
-  axisTextY: 244,
+  bracketY: 202,
+  bracketTextY: 220,
+  gapY: 238,
+  axisLineY: 246,
+  axisTextY: 260,
   smallFont: 11,
 } as const;
 
@@ -129,7 +131,7 @@ export function planTimelineLabels(input: PlanInput, measure: MeasureText = esti
   const chipWidth = (n: number) => measure(chipText(n), G.chipFont, true) + 12;
   const layout = clusterLabels(
     shown.map((i) => ({ x: events[i].x, width: measure(events[i].name, G.nameFont, events[i].important), important: events[i].important })),
-    { rows: G.nameRows, gap: 6, minX, maxX, chipWidth },
+    { rows: G.nameRows, chipRows: G.chipRows, gap: 6, minX, maxX, chipWidth },
   );
   const names: (PlacedText | null)[] = events.map(() => null);
   layout.labels.forEach((b, k) => {

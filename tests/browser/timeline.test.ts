@@ -391,8 +391,9 @@ describe('session timeline', () => {
             await page.goto(sessionUrl(token));
             await page.locator('[data-testid="timeline-svg"][data-ready]').waitFor();
             assertNoOverlap(`${scheme} ${width} ${name}`, await chartBoxes(page));
-            await page.locator('#h-timeline').scrollIntoViewIfNeeded();
-            await page.screenshot({ path: shot(`timeline-${name}-${width}-${scheme}`), fullPage: false });
+            // The timeline panel itself (below the fold on a phone), and the page as it opens.
+            await page.locator('section[aria-labelledby="h-timeline"]').screenshot({ path: shot(`timeline-${name}-${width}-${scheme}`) });
+            await page.screenshot({ path: shot(`timeline-${name}-${width}-${scheme}-page`), fullPage: false });
           }
         } finally {
           await context.close();

@@ -11,8 +11,8 @@ import { planTimelineLabels, textBoxes, type PlanEvent, type TextBox } from '@/l
 
 const chipWidth = (n: number) => estimateWidth(`+${n}`, 10, true) + 12;
 
-function assertClusterInvariants(items: ClusterItem[], rows: number, minX: number, maxX: number, gap: number) {
-  const out = clusterLabels(items, { rows, gap, minX, maxX, chipWidth });
+function assertClusterInvariants(items: ClusterItem[], rows: number, minX: number, maxX: number, gap: number, chipRows = rows) {
+  const out = clusterLabels(items, { rows, chipRows, gap, minX, maxX, chipWidth });
   // Every item is accounted for exactly once: its own label, or one chip's member.
   const seen = new Map<number, string>();
   out.labels.forEach((b, i) => b && seen.set(i, 'label'));
@@ -24,11 +24,11 @@ function assertClusterInvariants(items: ClusterItem[], rows: number, minX: numbe
   assert.equal(seen.size, items.length, 'an item went missing');
   // No two boxes in a row closer than the gap; all inside the plot.
   const boxes = [
-    ...out.labels.flatMap((b, i) => (b ? [{ ...b, what: `label ${i}` }] : [])),
-    ...out.clusters.map((c) => ({ ...c, what: `chip +${c.members.length}` })),
+    ...out.labels.flatMap((b, i) => (b ? [{ ...b, what: `label ${i}`, rows }] : [])),
+    ...out.clusters.map((c) => ({ ...c, what: `chip +${c.members.length}`, rows: chipRows })),
   ];
   for (const [k, a] of boxes.entries()) {
-    assert.ok(a.row >= 0 && a.row < rows);
+    assert.ok(a.row >= 0 && a.row < a.rows, `${a.what} in row ${a.row}`);
     assert.ok(a.from >= minX - 1e-9 && a.to <= maxX + 1e-9, `${a.what} leaves the plot`);
     for (const b of boxes.slice(k + 1))
       if (a.row === b.row) assert.ok(a.to + gap <= b.from + 1e-9 || b.to + gap <= a.from + 1e-9, `${a.what} and ${b.what} overlap`);
@@ -47,9 +47,10 @@ test('every event is labelled or in a chip, and no two labels or chips overlap',
         },
       ),
       fc.integer({ min: 1, max: 3 }),
-      (plotW, raw, rows) => {
+      fc.integer({ min: 0, max: 1 }),
+      (plotW, raw, rows, chipOnly) => {
         const items = raw.map((r) => ({ ...r, x: 4 + r.x * plotW }));
-        assertClusterInvariants(items, rows, 4, 4 + plotW, 6);
+        assertClusterInvariants(items, rows, 4, 4 + plotW, 6, rows + chipOnly);
       },
     ),
     { numRuns: 400 },
