@@ -395,7 +395,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                     <span className="small muted">
                       {' '}
                       the door
-                      {typeof e.data.eventId === 'number' || typeof e.data.eventId === 'string' ? ` (SSE id ${e.data.eventId})` : ''}
+                      {typeof e.data.eventId === 'number' || typeof e.data.eventId === 'string' ? ` · SSE id ${e.data.eventId}` : ''}
                     </span>
                   )}
                   {sd.dual && <span className="small bad-text"> second negotiation</span>}
