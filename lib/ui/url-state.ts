@@ -52,10 +52,18 @@ export function useUrlState() {
   const pathname = usePathname();
   const global = useMemo(() => readGlobal(sp), [sp]);
 
+  /**
+   * `shallow`: only the URL changes (history.pushState/replaceState, which Next's router follows
+   * for useSearchParams): for view state the server does not render from (the timeline's zoom and
+   * spacing), so a zoom costs no server round trip.
+   */
   const set = useCallback(
-    (patch: ParamPatch, mode: 'push' | 'replace' = 'push') => {
+    (patch: ParamPatch, mode: 'push' | 'replace' = 'push', { shallow = false }: { shallow?: boolean } = {}) => {
       const next = `${pathname}${patchQuery(window.location.search, patch)}`;
-      if (mode === 'push') router.push(next, { scroll: false });
+      if (shallow) {
+        if (mode === 'push') window.history.pushState(null, '', next);
+        else window.history.replaceState(null, '', next);
+      } else if (mode === 'push') router.push(next, { scroll: false });
       else router.replace(next, { scroll: false });
     },
     [pathname, router],
