@@ -101,7 +101,7 @@ export function TimeRangePicker() {
         <span aria-hidden="true" className="trp-clock">
           ◷
         </span>{' '}
-        {label}
+        <span className="trp-label">{label}</span>
       </button>
       <button
         type="button"
