@@ -1,11 +1,16 @@
 'use client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { runBootScriptIfSkipped } from '@/components/shell/boot-fallback';
 import { UiApiError } from '@/lib/ui/fetcher';
+import { RenderZoneContext } from '@/lib/ui/display-zone';
 import { RenderTimeContext } from '@/lib/ui/use-now';
 
-/** `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts). */
-export function Providers({ children, renderTime }: { children: ReactNode; renderTime: number }) {
+/**
+ * `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts);
+ * `renderZone`: the zone it wrote local times in (the hydrating render uses the same one, lib/ui/display-zone.ts).
+ */
+export function Providers({ children, renderTime, renderZone }: { children: ReactNode; renderTime: number; renderZone: string }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -25,11 +30,14 @@ export function Providers({ children, renderTime }: { children: ReactNode; rende
   // The server renders real content now (lib/ui/server-prefetch.ts): a control clicked before
   // React has hydrated does nothing. Marked once hydrated, for tests and scripts that drive the page.
   useEffect(() => {
+    runBootScriptIfSkipped();
     document.documentElement.dataset.hydrated = '1';
   }, []);
   return (
     <QueryClientProvider client={client}>
-      <RenderTimeContext value={renderTime}>{children}</RenderTimeContext>
+      <RenderTimeContext value={renderTime}>
+        <RenderZoneContext value={renderZone}>{children}</RenderZoneContext>
+      </RenderTimeContext>
     </QueryClientProvider>
   );
 }
