@@ -335,7 +335,7 @@ function RulesPanel({ admin }: { admin: boolean }) {
                       className={`chip ${STATE_TONE[r.status.state]}`}
                       title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
                     >
-                      {r.status.state} since {fmtDateTime(r.status.since, global.tz)}
+                      {r.status.state} since <RelTime value={r.status.since} tz={global.tz} />
                     </span>
                   ) : (
                     <span className="chip">not evaluated yet</span>
@@ -491,7 +491,9 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
               <td>{c.name}</td>
               <td className="mono small">{c.url}</td>
               <td>{c.format}</td>
-              <td className="ts">{fmtDateTime(c.createdAt, global.tz)}</td>
+              <td className="ts">
+                <RelTime value={c.createdAt} tz={global.tz} />
+              </td>
               <td className="right">
                 {admin && (
                   <ConfirmButton
@@ -649,7 +651,7 @@ function FiringPanel() {
               <div className="alarm-text">
                 <strong>{r.name}</strong>
                 <div className="small">
-                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since {fmtDateTime(r.status!.since, global.tz)}
+                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since <RelTime value={r.status!.since} tz={global.tz} />
                   {r.server ? ` · ${r.server}` : ''}
                 </div>
               </div>

@@ -1,4 +1,5 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 // A server's door probes on the Servers page: the target (credential shown as "set", never its
 // value), "Run probe now" for admins, pass/fail over time with durations, and a run's per-step
 // evidence with the probe's sessions and the redacted wire transcript.
@@ -65,8 +66,8 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
   return (
     <div data-testid="probe-run-detail">
       <p className="small">
-        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> {fmtDateTime(run.startedAt, tz)} · {fmtDuration(run.durationMs)}{' '}
-        · {run.trigger}
+        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> <RelTime value={run.startedAt} tz={tz} testId="probe-run-at" /> ·{' '}
+        {fmtDuration(run.durationMs)} · {run.trigger}
       </p>
       <div className="table-wrap">
         <table className="table small">

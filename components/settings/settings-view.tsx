@@ -1,4 +1,5 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
@@ -172,11 +173,13 @@ function ServersAdmin() {
               {q.data!.servers.map((s) => (
                 <tr key={s.name}>
                   <td className="mono">{s.name}</td>
-                  <td className="ts">{fmtDateTime(s.createdAt, global.tz)}</td>
+                  <td className="ts">
+                    <RelTime value={s.createdAt} tz={global.tz} />
+                  </td>
                   <td>
                     {(s.secrets ?? []).map((x) => (
                       <div key={x.id} className="small">
-                        since {fmtDateTime(x.createdAt, global.tz)}
+                        since <RelTime value={x.createdAt} tz={global.tz} />
                         {x.expiresAt ? (
                           <span className="chip warn" style={{ marginLeft: 6 }}>
                             expires {fmtDateTime(x.expiresAt, global.tz)}
@@ -294,11 +297,17 @@ function OperatorsAdmin() {
                     )}
                   </td>
                   <td>{o.role}</td>
-                  <td className="ts">{fmtDateTime(o.createdAt, global.tz)}</td>
-                  <td className="ts">{fmtDateTime(o.lastUsedAt, global.tz)}</td>
+                  <td className="ts">
+                    <RelTime value={o.createdAt} tz={global.tz} />
+                  </td>
+                  <td className="ts">
+                    <RelTime value={o.lastUsedAt} tz={global.tz} />
+                  </td>
                   <td>
                     {o.revokedAt ? (
-                      <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span>
+                      <span className="chip bad">
+                        revoked <RelTime value={o.revokedAt} tz={global.tz} />
+                      </span>
                     ) : (
                       <span className="chip good">active</span>
                     )}

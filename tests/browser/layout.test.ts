@@ -383,10 +383,8 @@ describe('layout', () => {
       });
 
   test("no console errors on the way but the expected ones (the bad ranges' 400s, the unknown page's 404)", () => {
-    // React #418 (a hydration text mismatch) shows up now and then on pages this branch does not
-    // touch (/alerts, /): left to the server-rendering work (issue 13, "First content in half a second").
     assert.deepEqual(
-      consoleErrors.filter((e) => !/status of (400|404)/.test(e) && !/React error #418/.test(e)),
+      consoleErrors.filter((e) => !/status of (400|404)/.test(e)),
       [],
     );
   });

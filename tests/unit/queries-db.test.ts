@@ -314,12 +314,18 @@ describe('session detail', () => {
     assert.equal(succ.chain.truncated, false);
   });
 
-  test('unknown session → session_not_found', async () => {
+  test('unknown session → session_not_found; unknown server → server_not_found', async () => {
     await assert.rejects(
       getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD),
       (e: any) => e.status === 404 && e.code === 'session_not_found',
     );
     await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    // delta is registered and never reported: it exists, the session does not.
+    await assert.rejects(getSessionDetail(db, 'delta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(
+      getSessionDetail(db, 'nowhere', 'a-ref1', NOW, THRESHOLD),
+      (e: any) => e.status === 404 && e.code === 'server_not_found',
+    );
   });
 });
 
