@@ -1,9 +1,9 @@
 // A/B of first content: two production builds (each a checkout with `npm run build` done) served
 // side by side from fresh SQLite databases with the same seed, cold loads alternated so machine load
 // hits both alike. Used for the layout change in docs/benchmarks.md.
-//   AB_DIRS=/tmp/app-before,/tmp/app-after AB_RUNS=10 npx tsx scripts/bench/ui-ab.ts
+//   npx tsx scripts/bench/ui-ab.ts --dirs /tmp/app-before,/tmp/app-after --runs 10
 import { launch } from '../../tests/browser/fixtures';
-import { ADMIN_TOKEN, latencySummary, prepareDatabase, startApp, tempSqliteUrl } from './common';
+import { ADMIN_TOKEN, latencySummary, parseArgs, prepareDatabase, startApp, tempSqliteUrl } from './common';
 import { SERVERS, seedDemo } from './ui';
 import { loadavg } from 'node:os';
 
@@ -12,8 +12,9 @@ const PROBE = (selector: string) => `(() => { const m = { fcp: null, content: nu
   const f = () => { if (m.content !== null) return; const el = document.querySelector(${JSON.stringify(selector)}); if (el) { const r = el.getBoundingClientRect(); if (r.width > 0 && r.height > 0) { m.content = performance.now(); return; } } requestAnimationFrame(f); }; requestAnimationFrame(f); })();`;
 
 async function main() {
-  const dirs = (process.env.AB_DIRS ?? '/tmp/app-before,/tmp/app-after').split(',');
-  const runs = Number(process.env.AB_RUNS ?? 10);
+  const { flags } = parseArgs(process.argv.slice(2));
+  const dirs = (flags.get('dirs') ?? '/tmp/app-before,/tmp/app-after').split(',');
+  const runs = Number(flags.get('runs') ?? 10);
   const apps = [];
   for (const dir of dirs) {
     process.env.BENCH_APP_DIR = dir;
