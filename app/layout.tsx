@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { cookies, headers } from 'next/headers';
 import { Providers } from '@/components/providers';
+import { settings } from '@/lib/config/settings';
 import { THEME_BOOT_SCRIPT } from '@/components/shell/theme-script';
 import { NONCE_HEADER } from '@/lib/http/security-headers';
 import { ZONE_BOOT_SCRIPT, ZONE_COOKIE, renderZoneFrom } from '@/lib/ui/zone-cookie';
@@ -28,7 +29,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT + ZONE_BOOT_SCRIPT }} />
       </head>
       <body>
-        <Providers renderTime={serverRenderTime()} renderZone={renderZone}>
+        <Providers renderTime={serverRenderTime()} renderZone={renderZone} uiSettings={{ alarmHoldMs: settings().DOORWATCH_ALARM_HOLD_MS }}>
           {children}
         </Providers>
       </body>

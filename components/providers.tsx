@@ -5,12 +5,24 @@ import { runBootScriptIfSkipped } from '@/components/shell/boot-fallback';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { RenderZoneContext } from '@/lib/ui/display-zone';
 import { RenderTimeContext } from '@/lib/ui/use-now';
+import { UiSettingsContext, type UiSettings } from '@/lib/ui/ui-settings';
 
 /**
  * `renderTime`: when the server rendered this page (the hydrating render reads the same clock, lib/ui/use-now.ts);
- * `renderZone`: the zone it wrote local times in (the hydrating render uses the same one, lib/ui/display-zone.ts).
+ * `renderZone`: the zone it wrote local times in (the hydrating render uses the same one, lib/ui/display-zone.ts);
+ * `uiSettings`: the server settings rendering depends on (lib/ui/ui-settings.ts).
  */
-export function Providers({ children, renderTime, renderZone }: { children: ReactNode; renderTime: number; renderZone: string }) {
+export function Providers({
+  children,
+  renderTime,
+  renderZone,
+  uiSettings,
+}: {
+  children: ReactNode;
+  renderTime: number;
+  renderZone: string;
+  uiSettings: UiSettings;
+}) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -36,7 +48,9 @@ export function Providers({ children, renderTime, renderZone }: { children: Reac
   return (
     <QueryClientProvider client={client}>
       <RenderTimeContext value={renderTime}>
-        <RenderZoneContext value={renderZone}>{children}</RenderZoneContext>
+        <RenderZoneContext value={renderZone}>
+          <UiSettingsContext value={uiSettings}>{children}</UiSettingsContext>
+        </RenderZoneContext>
       </RenderTimeContext>
     </QueryClientProvider>
   );

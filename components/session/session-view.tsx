@@ -13,7 +13,8 @@ import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
 import { naiveShape } from '@/lib/boundary/sides';
 import { formatInstant } from '@/lib/time/instant';
 import { useUrlState } from '@/lib/ui/url-state';
-import { SideLegend, TimelineChart, autoSpacing, type Spacing } from './timeline-chart';
+import { autoSpacing, formatZoom, parseSpacing, parseZoom, type Spacing, type ZoomWindow } from '@/lib/ui/timeline-axis';
+import { SideLegend, TimelineChart } from './timeline-chart';
 
 function SideCell({ side }: { side: Side }) {
   return (
@@ -75,11 +76,18 @@ function SessionNotFound({ server, token, unknownServer }: { server: string; tok
 }
 
 export function SessionView({ server, token }: { server: string; token: string }) {
-  const { global, link } = useUrlState();
+  const { global, link, get, set } = useUrlState();
   const { tz, refresh } = global;
   const q = useSessionDetail(server, token, refresh);
   const [selected, setSelected] = useState<number | null>(null);
-  const [spacingChoice, setSpacingChoice] = useState<Spacing | 'auto'>('auto');
+  // The timeline's view lives in the URL (`?spacing=`, `?zoom=`), so a link reproduces it; changing
+  // it touches only the URL (shallow): the server has nothing to render for it.
+  const spacingParam = parseSpacing(get('spacing'));
+  const zoomParam = parseZoom(get('zoom'));
+  const spacingChoice: Spacing | 'auto' = (spacingParam.ok && spacingParam.value) || 'auto';
+  const setSpacing = (v: Spacing | 'auto') => set({ spacing: v === 'auto' ? null : v }, 'push', { shallow: true });
+  const setZoom = (z: ZoomWindow | null) => set({ zoom: z ? formatZoom(z) : null }, 'push', { shallow: true });
+  const urlProblems = [spacingParam, zoomParam].flatMap((r) => (r.ok ? [] : [r.problem]));
 
   const detail = q.data;
   const sides = useMemo(() => (detail ? deriveSides(detail.timeline) : []), [detail]);
@@ -102,16 +110,14 @@ export function SessionView({ server, token }: { server: string; token: string }
   const events = detail.timeline;
   const spacing: Spacing =
     spacingChoice === 'auto'
-      ? autoSpacing(events, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now))
+      ? autoSpacing(
+          events.map((e) => Date.parse(e.at)),
+          s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now),
+        )
       : spacingChoice;
   const preds = detail.chain.predecessors;
   const succs = detail.chain.successors;
   const t0 = events.length ? Date.parse(events[0].at) : 0;
-  // Only the resume that answered the boundary naively is red, not the ordinary resumes before the door.
-  const naiveAnswerIdx =
-    s.boundaryOutcome === 'naive_resume' && s.answeredAt
-      ? events.findIndex((e) => e.type === 'resume.accepted' && Date.parse(e.at) === Date.parse(s.answeredAt!))
-      : -1;
   const first = Date.parse(s.firstEventAt);
   const last = Date.parse(s.lastEventAt ?? s.firstEventAt);
   // A window around this session for "see it on the overview / in the list".
@@ -296,7 +302,7 @@ export function SessionView({ server, token }: { server: string; token: string }
             <select
               className="select"
               value={spacingChoice}
-              onChange={(e) => setSpacingChoice(e.target.value as Spacing | 'auto')}
+              onChange={(e) => setSpacing(e.target.value as Spacing | 'auto')}
               aria-label="Spacing"
               data-testid="spacing-select"
             >
@@ -308,6 +314,14 @@ export function SessionView({ server, token }: { server: string; token: string }
         }
       >
         <div className="panel-body">
+          {urlProblems.length > 0 && (
+            <div className="notice small" role="status" data-testid="timeline-url-problem">
+              This link’s timeline view is not understood ({urlProblems.join('; ')}): showing the whole session, spacing automatic.{' '}
+              <button type="button" className="btn btn-xs" onClick={() => set({ spacing: null, zoom: null }, 'replace', { shallow: true })}>
+                Clear it
+              </button>
+            </div>
+          )}
           {events.length === 0 ? (
             <Empty title="No events stored for this token" />
           ) : (
@@ -318,6 +332,8 @@ export function SessionView({ server, token }: { server: string; token: string }
               nowMs={nowMs}
               tz={tz}
               spacing={spacing}
+              zoom={zoomParam.ok ? zoomParam.value : null}
+              onZoom={setZoom}
               selected={selected}
               onSelect={setSelected}
             />
@@ -364,7 +380,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                         ? 'chip warn'
                         : e.type === 'resume.refused'
                           ? 'chip good'
-                          : i === naiveAnswerIdx
+                          : sd.naiveAnswer
                             ? 'chip bad'
                             : e.type === 'upgrade.rejected'
                               ? 'chip violet'
@@ -377,7 +393,7 @@ export function SessionView({ server, token }: { server: string; token: string }
                     <span className="small muted">
                       {' '}
                       the door
-                      {typeof e.data.eventId === 'number' || typeof e.data.eventId === 'string' ? ` (SSE id ${e.data.eventId})` : ''}
+                      {typeof e.data.eventId === 'number' || typeof e.data.eventId === 'string' ? ` · SSE id ${e.data.eventId}` : ''}
                     </span>
                   )}
                   {sd.dual && <span className="small bad-text"> second negotiation</span>}

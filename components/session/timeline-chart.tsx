@@ -1,14 +1,16 @@
 'use client';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import type { TTimelineEvent } from '@/lib/contract/api/session-detail';
 import type { TSessionView } from '@/lib/contract/api/sessions';
 import { fmtDuration, fmtLatency, fmtTime, type TimeZoneMode } from '@/lib/ui/format';
-import { estimateWidth, layoutLabels, type MeasureText } from '@/lib/ui/label-layout';
+import { estimateWidth, type MeasureText } from '@/lib/ui/label-layout';
 import { PALETTES } from '@/lib/ui/palette';
 import { SIDE_LABELS, type Side, type SideStep } from '@/lib/ui/sides';
+import { buildAxis, clampZoom, doorWindow, windowAround, zoomOut, type Spacing, type ZoomWindow } from '@/lib/ui/timeline-axis';
+import { GEOMETRY as G, planTimelineLabels } from '@/lib/ui/timeline-labels';
 
-export type Spacing = 'time' | 'sequence';
+export type { Spacing } from '@/lib/ui/timeline-axis';
 
 interface Props {
   events: TTimelineEvent[];
@@ -17,6 +19,9 @@ interface Props {
   nowMs: number;
   tz: TimeZoneMode;
   spacing: Spacing;
+  /** The zoom the URL asks for (not yet limited to this session). */
+  zoom: ZoomWindow | null;
+  onZoom: (z: ZoomWindow | null) => void;
   selected: number | null;
   onSelect: (i: number) => void;
 }
@@ -24,127 +29,91 @@ interface Props {
 /** Room for the lane names: less on a phone, where every pixel of the plot counts. */
 const LEFT_WIDE = 92;
 const LEFT_NARROW = 58;
-/** Event labels stack upwards in up to this many rows above the ticks; the rest give way. */
-const LABEL_ROWS = 3;
-const ROW_H = 14;
-/** Font sizes of the event names (.ev-label in globals.css) and of the notes under them. */
-const LABEL_PX = 11.5;
-const NOTE_PX = 10;
 const RIGHT = 28;
-const Y_LABEL = 46;
-const Y_SERVER = 112;
-const Y_CLIENT = 158;
-const LANE_H = 14;
-const HEIGHT = 254;
+/** A drag shorter than this is a click, not a brush. */
+const BRUSH_MIN_PX = 6;
 
 const SHORT: Record<string, string> = {
   'session.opened': 'opened',
-  'upgrade.accepted': 'upgrade.accepted',
-  'upgrade.completed': 'upgrade.completed',
-  'upgrade.rejected': 'upgrade.rejected',
   'stream.dropped': 'dropped',
-  'resume.requested': 'resume.requested',
-  'resume.refused': 'resume.refused',
-  'resume.accepted': 'resume.accepted',
   'session.timeout': 'timeout',
   'session.closed': 'closed',
 };
-
-/** Picks even spacing when linear time would crush events together (e.g. a 50 ms refusal next to a 300 s deadlock). */
-export function autoSpacing(events: TTimelineEvent[], endMs: number): Spacing {
-  if (events.length < 3) return 'time';
-  const ts = events.map((e) => Date.parse(e.at));
-  const span = Math.max(endMs, ts[ts.length - 1]) - ts[0];
-  if (span <= 0) return 'sequence';
-  let minGap = Infinity;
-  for (let i = 1; i < ts.length; i++) minGap = Math.min(minGap, ts[i] - ts[i - 1]);
-  // Labels need ~90 px: if two neighbours would be closer than that on a ~1100 px axis, space evenly.
-  return minGap / span < 0.08 ? 'sequence' : 'time';
-}
+const shortName = (type: string) => SHORT[type] ?? type;
 
 function sideColor(side: Side, pal: (typeof PALETTES)['light']): string {
   return side === 'sse' ? pal.sse : side === 'ws' ? pal.ws : side === 'burned' ? pal.burned : pal.drops;
 }
 
-export function TimelineChart({ events, sides, session, nowMs, tz, spacing, selected, onSelect }: Props) {
+/** One numbering on the page: the table's # (the reporter's seq, else the row). */
+export const eventNumber = (events: readonly TTimelineEvent[], i: number) => events[i].seq ?? i + 1;
+
+/** The door, the boundary entry and the answer to it, as the boundary fold marks them. */
+export function keyEvents(events: readonly TTimelineEvent[], sides: readonly SideStep[]) {
+  const doorIdx = sides.findIndex((s) => s.door);
+  const boundaryIdx = sides.findIndex((s) => s.boundaryEntry);
+  const answerIdx = sides.findIndex((s) => s.naiveAnswer || s.refusedAnswer);
+  // The resume at the door: the answer, else the entry, else the first resume after the door.
+  const resumeIdx =
+    answerIdx >= 0
+      ? answerIdx
+      : boundaryIdx >= 0
+        ? boundaryIdx
+        : events.findIndex((e, i) => i > doorIdx && doorIdx >= 0 && e.type.startsWith('resume.'));
+  return { doorIdx, boundaryIdx, answerIdx, resumeIdx };
+}
+
+export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom: askedZoom, onZoom, selected, onSelect }: Props) {
   const wrapRef = useRef<HTMLDivElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
   const [width, setWidth] = useState(1000);
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
 
+  // The browser's own text metrics (the system font varies by machine) and the real width; an
+  // estimate and 1000 px on the server. `ready` tells tests the layout they measure is the final one.
+  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
+    const ctx = document.createElement('canvas').getContext('2d');
+    if (ctx) {
+      const family = getComputedStyle(el).fontFamily;
+      setMeasure(() => (text: string, px: number, bold: boolean) => {
+        ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
+        return Math.ceil(ctx.measureText(text).width) + 2;
+      });
+    }
     const ro = new ResizeObserver(() => setWidth(Math.max(320, el.clientWidth)));
     ro.observe(el);
     setWidth(Math.max(320, el.clientWidth));
+    setReady(true);
     return () => ro.disconnect();
   }, []);
 
-  const LEFT = width < 600 ? LEFT_NARROW : LEFT_WIDE;
-  // The browser's own text metrics (the system font varies by machine); an estimate before mount.
-  const [measure, setMeasure] = useState<MeasureText>(() => estimateWidth);
-  useEffect(() => {
-    const ctx = document.createElement('canvas').getContext('2d');
-    const el = wrapRef.current;
-    if (!ctx || !el) return;
-    const family = getComputedStyle(el).fontFamily;
-    setMeasure(() => (text: string, px: number, bold: boolean) => {
-      ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
-      return Math.ceil(ctx.measureText(text).width) + 2;
-    });
-  }, []);
+  const [brush, setBrush] = useState<{ x0: number; x1: number } | null>(null);
+  /** The open "+N" chip, by the id of an event it holds (chips regroup when the width changes). */
+  const [openChip, setOpenChip] = useState<string | null>(null);
+
   const ts = useMemo(() => events.map((e) => Date.parse(e.at)), [events]);
-  const ongoing = session.deadlock?.ongoing ?? false;
-  const endMs = ongoing ? nowMs : ts[ts.length - 1];
-  const startMs = ts[0];
-  const plotW = width - LEFT - RIGHT;
   const n = events.length;
-  // Trailing slot for an ongoing deadlock (up to "now").
-  const slots = n + (ongoing ? 1 : 0);
+  const ongoing = session.deadlock?.ongoing ?? false;
+  const endMs = ongoing ? Math.max(nowMs, ts[n - 1]) : ts[n - 1];
+  const extent: ZoomWindow = { fromMs: ts[0], toMs: endMs };
+  const clamped = askedZoom ? clampZoom(askedZoom, extent) : { zoom: null, outside: false };
+  const zoom = clamped.zoom;
 
-  const x = (i: number): number => {
-    if (spacing === 'sequence') return LEFT + (slots <= 1 ? plotW / 2 : (i / (slots - 1)) * plotW);
-    const span = Math.max(endMs - startMs, 1);
-    const t = i >= n ? endMs : ts[i];
-    return LEFT + ((t - startMs) / span) * plotW;
-  };
-  const xAt = (ms: number): number => {
-    if (spacing === 'time') {
-      const span = Math.max(endMs - startMs, 1);
-      return LEFT + ((ms - startMs) / span) * plotW;
-    }
-    // sequence: position of the event with that time (or "now" for an ongoing end)
-    if (ms >= endMs && ongoing) return x(n);
-    let idx = ts.findIndex((t) => t >= ms);
-    if (idx < 0) idx = n - 1;
-    return x(idx);
-  };
+  const left = width < 600 ? LEFT_NARROW : LEFT_WIDE;
+  const right = width - RIGHT;
+  const axis = buildAxis({ times: ts, endMs, ongoing, spacing, zoom, left, right });
+  const { x } = axis;
 
-  const doorIdx = sides.findIndex((s) => s.door);
-  const boundaryMs = session.boundaryAt ? Date.parse(session.boundaryAt) : null;
-  const answeredMs = session.answeredAt ? Date.parse(session.answeredAt) : null;
-  const boundaryIdx = boundaryMs === null ? -1 : events.findIndex((e, i) => e.type === 'resume.requested' && ts[i] === boundaryMs);
-  const answerIdx =
-    answeredMs === null
-      ? -1
-      : events.findIndex((e, i) => (e.type === 'resume.refused' || e.type === 'resume.accepted') && ts[i] === answeredMs);
-  /** One numbering on the page: the table's # (the reporter's seq, else the row). */
-  const num = (i: number) => events[i].seq ?? i + 1;
+  const { doorIdx, boundaryIdx, answerIdx, resumeIdx } = keyEvents(events, sides);
+  const doorZoom = doorWindow(ts, doorIdx, resumeIdx, extent);
+  const num = (i: number) => eventNumber(events, i);
   const doorSseId = doorIdx >= 0 ? events[doorIdx].data.eventId : undefined;
-  // Labels never print over each other: event names stack in rows above the ticks (the door, the
-  // boundary entry and its answer first); the notes under them share a band of their own.
-  const labels = layoutLabels(
-    events.map((e, i) => ({
-      x: x(i),
-      text: SHORT[e.type] ?? e.type,
-      fontSize: LABEL_PX,
-      important: i === boundaryIdx || i === answerIdx || sides[i].door,
-      bold: i === boundaryIdx || i === answerIdx || sides[i].door,
-    })),
-    { rows: LABEL_ROWS, gap: 6, minX: 4, maxX: width - 4 },
-    measure,
-  );
+
   const noteText = (i: number): string | null =>
     i === boundaryIdx
       ? 'boundary entry'
@@ -152,39 +121,80 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
         ? events[i].type === 'resume.refused'
           ? 'session-superseded'
           : 'naive resume'
-        : sides[i].door
+        : i === doorIdx
           ? `the door · #${num(i)}${typeof doorSseId === 'number' || typeof doorSseId === 'string' ? ` · SSE id ${doorSseId}` : ''}`
           : null;
-  const noteIdx = events.map((_, i) => i).filter((i) => noteText(i) !== null);
-  const notes = new Map(
-    layoutLabels(
-      noteIdx.map((i) => ({ x: x(i), text: noteText(i)!, fontSize: NOTE_PX, important: true, bold: true })),
-      // Three rows: on linear time the door, the boundary entry and its answer can share one x.
-      { rows: 3, gap: 6, minX: 4, maxX: width - 4 },
-      measure,
-    ).map((p, k) => [noteIdx[k], p]),
-  );
-  // Gaps between neighbours (even spacing): shown where they fit, one row.
-  const gaps = layoutLabels(
-    ts.slice(1).map((t, k) => ({ x: (x(k) + x(k + 1)) / 2, text: `+${fmtDuration(t - ts[k])}`, fontSize: NOTE_PX })),
-    // Clear of the "now" at the end of an ongoing deadlock.
-    { rows: 1, gap: 4, minX: LEFT, maxX: ongoing ? x(n) - 34 : width - RIGHT },
+
+  /** The part of [a, b] inside the plot, or null when none is. */
+  const inPlot = (a: number, b: number): [number, number] | null => {
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    if (hi < left || lo > right) return null;
+    return [axis.clip(lo), axis.clip(hi)];
+  };
+
+  const deadlock = session.deadlock;
+  const dlSpan = deadlock
+    ? inPlot(axis.xAt(Date.parse(deadlock.startedAt)), deadlock.endedAt ? axis.xAt(Date.parse(deadlock.endedAt)) : axis.endX)
+    : null;
+  const refusalSpan =
+    boundaryIdx >= 0 && answerIdx >= 0 && session.refusalLatencyMs !== null && events[answerIdx].type === 'resume.refused'
+      ? inPlot(x(boundaryIdx), x(answerIdx))
+      : null;
+  const bracketText = deadlock
+    ? `${deadlock.ongoing ? 'deadlocked for ' : 'deadlock '}${fmtDuration(deadlock.durationMs)}`
+    : `refused in ${fmtLatency(session.refusalLatencyMs)}`;
+  const bracketSpan = dlSpan ?? refusalSpan;
+
+  const shown = axis.shown;
+  const gaps =
+    spacing === 'sequence'
+      ? shown
+          .slice(1)
+          .map((i, k) => ({ x: (x(shown[k]) + x(i)) / 2, text: `+${fmtDuration(ts[i] - ts[shown[k]])}`, from: shown[k], to: i }))
+      : [];
+
+  const plan = planTimelineLabels(
+    {
+      width,
+      left,
+      right,
+      events: events.map((e, i) => ({
+        x: x(i),
+        visible: axis.visible(i),
+        name: shortName(e.type),
+        important: i === boundaryIdx || i === answerIdx || i === doorIdx,
+        note: noteText(i),
+        mark: sides[i].disagree && !(i > 0 && sides[i - 1].disagree),
+      })),
+      gaps,
+      bracket: bracketSpan ? { x1: bracketSpan[0], x2: bracketSpan[1], text: bracketText } : null,
+      nowX: ongoing && axis.endVisible ? axis.endX : null,
+      axis: {
+        start: fmtTime(axis.domain.fromMs, tz),
+        end: ongoing && axis.endVisible ? `now · ${fmtTime(axis.domain.toMs, tz)}` : fmtTime(axis.domain.toMs, tz),
+      },
+    },
     measure,
   );
+  const open = openChip === null ? null : (plan.chips.find((c) => c.members.some((i) => events[i].id === openChip)) ?? null);
+  // Null when these events span the whole view already.
+  const openZoom = open && windowAround(ts[open.members[0]], ts[open.members[open.members.length - 1]], zoom ?? extent);
 
-  // Lane segments: from event i to i+1, coloured by the side after event i.
+  // Lane segments: from event i to i+1, coloured by the side after event i, cut at the plot edges.
   const segs = (lane: 'client' | 'server') =>
     sides.map((s, i) => {
-      const x1 = x(i);
-      const x2 = i + 1 < slots ? x(i + 1) : x1 + 16;
+      const x2raw = i + 1 < n ? x(i + 1) : ongoing ? axis.endX : x(i) + 16;
+      const span = inPlot(x(i), x2raw);
+      if (!span || (span[1] - span[0] < 0.5 && !axis.visible(i))) return null;
       const side = s[lane];
       return (
         <rect
           key={`${lane}-${i}`}
-          x={x1}
-          y={(lane === 'server' ? Y_SERVER : Y_CLIENT) - LANE_H / 2}
-          width={Math.max(2, x2 - x1)}
-          height={LANE_H}
+          x={span[0]}
+          y={(lane === 'server' ? G.server : G.client) - G.laneH / 2}
+          width={Math.max(2, span[1] - span[0])}
+          height={G.laneH}
           fill={sideColor(side, pal)}
           opacity={side === 'closed' ? 0.35 : 0.85}
         >
@@ -193,185 +203,314 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, sele
       );
     });
 
-  const deadlock = session.deadlock;
-  const dlX1 = deadlock ? xAt(Date.parse(deadlock.startedAt)) : 0;
-  const dlX2 = deadlock ? (deadlock.endedAt ? xAt(Date.parse(deadlock.endedAt)) : x(n)) : 0;
+  // Brush: drag across the plot to zoom to that stretch (a click on a dot still selects it).
+  const pxOf = (ev: ReactPointerEvent) => ev.clientX - (svgRef.current?.getBoundingClientRect().left ?? 0);
+  const onPointerDown = (ev: ReactPointerEvent<SVGSVGElement>) => {
+    if (ev.button !== 0 || (ev.target as Element).closest('.ev-dot')) return;
+    const px = axis.clip(pxOf(ev));
+    ev.currentTarget.setPointerCapture(ev.pointerId);
+    setBrush({ x0: px, x1: px });
+  };
+  const onPointerMove = (ev: ReactPointerEvent<SVGSVGElement>) => {
+    if (brush) setBrush({ ...brush, x1: axis.clip(pxOf(ev)) });
+  };
+  const onPointerUp = () => {
+    if (!brush) return;
+    setBrush(null);
+    const [a, b] = [Math.min(brush.x0, brush.x1), Math.max(brush.x0, brush.x1)];
+    if (b - a >= BRUSH_MIN_PX) onZoom({ fromMs: axis.invert(a), toMs: axis.invert(b) });
+  };
 
+  const total = extent.toMs - extent.fromMs;
   return (
-    <div ref={wrapRef} style={{ width: '100%' }}>
-      <svg
-        className="timeline-svg"
-        width={width}
-        height={HEIGHT}
-        fill={pal.muted}
-        fontSize={11}
-        role="img"
-        aria-label={`Timeline of ${n} events for token ${session.token}`}
-        data-testid="timeline-svg"
-      >
-        {/* lanes */}
-        <text x={8} y={Y_SERVER + 4} className="lane-label">
-          Server
-        </text>
-        <text x={8} y={Y_CLIENT + 4} className="lane-label">
-          Client
-        </text>
-        <line x1={LEFT} x2={width - RIGHT} y1={Y_CLIENT + 40} y2={Y_CLIENT + 40} className="axis" />
-        {segs('server')}
-        {segs('client')}
-        {ongoing && (
-          <g>
-            {(['server', 'client'] as const).map((lane) => (
-              <rect
-                key={lane}
-                x={x(n - 1)}
-                y={(lane === 'server' ? Y_SERVER : Y_CLIENT) - LANE_H / 2}
-                width={Math.max(2, x(n) - x(n - 1))}
-                height={LANE_H}
-                fill="none"
-                stroke={pal.deadlock}
-                strokeDasharray="4 3"
-              />
-            ))}
-            <text x={x(n)} y={Y_CLIENT + 56} textAnchor="end" fill={pal.deadlock}>
-              now
-            </text>
-          </g>
-        )}
+    <div className="timeline">
+      <div className="tl-toolbar" data-testid="timeline-toolbar">
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid="zoom-door"
+          disabled={!doorZoom}
+          title={
+            doorZoom
+              ? 'From upgrade.accepted to the resume that came at it'
+              : doorIdx >= 0
+                ? 'The door already fills the chart'
+                : 'No upgrade.accepted in this session'
+          }
+          onClick={() => doorZoom && onZoom(doorZoom)}
+        >
+          Zoom to the door
+        </button>
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid="zoom-out"
+          disabled={!zoom}
+          onClick={() => zoom && onZoom(zoomOut(zoom, extent))}
+        >
+          Zoom out
+        </button>
+        <button type="button" className="btn btn-xs" data-testid="zoom-reset" disabled={!zoom} onClick={() => onZoom(null)}>
+          Reset
+        </button>
+        <span className="small muted" data-testid="zoom-status" aria-live="polite">
+          {zoom
+            ? `${fmtTime(zoom.fromMs, tz)} – ${fmtTime(zoom.toMs, tz)} · ${fmtDuration(zoom.toMs - zoom.fromMs)} of ${fmtDuration(total)} · ${shown.length} of ${n} events`
+            : `Whole session · ${n} events · drag across the chart to zoom`}
+        </span>
+      </div>
+      {clamped.outside && (
+        <div className="notice small" role="status" data-testid="zoom-outside">
+          The zoom in this link lies outside this session: showing all of it.{' '}
+          <button type="button" className="btn btn-xs" onClick={() => onZoom(null)}>
+            Clear the zoom
+          </button>
+        </div>
+      )}
+      <div ref={wrapRef} className="tl-plot">
+        <svg
+          ref={svgRef}
+          className="timeline-svg"
+          width={width}
+          height={G.height}
+          fill={pal.muted}
+          fontSize={G.smallFont}
+          role="img"
+          aria-label={`Timeline of ${n} events for token ${session.token}${zoom ? `, ${shown.length} in the zoom window` : ''}`}
+          data-testid="timeline-svg"
+          data-spacing={spacing}
+          data-ready={ready ? 'true' : undefined}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => setBrush(null)}
+        >
+          <text x={8} y={G.server + 4} className="lane-label">
+            Server
+          </text>
+          <text x={8} y={G.client + 4} className="lane-label">
+            Client
+          </text>
+          <line x1={left} x2={right} y1={G.axisLineY} y2={G.axisLineY} className="axis" />
+          {segs('server')}
+          {segs('client')}
+          {ongoing &&
+            (() => {
+              const span = inPlot(x(n - 1), axis.endX);
+              return (
+                span && (
+                  <g>
+                    {(['server', 'client'] as const).map((lane) => (
+                      <rect
+                        key={lane}
+                        x={span[0]}
+                        y={(lane === 'server' ? G.server : G.client) - G.laneH / 2}
+                        width={Math.max(2, span[1] - span[0])}
+                        height={G.laneH}
+                        fill="none"
+                        stroke={pal.deadlock}
+                        strokeDasharray="4 3"
+                      />
+                    ))}
+                  </g>
+                )
+              );
+            })()}
 
-        {/* deadlock bracket */}
-        {deadlock && (
-          <g data-testid="deadlock-bracket">
-            <line x1={dlX1} x2={dlX2} y1={Y_CLIENT + 24} y2={Y_CLIENT + 24} stroke={pal.deadlock} strokeWidth={2} />
-            <line x1={dlX1} x2={dlX1} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.deadlock} strokeWidth={2} />
-            <line x1={dlX2} x2={dlX2} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.deadlock} strokeWidth={2} />
-            <text x={(dlX1 + dlX2) / 2} y={Y_CLIENT + 38} textAnchor="middle" fill={pal.deadlock} fontWeight={600}>
-              {deadlock.ongoing ? 'deadlocked for ' : 'deadlock '}
-              {fmtDuration(deadlock.durationMs)}
-            </text>
-          </g>
-        )}
-
-        {/* refusal latency bracket */}
-        {boundaryIdx >= 0 && answerIdx >= 0 && session.refusalLatencyMs !== null && (
-          <g data-testid="refusal-bracket">
-            <line x1={x(boundaryIdx)} x2={x(answerIdx)} y1={Y_CLIENT + 24} y2={Y_CLIENT + 24} stroke={pal.refused} strokeWidth={2} />
-            <line x1={x(boundaryIdx)} x2={x(boundaryIdx)} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.refused} strokeWidth={2} />
-            <line x1={x(answerIdx)} x2={x(answerIdx)} y1={Y_CLIENT + 18} y2={Y_CLIENT + 30} stroke={pal.refused} strokeWidth={2} />
-            <text x={(x(boundaryIdx) + x(answerIdx)) / 2} y={Y_CLIENT + 38} textAnchor="middle" fill={pal.refused} fontWeight={600}>
-              refused in {fmtLatency(session.refusalLatencyMs)}
-            </text>
-          </g>
-        )}
-
-        {/* the door */}
-        {doorIdx >= 0 && (
-          <g data-testid="door-marker">
-            <line x1={x(doorIdx)} x2={x(doorIdx)} y1={Y_LABEL + 14} y2={Y_CLIENT + 14} className="door" />
-          </g>
-        )}
-
-        {/* gap annotations (sequence spacing) */}
-        {spacing === 'sequence' &&
-          gaps.map((g, k) =>
-            g.row < 0 ? null : (
-              <text
-                key={`gap-${k}`}
-                x={g.x}
-                y={Y_CLIENT + (deadlock || session.refusalLatencyMs !== null ? 62 : 30)}
-                fontSize={NOTE_PX}
-                className="gap-label"
-                data-testid="timeline-gap"
-              >
-                +{fmtDuration(ts[k + 1] - ts[k])}
-              </text>
-            ),
+          {bracketSpan && (
+            <g data-testid={dlSpan ? 'deadlock-bracket' : 'refusal-bracket'} stroke={dlSpan ? pal.deadlock : pal.refused} strokeWidth={2}>
+              <line x1={bracketSpan[0]} x2={bracketSpan[1]} y1={G.bracketY} y2={G.bracketY} />
+              <line x1={bracketSpan[0]} x2={bracketSpan[0]} y1={G.bracketY - 6} y2={G.bracketY + 6} />
+              <line x1={bracketSpan[1]} x2={bracketSpan[1]} y1={G.bracketY - 6} y2={G.bracketY + 6} />
+              {plan.bracket && (
+                <text
+                  x={plan.bracket.x}
+                  y={plan.bracket.y}
+                  stroke="none"
+                  fill={dlSpan ? pal.deadlock : pal.refused}
+                  fontWeight={600}
+                  data-testid="timeline-text"
+                >
+                  {plan.bracket.text}
+                </text>
+              )}
+            </g>
           )}
 
-        {/* events */}
-        {events.map((e, i) => {
-          const cx = x(i);
-          const s = sides[i];
-          const isBoundary = i === boundaryIdx;
-          const isAnswer = i === answerIdx;
-          const colour =
-            e.type === 'resume.refused'
+          {doorIdx >= 0 && axis.visible(doorIdx) && (
+            <line x1={x(doorIdx)} x2={x(doorIdx)} y1={G.nameY + 4} y2={G.client + G.laneH} className="door" data-testid="door-marker" />
+          )}
+
+          {plan.now && (
+            <text x={plan.now.x} y={plan.now.y} fill={pal.deadlock} data-testid="timeline-text">
+              now
+            </text>
+          )}
+          {plan.gaps.map(
+            (g, k) =>
+              g && (
+                <text key={`gap-${k}`} x={g.x} y={g.y} fontSize={g.fontSize} className="gap-label" data-testid="timeline-gap">
+                  {g.text}
+                </text>
+              ),
+          )}
+
+          {shown.map((i) => {
+            const e = events[i];
+            const cx = x(i);
+            const s = sides[i];
+            const isBoundary = i === boundaryIdx;
+            const isAnswer = i === answerIdx;
+            // Only the resume that answered the boundary naively is red; ordinary resumes are not.
+            const colour = s.refusedAnswer
               ? pal.refused
-              : e.type === 'resume.accepted' && isAnswer
+              : s.naiveAnswer
                 ? pal.naive
                 : e.type === 'upgrade.rejected' || s.dual
                   ? pal.dual
                   : s.door
                     ? pal.pending
                     : pal.muted;
+            const name = plan.names[i];
+            const note = plan.notes[i];
+            const mark = plan.marks[i];
+            return (
+              <g key={e.id} data-testid="timeline-event" data-type={e.type} data-num={num(i)}>
+                <line x1={cx} x2={cx} y1={G.nameY + 4} y2={G.client + G.laneH / 2} stroke={pal.axis} strokeWidth={1} opacity={0.7} />
+                {name && (
+                  <text x={name.x} y={name.y} className="ev-label" data-testid="timeline-label" fontWeight={name.bold ? 600 : 400}>
+                    {name.text}
+                  </text>
+                )}
+                {note && (
+                  <text
+                    x={note.x}
+                    y={note.y}
+                    fontSize={note.fontSize}
+                    fill={isBoundary ? pal.pending : s.door && !isAnswer ? undefined : colour}
+                    className={s.door && !isBoundary && !isAnswer ? 'door-label' : undefined}
+                    data-testid="timeline-label"
+                    fontWeight={600}
+                  >
+                    {note.text}
+                  </text>
+                )}
+                <circle
+                  cx={cx}
+                  cy={G.dotY}
+                  r={selected === i ? 7 : 5.5}
+                  fill={colour}
+                  data-tone={s.refusedAnswer ? 'refused' : s.naiveAnswer ? 'naive' : s.door ? 'door' : 'plain'}
+                  className="ev-dot"
+                  tabIndex={0}
+                  role="button"
+                  aria-label={`#${num(i)} ${e.type} at ${fmtTime(e.at, tz)}`}
+                  onClick={() => onSelect(i)}
+                  onKeyDown={(ev) => {
+                    if (ev.key === 'Enter' || ev.key === ' ') {
+                      ev.preventDefault();
+                      onSelect(i);
+                    }
+                  }}
+                >
+                  <title>{`#${num(i)} ${e.type} · ${fmtTime(e.at, tz)} · client ${SIDE_LABELS[s.client]}, server ${SIDE_LABELS[s.server]}`}</title>
+                </circle>
+                {mark && (
+                  <text x={mark.x} y={mark.y} fontSize={mark.fontSize} fill={pal.deadlock} fontWeight={700} data-testid="timeline-text">
+                    ≠
+                  </text>
+                )}
+              </g>
+            );
+          })}
+
+          {brush && (
+            <rect
+              x={Math.min(brush.x0, brush.x1)}
+              y={4}
+              width={Math.abs(brush.x1 - brush.x0)}
+              height={G.axisLineY - 4}
+              className="tl-brush"
+              data-testid="timeline-brush"
+            />
+          )}
+
+          <text x={plan.axisStart.x} y={plan.axisStart.y} data-testid="timeline-text">
+            {plan.axisStart.text}
+          </text>
+          <text x={plan.axisEnd.x} y={plan.axisEnd.y} data-testid="timeline-text">
+            {plan.axisEnd.text}
+          </text>
+        </svg>
+        {plan.chips.map((c) => {
+          const key = events[c.members[0]].id;
+          const isOpen = open === c;
+          const names = c.members.map((i) => `#${num(i)} ${events[i].type}`).join(', ');
           return (
-            <g key={e.id} data-testid="timeline-event" data-type={e.type}>
-              <line x1={cx} x2={cx} y1={Y_LABEL + 4} y2={Y_CLIENT + LANE_H / 2} stroke={pal.axis} strokeWidth={1} opacity={0.7} />
-              {labels[i].row >= 0 && (
-                <text
-                  x={labels[i].x}
-                  y={Y_LABEL - 4 - labels[i].row * ROW_H}
-                  className="ev-label"
-                  data-testid="timeline-label"
-                  fontWeight={isBoundary || isAnswer || s.door ? 600 : 400}
-                >
-                  {SHORT[e.type] ?? e.type}
-                </text>
-              )}
-              {notes.get(i) && notes.get(i)!.row >= 0 && (
-                <text
-                  x={notes.get(i)!.x}
-                  y={Y_LABEL + 12 + notes.get(i)!.row * (NOTE_PX + 3)}
-                  fontSize={NOTE_PX}
-                  fill={isBoundary ? pal.pending : s.door && !isAnswer ? undefined : colour}
-                  className={s.door && !isBoundary && !isAnswer ? 'door-label' : undefined}
-                  data-testid="timeline-label"
-                  fontWeight={600}
-                >
-                  {noteText(i)}
-                </text>
-              )}
-              <circle
-                cx={cx}
-                cy={Y_SERVER - LANE_H / 2 - 10}
-                r={selected === i ? 7 : 5.5}
-                fill={colour}
-                className="ev-dot"
-                tabIndex={0}
-                role="button"
-                aria-label={`${e.type} at ${fmtTime(e.at, tz)}`}
-                onClick={() => onSelect(i)}
-                onKeyDown={(ev) => {
-                  if (ev.key === 'Enter' || ev.key === ' ') {
-                    ev.preventDefault();
-                    onSelect(i);
-                  }
-                }}
-              >
-                <title>{`${e.type} · ${fmtTime(e.at, tz)} · client ${SIDE_LABELS[s.client]}, server ${SIDE_LABELS[s.server]}`}</title>
-              </circle>
-              {s.disagree && (
-                <text x={cx + 4} y={(Y_SERVER + Y_CLIENT) / 2 + 4} fontSize={13} fill={pal.deadlock} fontWeight={700}>
-                  ≠
-                </text>
-              )}
-            </g>
+            <button
+              key={key}
+              type="button"
+              className={`tl-chip${isOpen ? ' open' : ''}`}
+              style={{ left: c.from, top: c.y, width: c.width, height: c.height }}
+              aria-expanded={isOpen}
+              aria-controls={isOpen ? 'tl-cluster' : undefined}
+              aria-label={`${c.members.length} more events: ${names}`}
+              title={names}
+              data-testid="timeline-chip"
+              onClick={() => setOpenChip(isOpen ? null : key)}
+            >
+              {c.text}
+            </button>
           );
         })}
-
-        {/* axis ticks: first and last time */}
-        <text x={LEFT} y={HEIGHT - 6} textAnchor="start">
-          {fmtTime(startMs, tz)}
-        </text>
-        <text x={width - RIGHT} y={HEIGHT - 6} textAnchor="end">
-          {ongoing ? `now · ${fmtTime(endMs, tz)}` : fmtTime(endMs, tz)}
-        </text>
-        <text x={(LEFT + width - RIGHT) / 2} y={HEIGHT - 6} textAnchor="middle">
-          {spacing === 'time'
-            ? `linear time · span ${fmtDuration(endMs - startMs)}`
-            : `evenly spaced · +Δ = gap to the previous event · span ${fmtDuration(endMs - startMs)}`}
-        </text>
-      </svg>
+      </div>
+      {open && (
+        <div
+          className="tl-cluster"
+          id="tl-cluster"
+          role="region"
+          aria-label={`${open.members.length} events gathered under ${open.text}`}
+          data-testid="cluster-list"
+          onKeyDown={(ev) => {
+            if (ev.key === 'Escape') setOpenChip(null);
+          }}
+        >
+          <span className="small muted">
+            {open.members.length} events close together, {fmtTime(ts[open.members[0]], tz)} –{' '}
+            {fmtTime(ts[open.members[open.members.length - 1]], tz)}:
+          </span>
+          {open.members.map((i) => (
+            <button
+              key={events[i].id}
+              type="button"
+              className={`btn btn-xs${selected === i ? ' active' : ''}`}
+              data-testid="cluster-event"
+              onClick={() => onSelect(i)}
+            >
+              <span className="muted">#{num(i)}</span> {events[i].type}
+            </button>
+          ))}
+          {openZoom && (
+            <button
+              type="button"
+              className="btn btn-xs"
+              data-testid="cluster-zoom"
+              onClick={() => {
+                setOpenChip(null);
+                onZoom(openZoom);
+              }}
+            >
+              Zoom to these
+            </button>
+          )}
+        </div>
+      )}
+      <p className="small muted tl-caption" data-testid="timeline-caption">
+        {spacing === 'time'
+          ? 'Linear time: distance on the axis is time. Drag across the chart, or zoom to the door, to pull close events apart.'
+          : 'Evenly spaced in order: the +Δ between two events is the gap from the previous one (the table’s “+Δ since first” is cumulative).'}
+        {plan.chips.length > 0 && ' A “+N” chip holds N events too close to label: open it to list them.'}
+      </p>
     </div>
   );
 }

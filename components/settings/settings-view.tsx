@@ -158,56 +158,58 @@ function ServersAdmin() {
       ) : (q.data?.servers ?? []).length === 0 ? (
         <Empty title="No servers registered" />
       ) : (
-        <table className="data" data-testid="admin-servers">
-          <thead>
-            <tr>
-              <th>Server</th>
-              <th>Registered</th>
-              <th>Active secrets</th>
-              <th>Ingest URL</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data!.servers.map((s) => (
-              <tr key={s.name}>
-                <td className="mono">{s.name}</td>
-                <td className="ts">
-                  <RelTime value={s.createdAt} tz={global.tz} />
-                </td>
-                <td>
-                  {(s.secrets ?? []).map((x) => (
-                    <div key={x.id} className="small">
-                      since <RelTime value={x.createdAt} tz={global.tz} />
-                      {x.expiresAt ? (
-                        <span className="chip warn" style={{ marginLeft: 6 }}>
-                          expires {fmtDateTime(x.expiresAt, global.tz)}
-                        </span>
-                      ) : null}
-                    </div>
-                  ))}
-                </td>
-                <td className="mono small">/api/v1/ingest/{s.name}</td>
-                <td className="right">
-                  <button
-                    type="button"
-                    className="btn btn-xs"
-                    disabled={rotate.isPending}
-                    onClick={() => rotate.mutate(s.name)}
-                    title="Mint a new secret; the current ones stay valid for a grace period"
-                  >
-                    Rotate secret
-                  </button>{' '}
-                  <ConfirmButton
-                    label="Remove"
-                    question={`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`}
-                    onConfirm={() => remove.mutate(s.name)}
-                  />
-                </td>
+        <div className="table-wrap">
+          <table className="data" data-testid="admin-servers">
+            <thead>
+              <tr>
+                <th>Server</th>
+                <th>Registered</th>
+                <th>Active secrets</th>
+                <th>Ingest URL</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {q.data!.servers.map((s) => (
+                <tr key={s.name}>
+                  <td className="mono">{s.name}</td>
+                  <td className="ts">
+                    <RelTime value={s.createdAt} tz={global.tz} />
+                  </td>
+                  <td>
+                    {(s.secrets ?? []).map((x) => (
+                      <div key={x.id} className="small">
+                        since <RelTime value={x.createdAt} tz={global.tz} />
+                        {x.expiresAt ? (
+                          <span className="chip warn" style={{ marginLeft: 6 }}>
+                            expires {fmtDateTime(x.expiresAt, global.tz)}
+                          </span>
+                        ) : null}
+                      </div>
+                    ))}
+                  </td>
+                  <td className="mono small">/api/v1/ingest/{s.name}</td>
+                  <td className="right">
+                    <button
+                      type="button"
+                      className="btn btn-xs"
+                      disabled={rotate.isPending}
+                      onClick={() => rotate.mutate(s.name)}
+                      title="Mint a new secret; the current ones stay valid for a grace period"
+                    >
+                      Rotate secret
+                    </button>{' '}
+                    <ConfirmButton
+                      label="Remove"
+                      question={`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`}
+                      onConfirm={() => remove.mutate(s.name)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );
@@ -271,57 +273,59 @@ function OperatorsAdmin() {
       ) : q.isError ? (
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />
       ) : (
-        <table className="data" data-testid="operators-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.operators.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  {o.name}
-                  {o.bootstrap && (
-                    <span className="chip" style={{ marginLeft: 6 }}>
-                      bootstrap
-                    </span>
-                  )}
-                </td>
-                <td>{o.role}</td>
-                <td className="ts">
-                  <RelTime value={o.createdAt} tz={global.tz} />
-                </td>
-                <td className="ts">
-                  <RelTime value={o.lastUsedAt} tz={global.tz} />
-                </td>
-                <td>
-                  {o.revokedAt ? (
-                    <span className="chip bad">
-                      revoked <RelTime value={o.revokedAt} tz={global.tz} />
-                    </span>
-                  ) : (
-                    <span className="chip good">active</span>
-                  )}
-                </td>
-                <td className="right">
-                  {!o.revokedAt && (
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke ${o.name}? Its token and browser sessions stop working at once.`}
-                      onConfirm={() => revoke.mutate(o.id)}
-                    />
-                  )}
-                </td>
+        <div className="table-wrap">
+          <table className="data" data-testid="operators-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Status</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {q.data.operators.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    {o.name}
+                    {o.bootstrap && (
+                      <span className="chip" style={{ marginLeft: 6 }}>
+                        bootstrap
+                      </span>
+                    )}
+                  </td>
+                  <td>{o.role}</td>
+                  <td className="ts">
+                    <RelTime value={o.createdAt} tz={global.tz} />
+                  </td>
+                  <td className="ts">
+                    <RelTime value={o.lastUsedAt} tz={global.tz} />
+                  </td>
+                  <td>
+                    {o.revokedAt ? (
+                      <span className="chip bad">
+                        revoked <RelTime value={o.revokedAt} tz={global.tz} />
+                      </span>
+                    ) : (
+                      <span className="chip good">active</span>
+                    )}
+                  </td>
+                  <td className="right">
+                    {!o.revokedAt && (
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Revoke ${o.name}? Its token and browser sessions stop working at once.`}
+                        onConfirm={() => revoke.mutate(o.id)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

@@ -42,13 +42,17 @@ export interface SideStep extends Sides {
   disagree: boolean;
   /** This event is the resume.accepted that answered the boundary entry naively. */
   naiveAnswer: boolean;
+  /** This event is the boundary entry: the first resume.requested inside the boundary. */
+  boundaryEntry: boolean;
+  /** This event is the resume.refused that answered the boundary entry (the correct answer). */
+  refusedAnswer: boolean;
 }
 
 /** Before any event: a plain SSE stream. */
 export const INITIAL_SIDES: Readonly<Sides> = { client: 'sse', server: 'sse' };
 
 /** What the side rules read from the fold before the event is applied. */
-type Before = Pick<SessionFacts, 'state' | 'pendingUpgrade' | 'dualNegotiationCount' | 'answer'>;
+type Before = Pick<SessionFacts, 'state' | 'pendingUpgrade' | 'dualNegotiationCount' | 'answer' | 'boundary'>;
 
 /**
  * The sides after `e`, given the sides and the facts just before it (`before`) and the facts
@@ -124,6 +128,7 @@ export function deriveSides(timeline: readonly DoorwatchEvent[]): SideStep[] {
       pendingUpgrade: facts.pendingUpgrade,
       dualNegotiationCount: facts.dualNegotiationCount,
       answer: facts.answer,
+      boundary: facts.boundary,
     };
     stepFacts(facts, e);
     sides = nextSides(sides, before, facts, e);
@@ -134,6 +139,8 @@ export function deriveSides(timeline: readonly DoorwatchEvent[]): SideStep[] {
       dual: e.type === 'upgrade.accepted' && facts.dualNegotiationCount > before.dualNegotiationCount,
       disagree: sides.client !== sides.server,
       naiveAnswer: before.answer === null && facts.answer?.outcome === 'naive_resume',
+      boundaryEntry: before.boundary === null && facts.boundary !== null,
+      refusedAnswer: before.answer === null && facts.answer?.outcome === 'refused',
     });
   }
   return out;

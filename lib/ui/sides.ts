@@ -43,9 +43,26 @@ export function deriveSides(events: readonly SideEvent[]): SideStep[] {
     if (r.success) parsed.push(r.data);
   }
   const byId = new Map(deriveBoundarySides(parsed).map((s) => [s.eventId, s]));
-  let prev: SideStep = { eventId: '', ...INITIAL_SIDES, door: false, dual: false, disagree: false, naiveAnswer: false };
+  let prev: SideStep = {
+    eventId: '',
+    ...INITIAL_SIDES,
+    door: false,
+    dual: false,
+    disagree: false,
+    naiveAnswer: false,
+    boundaryEntry: false,
+    refusedAnswer: false,
+  };
   return events.map((e) => {
-    const step = byId.get(e.id) ?? { ...prev, eventId: e.id, door: false, dual: false, naiveAnswer: false };
+    const step = byId.get(e.id) ?? {
+      ...prev,
+      eventId: e.id,
+      door: false,
+      dual: false,
+      naiveAnswer: false,
+      boundaryEntry: false,
+      refusedAnswer: false,
+    };
     prev = step;
     return step;
   });

@@ -55,10 +55,18 @@ export function useUrlState() {
   // `tz` is the zone to show times in: 'utc', or the operator's zone by name (lib/ui/display-zone.ts).
   const global = useMemo(() => ({ ...readGlobal(sp), tz: zone }), [sp, zone]);
 
+  /**
+   * `shallow`: only the URL changes (history.pushState/replaceState, which Next's router follows
+   * for useSearchParams): for view state the server does not render from (the timeline's zoom and
+   * spacing), so a zoom costs no server round trip.
+   */
   const set = useCallback(
-    (patch: ParamPatch, mode: 'push' | 'replace' = 'push') => {
+    (patch: ParamPatch, mode: 'push' | 'replace' = 'push', { shallow = false }: { shallow?: boolean } = {}) => {
       const next = `${pathname}${patchQuery(window.location.search, patch)}`;
-      if (mode === 'push') router.push(next, { scroll: false });
+      if (shallow) {
+        if (mode === 'push') window.history.pushState(null, '', next);
+        else window.history.replaceState(null, '', next);
+      } else if (mode === 'push') router.push(next, { scroll: false });
       else router.replace(next, { scroll: false });
     },
     [pathname, router],

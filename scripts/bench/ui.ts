@@ -34,7 +34,10 @@ import {
   type Args,
 } from './common';
 
-export const SERVERS = ['demo-us-1', 'demo-eu-1', 'demo-ap-1'].map((name) => ({ name, secret: `whsec_${randomBytes(32).toString('base64')}` }));
+export const SERVERS = ['demo-us-1', 'demo-eu-1', 'demo-ap-1'].map((name) => ({
+  name,
+  secret: `whsec_${randomBytes(32).toString('base64')}`,
+}));
 
 interface PageSpec {
   name: string;
