@@ -2,13 +2,24 @@
 // "2026-11-29 10:00 → 11:00" (instants written by the caller's formatter, in the zone it shows).
 import { isRelative } from './instant';
 import { presetFor } from './presets';
-import { DEFAULT_RANGE, resolveExactRange, resolveTimeRangeOrDefault } from './range';
+import { TimeRangeError } from './errors';
+import { DEFAULT_RANGE, resolveExactRange, type TimeRange } from './range';
+
+export const INVALID_RANGE_LABEL = 'Invalid time range';
 
 export function describeRange(from: string, to: string, fmt: (ms: number) => string, nowMs: number): string {
   const preset = presetFor(from, to);
   if (preset) return preset.label;
+  // A link's range that does not resolve is not labelled as the default it falls back to: the
+  // page says what is wrong and offers the way back (components/states.tsx).
+  let r: TimeRange;
+  try {
+    r = resolveExactRange(from, to, nowMs);
+  } catch (err) {
+    if (err instanceof TimeRangeError) return INVALID_RANGE_LABEL;
+    throw err;
+  }
   if (isRelative(from) && to === DEFAULT_RANGE.to) return `Since ${from}`;
-  const r = resolveTimeRangeOrDefault(from, to, nowMs, resolveExactRange);
   const a = fmt(r.fromMs);
   const b = fmt(r.toMs);
   // Same day: write the date once ("2026-11-29 19:53 → 19:54").

@@ -146,6 +146,8 @@ describe('wrong addresses, time zones', () => {
           const error = page.locator('[data-testid="error-state"]').first();
           await error.waitFor();
           assert.match(await error.innerText(), why, `${path}?${bad}`);
+          // The picker does not pass the fallback off as the link's range.
+          assert.match(await page.locator('[data-testid="time-range-button"]').innerText(), /Invalid time range/, `${path}?${bad}`);
           assert.equal(await page.locator('[data-testid="error-state"] button', { hasText: 'Retry' }).count(), 0, `${path}?${bad}`);
           await error.locator('[data-testid="reset-range"]').click();
           await page.waitForURL((u) => u.pathname === path && !u.searchParams.has('from') && !u.searchParams.has('to'));

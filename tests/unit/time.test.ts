@@ -271,6 +271,14 @@ describe('presets, navigation, description, typed input', () => {
     assert.equal(describeRange('now-3h', 'now', fmt, NOW), 'Since now-3h');
     assert.equal(describeRange('2026-11-29T10:00:00Z', '2026-11-29T11:00:00Z', fmt, NOW), '2026-11-29 10:00 → 11:00');
     assert.equal(describeRange('2026-11-28T10:00:00Z', '2026-11-29T11:00:00Z', fmt, NOW), '2026-11-28 10:00 → 2026-11-29 11:00');
+    // A range that does not resolve is not labelled as the default it falls back to.
+    for (const [from, to] of [
+      ['banana', 'now'],
+      ['now', 'banana'],
+      ['now-5m', 'now-1h'],
+      ['now+1h', 'now'],
+    ])
+      assert.equal(describeRange(from, to, fmt, NOW), 'Invalid time range', `${from} → ${to}`);
   });
 
   test('typed input: grammar forms, wall-clock times in the display zone', () => {
