@@ -3,7 +3,7 @@
 // HTTP/SSE/WebSocket on loopback. Prints the URL and the login token.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureBuild } from './ensure-build.mjs';
 import { demoFleetServers, serversEnv, startDemoFleet } from '@/lib/sim/demo-fleet';
@@ -51,7 +51,10 @@ async function main() {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   ensureBuild();
   const port = String(settings().PORT);
-  const creds = demoCredentials(join(process.cwd(), 'data'));
+  // Beside the SQLite file (./data by default; a DATABASE_URL=file:… elsewhere takes its credentials along).
+  const db = settings().DATABASE_URL;
+  const dataDir = db.sqliteFile ? dirname(db.sqliteFile) : join(process.cwd(), 'data');
+  const creds = demoCredentials(dataDir);
   const env = {
     ...process.env,
     PORT: port,
@@ -96,7 +99,7 @@ async function main() {
   Doorwatch demo is running: ${url}
   Log in with the operator token: ${creds.adminToken}
   Simulated fleet: ${creds.servers.map((s) => `${s.name} (${s.mode})`).join(', ')} → live numbers within a minute.
-  Ctrl+C stops Doorwatch and the fleet. (Data and credentials stay in ./data.)
+  Ctrl+C stops Doorwatch and the fleet. (Data and credentials stay in ${dataDir}.)
 `);
 }
 

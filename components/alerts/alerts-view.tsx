@@ -14,16 +14,19 @@ import {
   CONTACT_POINT_FORMATS,
   MEASURE_LABELS,
   ZAlertRuleResponse,
+  ZAlertTransitionKind,
   ZContactPointCreated,
   type TAlertComparison,
   type TAlertMeasure,
   type TAlertRule,
   type TAlertTransition,
+  type TAlertTransitionKind,
   type TDeliverySummary,
 } from '@/lib/contract/api/alerts';
 import { apiFetch } from '@/lib/ui/fetcher';
 import { RelTime } from '@/components/rel-time';
-import { fmtDateTime } from '@/lib/ui/format';
+import { fmtDateTime, fmtInt, fmtMatchCount } from '@/lib/ui/format';
+import { toggled } from '@/components/list-page';
 import { queryKeys, useAlertHistory, useAlertRules, useContactPoints, useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -332,7 +335,7 @@ function RulesPanel({ admin }: { admin: boolean }) {
                       className={`chip ${STATE_TONE[r.status.state]}`}
                       title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
                     >
-                      {r.status.state} since {fmtDateTime(r.status.since, global.tz)}
+                      {r.status.state} since <RelTime value={r.status.since} tz={global.tz} />
                     </span>
                   ) : (
                     <span className="chip">not evaluated yet</span>
@@ -488,7 +491,9 @@ function ContactPointsPanel({ admin }: { admin: boolean }) {
               <td>{c.name}</td>
               <td className="mono small">{c.url}</td>
               <td>{c.format}</td>
-              <td className="ts">{fmtDateTime(c.createdAt, global.tz)}</td>
+              <td className="ts">
+                <RelTime value={c.createdAt} tz={global.tz} />
+              </td>
               <td className="right">
                 {admin && (
                   <ConfirmButton
@@ -525,17 +530,56 @@ function DeliveryChip({ d }: { d: TDeliverySummary }) {
   );
 }
 
+const HISTORY_KINDS = ZAlertTransitionKind.options;
+
 function HistoryPanel() {
-  const { global, link } = useUrlState();
-  const q = useAlertHistory(global.refresh);
+  const { global, link, get, set } = useUrlState();
+  // Kinds in the URL (?kind=firing,resolved), so a link to "what fired" keeps its filter.
+  const kinds = (get('kind') ?? '').split(',').filter((k): k is TAlertTransitionKind => (HISTORY_KINDS as readonly string[]).includes(k));
+  const q = useAlertHistory(global.refresh, kinds);
   const rows: TAlertTransition[] = q.data?.transitions ?? [];
   return (
-    <Panel id="h-history" title="History" aside="every state change, newest first, with its notifications">
+    <Panel
+      id="h-history"
+      title="History"
+      aside={
+        q.data ? (
+          <span data-testid="list-total">
+            {fmtMatchCount(q.data.total, q.data.totalCapped, ['state change', 'state changes'])}
+            {q.data.total > rows.length || q.data.totalCapped ? `, newest ${fmtInt(rows.length)} shown` : ''}
+          </span>
+        ) : (
+          'every state change, newest first, with its notifications'
+        )
+      }
+    >
+      <div className="filters" role="group" aria-label="History filters">
+        <div className="field" role="group" aria-label="Changes (any of)">
+          <span className="small muted">Changes</span>
+          {HISTORY_KINDS.map((k) => (
+            <label key={k} className="flag-toggle">
+              <input
+                type="checkbox"
+                checked={kinds.includes(k)}
+                onChange={() => set({ kind: toggled(kinds, k).join(',') || null })}
+                data-testid={`history-kind-${k}`}
+              />
+              <span className={`chip ${kinds.includes(k) ? KIND_TONE[k] || 'neutral' : ''}`}>{k}</span>
+            </label>
+          ))}
+        </div>
+      </div>
       <ListStates
         query={q}
         loadingLabel="Loading history…"
         isEmpty={rows.length === 0}
-        empty={<Empty title="No alert has changed state yet" />}
+        empty={
+          kinds.length ? (
+            <Empty title="No state change of these kinds">Clear the filter to see every change.</Empty>
+          ) : (
+            <Empty title="No alert has changed state yet" />
+          )
+        }
       >
         <DataTable
           testId="alert-history"
@@ -607,7 +651,7 @@ function FiringPanel() {
               <div className="alarm-text">
                 <strong>{r.name}</strong>
                 <div className="small">
-                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since {fmtDateTime(r.status!.since, global.tz)}
+                  {condition(r)} — now {fmtValue(r.status!.value)} · firing since <RelTime value={r.status!.since} tz={global.tz} />
                   {r.server ? ` · ${r.server}` : ''}
                 </div>
               </div>

@@ -108,7 +108,7 @@ export function DeadLettersView() {
       sub={
         data ? (
           <>
-            <strong className={data.total ? 'bad-text' : ''}>{fmtInt(data.total)}</strong> refused{' '}
+            <strong className={data.totalInRange ? 'bad-text' : ''}>{fmtInt(data.totalInRange)}</strong> refused{' '}
             {rangeText.toLowerCase().startsWith('last') ? `in the ${rangeText.toLowerCase()}` : `in ${rangeText}`}
           </>
         ) : (
@@ -155,15 +155,7 @@ export function DeadLettersView() {
       renderRow={(l) => <Row key={l.id} letter={l} tz={tz} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}
       noun={['dead letter', 'dead letters']}
-      // The API's total and byCode ignore the code filter (so every code stays offered): the selected codes' counts sum to the match.
-      total={
-        data
-          ? {
-              count: codes.length ? data.byCode.filter((c) => codes.includes(c.code)).reduce((n, c) => n + c.count, 0) : data.total,
-              capped: false,
-            }
-          : null
-      }
+      total={data ? { count: data.total, capped: false } : null}
     />
   );
 }

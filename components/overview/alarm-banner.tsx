@@ -1,11 +1,13 @@
 'use client';
 // The overview's alarm: state plus recency, naming the server (lib/ui/alarm decides, with
-// hysteresis across refreshes), and the deadlock idle time that keeps counting in the browser.
+// hysteresis across refreshes and on the ticking clock), and the deadlock idle time that keeps
+// counting in the browser.
 import { RowLink } from '@/components/row-link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
-import { alarmText, decideAlarm, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
+import { alarmLevel, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
+import { useUiSettings } from '@/lib/ui/ui-settings';
 import { useNow } from '@/lib/ui/use-now';
 import type { ParamPatch } from '@/lib/ui/url-state';
 
@@ -17,6 +19,7 @@ export interface AlarmView {
 export function alarmSample(s: TStatsResponse): AlarmSample {
   return {
     at: Date.parse(s.now),
+    // The overview always asks for split=server; byServer is what names the servers.
     servers: (s.byServer ?? []).map((b) => ({
       server: b.server,
       stuck: b.ongoingDeadlocks,
@@ -27,7 +30,7 @@ export function alarmSample(s: TStatsResponse): AlarmSample {
   };
 }
 
-/** One decision per stats response, carrying the previous state so the alarm does not flip. */
+/** One fold per stats response, carrying the previous state so the alarm does not flip. */
 export function useAlarm(s: TStatsResponse | undefined): AlarmView | null {
   const [held, setHeld] = useState<{ stats: TStatsResponse; key: string; view: AlarmView } | null>(null);
   if (!s) return null;
@@ -39,6 +42,23 @@ export function useAlarm(s: TStatsResponse | undefined): AlarmView | null {
   // Derived state updated during render (React's documented pattern): one decision per response.
   setHeld({ stats: s, key, view });
   return view;
+}
+
+/**
+ * A naive resume becomes a deadlock by the clock alone: no event is pushed at that moment, and an
+ * absolute range does not refetch on a timer, so the stats say when the next one turns
+ * (`deadlocks.nextOngoingAt`) and the overview asks again then.
+ */
+export function useRefetchAtNextDeadlock(s: TStatsResponse | undefined, receivedAt: number, refetch: () => unknown, enabled: boolean) {
+  const next = s?.deadlocks.nextOngoingAt ?? null;
+  const answeredAt = s ? Date.parse(s.now) : 0;
+  useEffect(() => {
+    if (!enabled || next === null) return;
+    // The server's clock as the browser carries it on since the answer arrived (no clock skew).
+    const delay = Date.parse(next) - (answeredAt + (Date.now() - receivedAt));
+    const timer = setTimeout(() => void refetch(), Math.max(0, delay) + 100);
+    return () => clearTimeout(timer);
+  }, [enabled, next, answeredAt, receivedAt, refetch]);
 }
 
 export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receivedAt: number }) {
@@ -64,9 +84,12 @@ export function AlarmBanner({
   sessionsLink: (extra: ParamPatch) => string;
 }) {
   const now = useNow(1000);
-  // "25 s ago" counts on between refreshes: the server's now plus the time since the answer arrived.
-  const text = alarmText(alarm.sample, alarm.sample.at + Math.max(0, now - receivedAt));
-  const { level } = alarm.state;
+  const { alarmHoldMs } = useUiSettings();
+  // The server's clock, carried on by the browser's between refreshes ("25 s ago" counts on, and a
+  // held red steps down when its hold expires even if no new answer arrives).
+  const serverNow = alarm.sample.at + Math.max(0, now - receivedAt);
+  const level = alarmLevel(alarm.state, serverNow, alarmHoldMs);
+  const text = alarmText(alarm.sample, serverNow, heldSince(alarm.state, serverNow, alarmHoldMs));
   const stuck = stats.deadlocks.ongoing;
   if (level === 'calm')
     return (
@@ -77,13 +100,17 @@ export function AlarmBanner({
   return (
     <div
       className={`alarm ${level === 'warn' ? 'warn-level' : ''}`}
-      role="alert"
+      role="region"
+      aria-label={level === 'stuck' ? 'Alarm' : 'Warning'}
       data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'}
       data-level={level}
     >
       <span className="alarm-count num">{fmtInt(stuck)}</span>
       <div className="alarm-text">
-        <strong data-testid="alarm-headline">{text.headline}</strong>
+        {/* Announced when the headline changes; the details tick every second and would be read out each time. */}
+        <strong role="alert" data-testid="alarm-headline">
+          {text.headline}
+        </strong>
         <span className="small" data-testid="alarm-details">
           {' '}
           · {text.details.join(' · ')}

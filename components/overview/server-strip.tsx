@@ -3,6 +3,7 @@
 // filter) its conformance verdict, sessions stuck now, boundary answers and deadlocks in range,
 // a sparkline, and how long ago it was last heard from (amber, then red, when it goes quiet).
 import { RowLink } from '@/components/row-link';
+import { useState } from 'react';
 import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/servers';
 import type { TServerSplit } from '@/lib/contract/api/stats';
 import { lastSeenTone } from '@/lib/ui/data-age';
@@ -58,6 +59,12 @@ interface StripRow {
   split: TServerSplit | undefined;
 }
 
+/**
+ * Cards shown before the rest fold into one "+N more" card: two rows at 1440 px, so on a big fleet
+ * the strip stays above the fold. The broken servers sort first, so what folds is the healthiest.
+ */
+export const STRIP_CARDS = 9;
+
 // Broken first: naive, then lossy or idle resumes, then what is not known yet, then the healthy ones.
 const RANK: Record<TServerVerdict, number> = { naive: 0, idle_resumes: 1, lossy_resumes: 2, unknown: 3, resumes_correctly: 4, refuses: 5 };
 
@@ -74,6 +81,7 @@ export function ServerStrip({
 }) {
   const { link } = useUrlState();
   const now = useNow(1000);
+  const [expanded, setExpanded] = useState(false);
   const splits = new Map(byServer.map((b) => [b.server, b]));
   const known = servers?.servers ?? [];
   const rows: StripRow[] = known.map((s) => ({ name: s.name, verdict: s.verdict, lastSeenAt: s.lastSeenAt, split: splits.get(s.name) }));
@@ -90,9 +98,12 @@ export function ServerStrip({
         a.name.localeCompare(b.name),
     );
   if (shown.length === 0) return null;
+  // A lone extra server gets its own card rather than a "+1 more".
+  const visible = expanded || shown.length <= STRIP_CARDS + 1 ? shown : shown.slice(0, STRIP_CARDS);
+  const folded = shown.slice(visible.length);
   return (
     <div className="server-strip" data-testid="server-strip" aria-label="Servers: status now and in this range">
-      {shown.map((r) => {
+      {visible.map((r) => {
         const seenAge = r.lastSeenAt ? now - Date.parse(r.lastSeenAt) : null;
         const seenTone = lastSeenTone(seenAge);
         const sp = r.split;
@@ -121,11 +132,16 @@ export function ServerStrip({
               <RowLink
                 href={link('/sessions', { server: r.name, flag: 'boundary' })}
                 title={`${fmtInt(sp?.refused ?? 0)} refused, ${fmtInt(sp?.naiveResumes ?? 0)} naive`}
+                data-testid={`strip-answered-${r.name}`}
               >
                 <strong className="num">{fmtInt(answered)}</strong> answered
                 {sp && sp.naiveResumes > 0 ? <span className="bad-text"> ({fmtInt(sp.naiveResumes)} naive)</span> : null}
               </RowLink>
-              <RowLink href={link('/sessions', { server: r.name, flag: 'deadlock' })} className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}>
+              <RowLink
+                href={link('/sessions', { server: r.name, flag: 'deadlock' })}
+                className={sp && sp.deadlocks > 0 ? 'bad-text' : ''}
+                data-testid={`strip-deadlocks-${r.name}`}
+              >
                 <strong className="num">{fmtInt(sp?.deadlocks ?? 0)}</strong> deadlocks
               </RowLink>
             </div>
@@ -143,6 +159,31 @@ export function ServerStrip({
           </div>
         );
       })}
+      {folded.length > 0 && (
+        <button type="button" className="strip-card strip-more" onClick={() => setExpanded(true)} data-testid="strip-more">
+          <strong>+{fmtInt(folded.length)} more servers</strong>
+          <span className="small muted">{foldedSummary(folded, now)}</span>
+        </button>
+      )}
     </div>
   );
 }
+
+/** What the folded cards hold, so nothing is hidden silently: "4 refuse · 1 unknown · 2 quiet". */
+function foldedSummary(rows: readonly StripRow[], now: number): string {
+  const byVerdict = new Map<TServerVerdict, number>();
+  for (const r of rows) byVerdict.set(r.verdict, (byVerdict.get(r.verdict) ?? 0) + 1);
+  const parts = [...byVerdict].sort((a, b) => RANK[a[0]] - RANK[b[0]]).map(([v, n]) => `${fmtInt(n)} ${VERDICT_WORD[v]}`);
+  const quiet = rows.filter((r) => lastSeenTone(r.lastSeenAt ? now - Date.parse(r.lastSeenAt) : null) !== 'fresh').length;
+  if (quiet > 0) parts.push(`${fmtInt(quiet)} quiet`);
+  return parts.join(' · ');
+}
+
+const VERDICT_WORD: Record<TServerVerdict, string> = {
+  naive: 'naive',
+  idle_resumes: 'idle resumes',
+  lossy_resumes: 'lossy resumes',
+  unknown: 'unknown',
+  resumes_correctly: 'resume correctly',
+  refuses: 'refuse',
+};

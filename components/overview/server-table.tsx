@@ -1,10 +1,11 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
-import { fmtDateTime, fmtInt } from '@/lib/ui/format';
+import { fmtInt } from '@/lib/ui/format';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: string }> = {
@@ -169,7 +170,9 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
               </div>
             )}
           </td>
-          <td className="ts">{fmtDateTime(s.lastSeenAt, global.tz)}</td>
+          <td className="ts">
+            <RelTime value={s.lastSeenAt} tz={global.tz} testId="server-last-seen" />
+          </td>
           <td className="num">
             <RowLink href={sl(s.name)}>{fmtInt(s.sessions)}</RowLink>
           </td>
@@ -205,7 +208,11 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
               <RejectionsCell r={s.rejections} nowMs={query.dataUpdatedAt} />
             </td>
           )}
-          {!compact && <td className="ts">{fmtDateTime(s.registeredAt, global.tz)}</td>}
+          {!compact && (
+            <td className="ts">
+              <RelTime value={s.registeredAt} tz={global.tz} />
+            </td>
+          )}
         </tr>
       ))}
     </DataTable>

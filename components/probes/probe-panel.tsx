@@ -1,4 +1,5 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 // A server's door probes on the Servers page: the target (credential shown as "set", never its
 // value), "Run probe now" for admins, pass/fail over time with durations, and a run's per-step
 // evidence with the probe's sessions and the redacted wire transcript.
@@ -10,7 +11,7 @@ import { sessionHref } from '@/components/sessions/sessions-view';
 import { ZProbeRunView, type TProbeRunView } from '@/lib/contract/api/probes';
 import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
 import { apiFetch } from '@/lib/ui/fetcher';
-import { fmtDateTime, fmtDuration, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { fmtDateTime, fmtDuration, fmtInt, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { queryKeys, useProbeHistory } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -65,69 +66,71 @@ function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
   return (
     <div data-testid="probe-run-detail">
       <p className="small">
-        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> {fmtDateTime(run.startedAt, tz)} · {fmtDuration(run.durationMs)}{' '}
-        · {run.trigger}
+        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> <RelTime value={run.startedAt} tz={tz} testId="probe-run-at" /> ·{' '}
+        {fmtDuration(run.durationMs)} · {run.trigger}
       </p>
-      <table className="table small">
-        <thead>
-          <tr>
-            <th>Step</th>
-            <th>Expected</th>
-            <th>Observed</th>
-            <th>Verdict</th>
-            <th className="num">Latency</th>
-            <th>Sessions</th>
-            <th>Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.result.steps.map((step, i) => {
-            const c = run.result.classification.steps[i];
-            return (
-              <tr key={step.step} data-testid={`probe-step-${step.step}`}>
-                <td className="mono">{step.step}</td>
-                <td>{c?.expected}</td>
-                <td>{step.answer}</td>
-                <td>
-                  <span className={`chip ${TONE[c?.verdict ?? 'error']}`}>
-                    {c?.verdict} · {c?.finding}
-                  </span>
-                </td>
-                <td className="num">{fmtLatency(step.latencyMs)}</td>
-                <td>
-                  {step.tokens.map((t) => (
-                    <RowLink
-                      key={t}
-                      href={sessionHref(link, { server: run.server, token: t })}
-                      className="mono small"
-                      title={t}
-                      style={{ marginRight: 6 }}
-                    >
-                      {shortToken(t, 10)}
-                    </RowLink>
-                  ))}
-                </td>
-                <td className="small">
-                  {c?.reason}
-                  <details>
-                    <summary className="small muted">
-                      transcript ({step.transcript.entries.length}
-                      {step.transcript.omitted ? ` + ${step.transcript.omitted} omitted` : ''})
-                    </summary>
-                    <pre
-                      className="mono small"
-                      data-testid="probe-transcript"
-                      style={{ whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}
-                    >
-                      {step.transcript.entries.map((e) => `${String(e.t).padStart(5)} ms ${e.dir} ${e.text}`).join('\n')}
-                    </pre>
-                  </details>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="table-wrap">
+        <table className="table small">
+          <thead>
+            <tr>
+              <th>Step</th>
+              <th>Expected</th>
+              <th>Observed</th>
+              <th>Verdict</th>
+              <th className="num">Latency</th>
+              <th>Sessions</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.result.steps.map((step, i) => {
+              const c = run.result.classification.steps[i];
+              return (
+                <tr key={step.step} data-testid={`probe-step-${step.step}`}>
+                  <td className="mono">{step.step}</td>
+                  <td>{c?.expected}</td>
+                  <td>{step.answer}</td>
+                  <td>
+                    <span className={`chip ${TONE[c?.verdict ?? 'error']}`}>
+                      {c?.verdict} · {c?.finding}
+                    </span>
+                  </td>
+                  <td className="num">{fmtLatency(step.latencyMs)}</td>
+                  <td>
+                    {step.tokens.map((t) => (
+                      <RowLink
+                        key={t}
+                        href={sessionHref(link, { server: run.server, token: t })}
+                        className="mono small"
+                        title={t}
+                        style={{ marginRight: 6 }}
+                      >
+                        {shortToken(t, 10)}
+                      </RowLink>
+                    ))}
+                  </td>
+                  <td className="small">
+                    {c?.reason}
+                    <details>
+                      <summary className="small muted">
+                        transcript ({step.transcript.entries.length}
+                        {step.transcript.omitted ? ` + ${step.transcript.omitted} omitted` : ''})
+                      </summary>
+                      <pre
+                        className="mono small"
+                        data-testid="probe-transcript"
+                        style={{ whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}
+                      >
+                        {step.transcript.entries.map((e) => `${String(e.t).padStart(5)} ms ${e.dir} ${e.text}`).join('\n')}
+                      </pre>
+                    </details>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -189,7 +192,14 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
       {runs.length === 0 ? (
         <p className="small muted">No run yet.</p>
       ) : (
-        <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />
+        <>
+          <span className="small muted" data-testid="probe-run-total">
+            {fmtInt(q.data.total)}
+            {q.data.totalCapped ? '+' : ''} {q.data.total === 1 && !q.data.totalCapped ? 'run' : 'runs'}
+            {q.data.total > runs.length || q.data.totalCapped ? `, newest ${fmtInt(runs.length)} shown` : ''}
+          </span>
+          <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />
+        </>
       )}
       {shown && <RunDetail run={shown} tz={global.tz} />}
     </section>

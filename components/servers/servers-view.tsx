@@ -20,7 +20,10 @@ export function ServersView() {
         <h1>Servers</h1>
         {q.data && (
           <span className="sub small">
-            {fmtInt(servers.length)} servers · <span className="good-text">{refuses} refuse correctly</span> ·{' '}
+            <span data-testid="list-total">
+              {fmtInt(servers.length)} {servers.length === 1 ? 'server' : 'servers'}
+            </span>{' '}
+            · <span className="good-text">{refuses} refuse correctly</span> ·{' '}
             <span className={naive ? 'bad-text' : ''}>{naive} resume naively</span> · {sseOnly} judged by their SSE resumes ·{' '}
             {servers.length - naive - refuses - sseOnly} not yet tested
           </span>

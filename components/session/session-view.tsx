@@ -8,7 +8,7 @@ import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TChainLink, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtLatency, fmtTime, shortToken, tzLabel, type TimeZoneMode } from '@/lib/ui/format';
-import { useServers, useSessionDetail } from '@/lib/ui/queries';
+import { useSessionDetail } from '@/lib/ui/queries';
 import { SIDE_LABELS, deriveSides, type Side } from '@/lib/ui/sides';
 import { naiveShape } from '@/lib/boundary/sides';
 import { formatInstant } from '@/lib/time/instant';
@@ -55,15 +55,12 @@ function ChainNode({ link: l, href, current, tz }: { link: TChainLink; href: str
   );
 }
 
-/** A 404: says whether the server exists at all (the server list is read only here, on the miss). */
-function SessionNotFound({ server, token }: { server: string; token: string }) {
-  const { global, link } = useUrlState();
-  const servers = useServers(global.refresh);
-  const known = servers.data?.servers.some((x) => x.name === server);
-  if (servers.isPending) return <Loading label="Loading session…" />;
+/** A 404: an unknown server (the API's `server_not_found`) or a token this server never reported. */
+function SessionNotFound({ server, token, unknownServer }: { server: string; token: string; unknownServer: boolean }) {
+  const { link } = useUrlState();
   return (
     <div className="panel">
-      {known === false ? (
+      {unknownServer ? (
         <Empty title={`There is no server ${server}`}>
           Doorwatch has no server by that name (none is configured and none has reported).{' '}
           <RowLink href={link('/servers')}>See the servers it knows →</RowLink>
@@ -98,7 +95,8 @@ export function SessionView({ server, token }: { server: string; token: string }
 
   if (q.isPending) return <Loading label="Loading session…" />;
   if (q.isError && !detail) {
-    if (q.error instanceof UiApiError && q.error.status === 404) return <SessionNotFound server={server} token={token} />;
+    if (q.error instanceof UiApiError && q.error.status === 404)
+      return <SessionNotFound server={server} token={token} unknownServer={q.error.code === 'server_not_found'} />;
     return (
       <div className="panel">
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />

@@ -1,4 +1,5 @@
 'use client';
+import { RelTime } from '@/components/rel-time';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
@@ -157,54 +158,58 @@ function ServersAdmin() {
       ) : (q.data?.servers ?? []).length === 0 ? (
         <Empty title="No servers registered" />
       ) : (
-        <table className="data" data-testid="admin-servers">
-          <thead>
-            <tr>
-              <th>Server</th>
-              <th>Registered</th>
-              <th>Active secrets</th>
-              <th>Ingest URL</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data!.servers.map((s) => (
-              <tr key={s.name}>
-                <td className="mono">{s.name}</td>
-                <td className="ts">{fmtDateTime(s.createdAt, global.tz)}</td>
-                <td>
-                  {(s.secrets ?? []).map((x) => (
-                    <div key={x.id} className="small">
-                      since {fmtDateTime(x.createdAt, global.tz)}
-                      {x.expiresAt ? (
-                        <span className="chip warn" style={{ marginLeft: 6 }}>
-                          expires {fmtDateTime(x.expiresAt, global.tz)}
-                        </span>
-                      ) : null}
-                    </div>
-                  ))}
-                </td>
-                <td className="mono small">/api/v1/ingest/{s.name}</td>
-                <td className="right">
-                  <button
-                    type="button"
-                    className="btn btn-xs"
-                    disabled={rotate.isPending}
-                    onClick={() => rotate.mutate(s.name)}
-                    title="Mint a new secret; the current ones stay valid for a grace period"
-                  >
-                    Rotate secret
-                  </button>{' '}
-                  <ConfirmButton
-                    label="Remove"
-                    question={`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`}
-                    onConfirm={() => remove.mutate(s.name)}
-                  />
-                </td>
+        <div className="table-wrap">
+          <table className="data" data-testid="admin-servers">
+            <thead>
+              <tr>
+                <th>Server</th>
+                <th>Registered</th>
+                <th>Active secrets</th>
+                <th>Ingest URL</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {q.data!.servers.map((s) => (
+                <tr key={s.name}>
+                  <td className="mono">{s.name}</td>
+                  <td className="ts">
+                    <RelTime value={s.createdAt} tz={global.tz} />
+                  </td>
+                  <td>
+                    {(s.secrets ?? []).map((x) => (
+                      <div key={x.id} className="small">
+                        since <RelTime value={x.createdAt} tz={global.tz} />
+                        {x.expiresAt ? (
+                          <span className="chip warn" style={{ marginLeft: 6 }}>
+                            expires {fmtDateTime(x.expiresAt, global.tz)}
+                          </span>
+                        ) : null}
+                      </div>
+                    ))}
+                  </td>
+                  <td className="mono small">/api/v1/ingest/{s.name}</td>
+                  <td className="right">
+                    <button
+                      type="button"
+                      className="btn btn-xs"
+                      disabled={rotate.isPending}
+                      onClick={() => rotate.mutate(s.name)}
+                      title="Mint a new secret; the current ones stay valid for a grace period"
+                    >
+                      Rotate secret
+                    </button>{' '}
+                    <ConfirmButton
+                      label="Remove"
+                      question={`Remove ${s.name}? Its secrets stop working at once; stored sessions stay.`}
+                      onConfirm={() => remove.mutate(s.name)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );
@@ -268,51 +273,59 @@ function OperatorsAdmin() {
       ) : q.isError ? (
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />
       ) : (
-        <table className="data" data-testid="operators-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.operators.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  {o.name}
-                  {o.bootstrap && (
-                    <span className="chip" style={{ marginLeft: 6 }}>
-                      bootstrap
-                    </span>
-                  )}
-                </td>
-                <td>{o.role}</td>
-                <td className="ts">{fmtDateTime(o.createdAt, global.tz)}</td>
-                <td className="ts">{fmtDateTime(o.lastUsedAt, global.tz)}</td>
-                <td>
-                  {o.revokedAt ? (
-                    <span className="chip bad">revoked {fmtDateTime(o.revokedAt, global.tz)}</span>
-                  ) : (
-                    <span className="chip good">active</span>
-                  )}
-                </td>
-                <td className="right">
-                  {!o.revokedAt && (
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke ${o.name}? Its token and browser sessions stop working at once.`}
-                      onConfirm={() => revoke.mutate(o.id)}
-                    />
-                  )}
-                </td>
+        <div className="table-wrap">
+          <table className="data" data-testid="operators-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Status</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {q.data.operators.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    {o.name}
+                    {o.bootstrap && (
+                      <span className="chip" style={{ marginLeft: 6 }}>
+                        bootstrap
+                      </span>
+                    )}
+                  </td>
+                  <td>{o.role}</td>
+                  <td className="ts">
+                    <RelTime value={o.createdAt} tz={global.tz} />
+                  </td>
+                  <td className="ts">
+                    <RelTime value={o.lastUsedAt} tz={global.tz} />
+                  </td>
+                  <td>
+                    {o.revokedAt ? (
+                      <span className="chip bad">
+                        revoked <RelTime value={o.revokedAt} tz={global.tz} />
+                      </span>
+                    ) : (
+                      <span className="chip good">active</span>
+                    )}
+                  </td>
+                  <td className="right">
+                    {!o.revokedAt && (
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Revoke ${o.name}? Its token and browser sessions stop working at once.`}
+                        onConfirm={() => revoke.mutate(o.id)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ZChange } from '@/lib/live/change';
 import { dataAgeTone } from '@/lib/ui/data-age';
-import { fmtTime } from '@/lib/ui/format';
+import { fmtTime, type TimeZoneMode } from '@/lib/ui/format';
 import { isAffected } from '@/lib/ui/live-invalidation';
 import { setLiveStatus, useLiveStatus } from '@/lib/ui/live-status';
 import { FALLBACK_REFRESH_MS } from '@/lib/ui/queries';
@@ -83,7 +83,7 @@ export function useLiveUpdates(refresh: RefreshMode): void {
 const ageText = (ms: number) => (ms < 1500 ? 'now' : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`);
 
 /** "live · updated 2 s ago", amber then red when updates stop. */
-export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: 'local' | 'utc' }) {
+export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMode }) {
   const { stream, freshAt, lastFetchFailed } = useLiveStatus();
   const now = useNow(1000);
   const ageMs = freshAt === null ? null : Math.max(0, now - freshAt);

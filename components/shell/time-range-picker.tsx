@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { fmtDateTime, tzLabel } from '@/lib/ui/format';
-import { describeRange } from '@/lib/time/describe';
+import { describeRange, withoutYear } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { isRelative } from '@/lib/time/instant';
 import { freezeRange, shiftRange, zoomOutRange } from '@/lib/time/navigate';
@@ -74,7 +74,9 @@ export function TimeRangePicker() {
   };
 
   const preset = presetFor(from, to);
-  const label = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
+  const fullLabel = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
+  // The button drops this year's "2026-" so the top bar stays one row; the title has it whole.
+  const label = withoutYear(fullLabel, fmtDateTime(now, tz).slice(0, 4));
 
   return (
     <div className="trp" ref={boxRef}>
@@ -94,12 +96,12 @@ export function TimeRangePicker() {
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
         data-testid="time-range-button"
-        title="Time range (t)"
+        title={`${fullLabel} (t: change the time range)`}
       >
         <span aria-hidden="true" className="trp-clock">
           ◷
         </span>{' '}
-        {label}
+        <span className="trp-label">{label}</span>
       </button>
       <button
         type="button"

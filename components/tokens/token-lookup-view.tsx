@@ -46,38 +46,40 @@ export function TokenLookupView({ token }: { token: string }) {
             No server has reported a token starting with <code>{token}</code>.
           </Empty>
         ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th>Server</th>
-                <th>Token</th>
-                <th>State</th>
-                <th>Flags</th>
-                <th>Last event</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((s) => (
-                <tr key={`${s.server}/${s.token}`}>
-                  <td className="mono">{s.server}</td>
-                  <td>
-                    <RowLink className="mono" href={sessionHref(link, s)}>
-                      {s.token}
-                    </RowLink>
-                  </td>
-                  <td>
-                    <StateChip state={s.state} />
-                  </td>
-                  <td>
-                    <Flags flags={s.flags} />
-                  </td>
-                  <td className="ts">
-                    <RelTime value={s.lastEventAt} tz={global.tz} testId="session-last-event" />
-                  </td>
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Server</th>
+                  <th>Token</th>
+                  <th>State</th>
+                  <th>Flags</th>
+                  <th>Last event</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sessions.map((s) => (
+                  <tr key={`${s.server}/${s.token}`}>
+                    <td className="mono">{s.server}</td>
+                    <td>
+                      <RowLink className="mono" href={sessionHref(link, s)}>
+                        {s.token}
+                      </RowLink>
+                    </td>
+                    <td>
+                      <StateChip state={s.state} />
+                    </td>
+                    <td>
+                      <Flags flags={s.flags} />
+                    </td>
+                    <td className="ts">
+                      <RelTime value={s.lastEventAt} tz={global.tz} testId="session-last-event" />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </div>

@@ -10,6 +10,7 @@ import type {
   TAlertRulePatch,
   TContactPoint,
   TContactPointCreate,
+  TAlertTransitionKind,
   TDeliverySummary,
 } from '@/lib/contract/api/alerts';
 import { toIsoMs } from '@/lib/contract/timestamp';
@@ -23,7 +24,7 @@ import {
   type AlertRuleRow,
 } from '@/lib/store/alert-rules';
 import { readAlertStates, type AlertStateRow } from '@/lib/store/alert-states';
-import { listAlertTransitions } from '@/lib/store/alert-transitions';
+import { countAlertTransitions, listAlertTransitions } from '@/lib/store/alert-transitions';
 import { countFailedDeliveries, listAlertDeliveries, type AlertDeliveryRow, type DeliveryStatus } from '@/lib/store/alert-deliveries';
 import {
   deleteContactPoint,
@@ -151,8 +152,13 @@ function deliveryView(d: AlertDeliveryRow, names: Map<string, string>): TDeliver
 
 const contactNames = async (db: Db) => new Map((await listContactPoints(db.sql)).map((c) => [c.id, c.name]));
 
-export async function alertHistory(db: Db, q: { rule?: string; limit: number }): Promise<TAlertHistoryResponse> {
-  const transitions = await listAlertTransitions(db.sql, { ruleId: q.rule ?? null, limit: q.limit });
+export async function alertHistory(
+  db: Db,
+  q: { rule?: string; kind: readonly TAlertTransitionKind[]; limit: number },
+): Promise<TAlertHistoryResponse> {
+  const filter = { ruleId: q.rule ?? null, kinds: q.kind };
+  const transitions = await listAlertTransitions(db.sql, { ...filter, limit: q.limit });
+  const { total, totalCapped } = await countAlertTransitions(db.sql, filter);
   const deliveries = await listAlertDeliveries(db.sql, { transitionIds: transitions.map((t) => t.id), limit: transitions.length * 20 });
   const names = await contactNames(db);
   return {
@@ -171,6 +177,8 @@ export async function alertHistory(db: Db, q: { rule?: string; limit: number }):
       sessionsPath: transitionSessionsPath(t),
       deliveries: deliveries.filter((d) => d.transitionId === t.id).map((d) => deliveryView(d, names)),
     })),
+    total,
+    totalCapped,
   };
 }
 

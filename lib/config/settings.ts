@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
 import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/db/config';
+import { DEFAULT_ALARM_HOLD_MS } from '@/lib/ui/alarm';
 import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/store/servers/secret-sealing';
 import { SERVER_NAME, isWellFormedSecret } from '@/lib/store/servers/server-secret';
 
@@ -132,6 +133,11 @@ export const ZSettings = z.object({
     default: DEFAULT_DEADLOCK_THRESHOLD_MS,
     min: 1,
     description: 'milliseconds after which an unended naive resume counts as an ongoing deadlock',
+  }),
+  DOORWATCH_ALARM_HOLD_MS: wholeNumber({
+    default: DEFAULT_ALARM_HOLD_MS,
+    min: 0,
+    description: 'milliseconds the overview alarm stays red (then amber) after its cause cleared, so it does not flap',
   }),
   DOORWATCH_INGEST_RATE: positiveNumber({
     default: 100_000,

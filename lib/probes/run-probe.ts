@@ -257,7 +257,10 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
   if (cursor === undefined) return { ...out, detail: `the door is event ${door.eventId}: there is no cursor before it` };
   out.resume = { lastEventId: cursor };
   if (!(await resetAfterUpgrade(scope, door.stream, settings.resetDelayMs))) {
-    return { ...out, detail: 'the stream was gone before the reset inside the window' };
+    return {
+      ...out,
+      detail: 'the stream closed by itself after upgrade-accepted, before the probe could cut it ahead of the WebSocket handshake',
+    };
   }
 
   const resumeHeaders: Record<string, string> = { 'mcp-session-id': door.session.token };

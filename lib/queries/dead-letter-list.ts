@@ -78,7 +78,9 @@ export async function listDeadLetters(sql: SqlExecutor, q: DeadLetterQuery): Pro
     deadLetters: page.map(toView),
     nextCursor: rows.length > q.limit && last ? encodeDeadLetterCursor({ receivedAt: last.receivedAt, id: last.id }) : null,
     byCode,
-    total: byCode.reduce((sum, c) => sum + c.count, 0),
+    // Exact without another scan: the GROUP BY already counted every code in scope.
+    total: byCode.filter((c) => !q.codes.length || q.codes.includes(c.code)).reduce((sum, c) => sum + c.count, 0),
+    totalInRange: byCode.reduce((sum, c) => sum + c.count, 0),
   };
 }
 

@@ -8,7 +8,8 @@ import { settings } from '@/lib/config/settings';
 import { ApiError } from '@/lib/http/api-error';
 import { ProbeTargetError, checkCredentialHeader, parseProbeUrl } from '@/lib/probes/probe-target';
 import { runServerProbe } from '@/lib/probes/probe-service';
-import { readProbeRuns, type StoredProbeRun } from '@/lib/store/probe-runs';
+import { countProbeRuns, readProbeRuns, type StoredProbeRun } from '@/lib/store/probe-runs';
+import type { ProbeVerdict } from '@/lib/contract/probe-result';
 import { deleteProbeTarget, readProbeTarget, upsertProbeTarget, type StoredProbeTarget } from '@/lib/store/probe-targets';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 
@@ -83,8 +84,14 @@ export async function runProbeNow(db: Db, server: string): Promise<TProbeRunView
   }
 }
 
-export async function probeHistory(db: Db, server: string, limit: number): Promise<TProbeHistoryResponse> {
+export async function probeHistory(
+  db: Db,
+  server: string,
+  q: { verdict: readonly ProbeVerdict[]; limit: number },
+): Promise<TProbeHistoryResponse> {
+  const filter = { server, verdicts: q.verdict };
   const target = await readProbeTarget(db.sql, server);
-  const runs = await readProbeRuns(db.sql, server, limit);
-  return { target: target && toProbeTargetView(target), runs: runs.map(toProbeRunView) };
+  const runs = await readProbeRuns(db.sql, filter, q.limit);
+  const { total, totalCapped } = await countProbeRuns(db.sql, filter);
+  return { target: target && toProbeTargetView(target), runs: runs.map(toProbeRunView), total, totalCapped };
 }

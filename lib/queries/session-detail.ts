@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/http/api-error';
 import type { SessionRow } from '@/lib/store/session-row';
 import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
 import { findSession, sessionsWithTokens } from '@/lib/store/sessions';
+import { TABLE_SQL } from '@/lib/store/tables';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';
@@ -40,6 +41,17 @@ async function predecessorOf(sql: SqlExecutor, row: SessionRow): Promise<Session
   return same ?? [...rows].sort((a, b) => (a.server < b.server ? -1 : 1))[0];
 }
 
+/** A server Doorwatch knows: registered, or seen in its data (the servers GET /api/v1/servers lists). */
+async function serverKnown(sql: SqlExecutor, server: string): Promise<boolean> {
+  const rows = await sql.query<{ one: unknown }>(
+    `SELECT 1 AS "one" FROM "Server" WHERE "name" = ?
+     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.session} WHERE "server" = ? LIMIT 1) s
+     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.rollup} WHERE "server" = ? LIMIT 1) r`,
+    [server, server, server],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Read in one snapshot (Sql.snapshot): ingest commits a session's summary with its events, so the
  * page never shows a summary older (or newer) than its own timeline, on the primary or on a
@@ -63,7 +75,16 @@ async function readDetail(
   thresholdMs: number,
 ): Promise<TSessionDetailResponse> {
   const row = await findSession(sql, server, token);
-  if (!row) throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
+  if (!row) {
+    // Only on the miss: a mistyped server name is a different mistake from a token it never saw.
+    if (!(await serverKnown(sql, server)))
+      throw new ApiError(
+        404,
+        'server_not_found',
+        `no server ${JSON.stringify(server)}: none is configured by that name and none has reported`,
+      );
+    throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
+  }
 
   const events = (await readSessionEvents(sql, server, token)).sort(compareTimeline);
   const timeline: TTimelineEvent[] = events.map((e) => ({

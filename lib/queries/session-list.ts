@@ -2,6 +2,7 @@
 import type { Db } from '@/lib/db/client';
 import type { SessionRow } from '@/lib/store/session-row';
 import { TABLE_SQL } from '@/lib/store/tables';
+import { countUpTo, type CappedTotal } from '@/lib/store/capped-count';
 import { SESSION_TOTAL_CAP, type TSessionListResponse, type TSessionSort, type TSessionView } from '@/lib/contract/api/sessions';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';
@@ -33,15 +34,10 @@ async function fetchPage(
   return db.sql.query<SessionRow>(text, [...params, limit]);
 }
 
-/** How many sessions match the filter (not the cursor), up to the cap: a COUNT over a LIMITed subquery on the same WHERE. */
-async function countMatching(db: Db, filter: SessionFilter): Promise<{ total: number; totalCapped: boolean }> {
+/** How many sessions match the filter (not the cursor), up to the cap. */
+function countMatching(db: Db, filter: SessionFilter): Promise<CappedTotal> {
   const { where, params } = filterSql(filter, db.sql.provider);
-  const text =
-    `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${TABLE_SQL.session}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
-    ` LIMIT ?) AS "matching"`;
-  const [row] = await db.sql.query<{ n: number | bigint | string }>(text, [...params, SESSION_TOTAL_CAP + 1]);
-  const n = Number(row?.n ?? 0);
-  return { total: Math.min(n, SESSION_TOTAL_CAP), totalCapped: n > SESSION_TOTAL_CAP };
+  return countUpTo(db.sql, TABLE_SQL.session, where, params, SESSION_TOTAL_CAP);
 }
 
 function cursorAfter(row: SessionRow, sort: TSessionSort): SessionCursor {

@@ -18,9 +18,11 @@
 //   refusedAt / successorOpenedAt falls in the bucket. The rule (EXACT_MAX_SAMPLES): when the range's
 //   rollups count at most 2,000 refusals (renegotiations), that metric is exact, from Session rows
 //   through the covering indexes (cheap: bounded by the rule); above it, it comes from the summed
-//   per-minute log-scale histograms (LatencyHistogram), each figure within 2 % of the exact one
-//   (lib/metrics/latency-histogram.ts), and the cost follows the range, not the table. The response
-//   says which (`percentiles`).
+//   log-scale histograms, each figure within 2 % of the exact one (lib/metrics/latency-histogram.ts):
+//   for all servers, whole quarter hours from LatencyHistogramQuarter (no server column, so a day is
+//   at most 96 cells per bucket in use, however dense the sessions) and the edge minutes from
+//   LatencyHistogram; for one server, its per-minute LatencyHistogram cells. The response says
+//   which (`percentiles`).
 import type { Db } from '@/lib/db/client';
 import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
@@ -184,6 +186,16 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
   );
 
+  // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
+  // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
+  const [candidate] = await db.sql.query<{ first: number | null }>(
+    `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
+        AND "deadlockEndedAt" IS NULL${serverSql}`,
+    [fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
+  );
+  const firstCandidate = candidate?.first === null || candidate?.first === undefined ? null : Number(candidate.first);
+
   // What senders got wrong in range.
   const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
   const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
@@ -234,7 +246,12 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     naiveResumes: totals.naiveResumes,
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
-    deadlocks: { total: totals.deadlocks + ongoing, ongoing, idleMs },
+    deadlocks: {
+      total: totals.deadlocks + ongoing,
+      ongoing,
+      idleMs,
+      nextOngoingAt: firstCandidate === null ? null : toIsoMs(firstCandidate + q.thresholdMs),
+    },
     refusalLatencyMs: refusals.total,
     percentiles: { refusal: refusals.method, renegotiation: renegs.method },
     renegotiations: {

@@ -3,6 +3,7 @@
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { TAlertComparison, TAlertMeasure, TAlertTransitionKind } from '@/lib/contract/api/alerts';
 import { TABLE_SQL, placeholders } from './tables';
+import { countUpTo, type CappedTotal } from './capped-count';
 
 export interface AlertTransitionRow {
   id: string;
@@ -28,11 +29,33 @@ export async function insertAlertTransition(tx: SqlExecutor, row: AlertTransitio
   );
 }
 
-/** Newest first; one rule or all. */
-export async function listAlertTransitions(sql: SqlExecutor, q: { ruleId: string | null; limit: number }): Promise<AlertTransitionRow[]> {
+export interface AlertTransitionFilter {
+  /** One rule, or null for all. */
+  ruleId: string | null;
+  /** Only these kinds; empty for all. */
+  kinds: readonly TAlertTransitionKind[];
+}
+
+function filterWhere(q: AlertTransitionFilter): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.ruleId !== null) {
+    where.push('"ruleId" = ?');
+    params.push(q.ruleId);
+  }
+  if (q.kinds.length) {
+    where.push(`"kind" IN (${placeholders(q.kinds.length)})`);
+    params.push(...q.kinds);
+  }
+  return { where, params };
+}
+
+/** Newest first, matching the filter. */
+export async function listAlertTransitions(sql: SqlExecutor, q: AlertTransitionFilter & { limit: number }): Promise<AlertTransitionRow[]> {
+  const { where, params } = filterWhere(q);
   const rows = await sql.query<AlertTransitionRow>(
-    `SELECT * FROM ${T} ${q.ruleId === null ? '' : 'WHERE "ruleId" = ?'} ORDER BY "at" DESC, "id" DESC LIMIT ?`,
-    q.ruleId === null ? [q.limit] : [q.ruleId, q.limit],
+    `SELECT * FROM ${T} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY "at" DESC, "id" DESC LIMIT ?`,
+    [...params, q.limit],
   );
   return rows.map((r) => ({
     ...r,
@@ -41,4 +64,10 @@ export async function listAlertTransitions(sql: SqlExecutor, q: { ruleId: string
     threshold: Number(r.threshold),
     windowMs: Number(r.windowMs),
   }));
+}
+
+/** How many transitions match the filter (all of them, not the limit), up to the list cap. */
+export function countAlertTransitions(sql: SqlExecutor, q: AlertTransitionFilter): Promise<CappedTotal> {
+  const { where, params } = filterWhere(q);
+  return countUpTo(sql, T, where, params);
 }

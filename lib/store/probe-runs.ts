@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlExecutor } from '@/lib/db/sql';
 import { ZProbeResult, type ProbeResult, type ProbeStepName, type ProbeVerdict, type StepFinding } from '@/lib/contract/probe-result';
 import { TABLE_SQL } from './tables';
+import { countUpTo, type CappedTotal } from './capped-count';
 
 const T = TABLE_SQL.probeRun;
 
@@ -70,15 +71,30 @@ const fromRow = (r: Row): StoredProbeRun => ({
   result: ZProbeResult.parse(JSON.parse(r.result)),
 });
 
-/** A server's runs, newest first, strictly before `before` (keyset on startedAt, id). */
+export interface ProbeRunFilter {
+  server: string;
+  /** Only runs with these verdicts; empty for all. */
+  verdicts: readonly ProbeVerdict[];
+}
+
+function filterWhere(f: ProbeRunFilter): { where: string[]; params: unknown[] } {
+  const where = ['"server" = ?'];
+  const params: unknown[] = [f.server];
+  if (f.verdicts.length) {
+    where.push(`"verdict" IN (${f.verdicts.map(() => '?').join(', ')})`);
+    params.push(...f.verdicts);
+  }
+  return { where, params };
+}
+
+/** A server's runs matching the filter, newest first, strictly before `before` (keyset on startedAt, id). */
 export async function readProbeRuns(
   sql: SqlExecutor,
-  server: string,
+  filter: ProbeRunFilter,
   limit: number,
   before: { startedAt: number; id: string } | null = null,
 ): Promise<StoredProbeRun[]> {
-  const where = ['"server" = ?'];
-  const params: unknown[] = [server];
+  const { where, params } = filterWhere(filter);
   if (before) {
     where.push('("startedAt" < ? OR ("startedAt" = ? AND "id" < ?))');
     params.push(before.startedAt, before.startedAt, before.id);
@@ -88,6 +104,12 @@ export async function readProbeRuns(
     limit,
   ]);
   return rows.map(fromRow);
+}
+
+/** How many of a server's runs match the filter (all of them, not the limit), up to the list cap. */
+export function countProbeRuns(sql: SqlExecutor, filter: ProbeRunFilter): Promise<CappedTotal> {
+  const { where, params } = filterWhere(filter);
+  return countUpTo(sql, T, where, params);
 }
 
 export interface LatestProbeVerdict {

@@ -3,8 +3,11 @@
 // - "RollupQuarter": the same counters per server and quarter hour (the sum of its 15 minutes), so
 //   a day's overview reads 96 cells per server instead of 1,440;
 // - "LatencyHistogram": per server and minute, how many latencies fell in each log-scale bucket
-//   (lib/metrics/latency-histogram.ts), for the percentiles.
-// One delta (lib/metrics/rollup-contributions.ts) feeds all three in the writer's transaction.
+//   (lib/metrics/latency-histogram.ts), for the percentiles;
+// - "LatencyHistogramQuarter": the same buckets per quarter hour over ALL servers (no server column),
+//   so the overview's percentiles read at most ~96 × buckets-in-use cells a day per metric however
+//   many sessions fell in it (per-minute, per-server cells are about as sparse as the sessions).
+// One delta (lib/metrics/rollup-contributions.ts) feeds all four in the writer's transaction.
 import type { ColumnSpec, SqlExecutor } from '@/lib/db/sql';
 import { parseHistogramKey, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { ROLLUP_COLUMNS, ROLLUP_MS_COLUMNS, type RollupColumn, type RollupDelta } from '@/lib/metrics/rollup-contributions';
@@ -39,8 +42,47 @@ export const HISTOGRAM_COLUMN_SPECS: readonly ColumnSpec[] = [
 ];
 export const HISTOGRAM_ADD_TAIL = `ON CONFLICT ("minute","server","metric","bucket") DO UPDATE SET "count" = ${TABLE_SQL.latencyHistogram}."count" + excluded."count"`;
 
+/** "LatencyHistogramQuarter": no server column (all servers summed), "minute" = the quarter's first minute. */
+export const HISTOGRAM_QUARTER_COLUMN_SPECS: readonly ColumnSpec[] = [
+  { name: 'minute', type: 'bigint' },
+  { name: 'metric', type: 'text' },
+  { name: 'bucket', type: 'int' },
+  { name: 'count', type: 'int' },
+];
+export const HISTOGRAM_QUARTER_ADD_TAIL = `ON CONFLICT ("minute","metric","bucket") DO UPDATE SET "count" = ${TABLE_SQL.latencyHistogramQuarter}."count" + excluded."count"`;
+
 type Cell = { server: string; minute: number; values: Partial<Record<RollupColumn, number>> };
 export type HistogramRow = [minute: number, server: string, metric: LatencyMetric, bucket: number, count: number];
+export type HistogramQuarterRow = [quarter: number, metric: LatencyMetric, bucket: number, count: number];
+
+/**
+ * The "LatencyHistogramQuarter" cells of a delta's histogram rows: summed over servers and the
+ * quarter's minutes, zero sums dropped, in key order (quarter, metric, bucket). A function of the
+ * delta alone and additive, so any delivery order adds up to the same cells, as for the minutes.
+ */
+export function histogramQuarterRows(histogram: readonly HistogramRow[]): HistogramQuarterRow[] {
+  const sums = new Map<string, HistogramQuarterRow>();
+  for (const [minute, , metric, bucket, count] of histogram) {
+    const quarter = quarterOf(minute);
+    const k = `${quarter}|${metric}|${bucket}`;
+    const row = sums.get(k);
+    if (row) row[3] += count;
+    else sums.set(k, [quarter, metric, bucket, count]);
+  }
+  return [...sums.values()]
+    .filter((r) => r[3] !== 0)
+    .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
+}
+
+/**
+ * Adds a delta's histogram rows to "LatencyHistogramQuarter" (one statement). Every server's
+ * transaction adds to the same quarter rows, so this runs last among the rollup writes (row locks
+ * held for the shortest time) with rows in key order (concurrent writers queue, never deadlock).
+ */
+export async function addHistogramQuarterCells(tx: SqlExecutor, histogram: readonly HistogramRow[]): Promise<void> {
+  const rows = histogramQuarterRows(histogram);
+  if (rows.length > 0) await tx.insertMany(TABLE.latencyHistogramQuarter, HISTOGRAM_QUARTER_COLUMN_SPECS, rows, HISTOGRAM_QUARTER_ADD_TAIL);
+}
 
 /** A delta's cells split by table: minute counters, quarter counters, histogram rows, each in key order. */
 export function splitRollupDelta(delta: RollupDelta): { minutes: Cell[]; quarters: Cell[]; histogram: HistogramRow[] } {
@@ -97,6 +139,7 @@ export async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Pro
   await addCells(tx, TABLE.rollup, minutes);
   await addCells(tx, TABLE.rollupQuarter, quarters);
   if (histogram.length > 0) await tx.insertMany(TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS, histogram, HISTOGRAM_ADD_TAIL);
+  await addHistogramQuarterCells(tx, histogram);
 }
 
 /** All-time sums of the given counters per server. */
@@ -154,19 +197,39 @@ export interface HistogramBucketRow {
   count: number;
 }
 
-/** Histogram counts per (series bucket, metric, latency bucket) over [fromMs, toMs). */
+/**
+ * Histogram counts per (series bucket, metric, latency bucket) over [fromMs, toMs), each key once.
+ * For all servers, whole quarter hours come from "LatencyHistogramQuarter" and only the minutes at
+ * the edges from "LatencyHistogram" (as rollupBucketSums does for the counters), when the series
+ * bucket is a whole number of quarters; for one server, or other series buckets, the per-minute
+ * cells. One statement either way (one round trip; empty edge ranges select nothing).
+ */
 export async function histogramSums(
   sql: SqlExecutor,
   q: { fromMs: number; toMs: number; bucketMs: number; server: string | null },
   metrics: readonly LatencyMetric[],
 ): Promise<HistogramBucketRow[]> {
   if (metrics.length === 0) return [];
+  const metricSql = `"metric" IN (${metrics.map(() => '?').join(',')})`;
+  const qFrom = Math.ceil(q.fromMs / QUARTER_MS) * QUARTER_MS;
+  const qTo = Math.floor(q.toMs / QUARTER_MS) * QUARTER_MS;
+  const perMinute = q.server !== null || q.bucketMs % QUARTER_MS !== 0 || qFrom >= qTo;
+  const part = (table: string) =>
+    `SELECT "minute", "metric", "bucket", "count" FROM ${table} WHERE "minute" >= ? AND "minute" < ? AND ${metricSql}`;
+  const [cells, params] = perMinute
+    ? [
+        `${part(TABLE_SQL.latencyHistogram)}${q.server === null ? '' : ' AND "server" = ?'}`,
+        [q.fromMs, q.toMs, ...metrics, ...(q.server === null ? [] : [q.server])],
+      ]
+    : [
+        [part(TABLE_SQL.latencyHistogram), part(TABLE_SQL.latencyHistogramQuarter), part(TABLE_SQL.latencyHistogram)].join(' UNION ALL '),
+        [q.fromMs, qFrom, ...metrics, qFrom, qTo, ...metrics, qTo, q.toMs, ...metrics],
+      ];
   const rows = await sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
     `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", "bucket", CAST(SUM("count") AS BIGINT) AS "count"
-       FROM ${TABLE_SQL.latencyHistogram}
-      WHERE "minute" >= ? AND "minute" < ? AND "metric" IN (${metrics.map(() => '?').join(',')})${q.server === null ? '' : ' AND "server" = ?'}
+       FROM (${cells}) AS "cells"
       GROUP BY 1, 2, 3`,
-    [q.bucketMs, q.fromMs, q.toMs, ...metrics, ...(q.server === null ? [] : [q.server])],
+    [q.bucketMs, ...params],
   );
   return rows.map((r) => ({ b: Number(r.b), metric: r.metric as LatencyMetric, bucket: Number(r.bucket), count: Number(r.count) }));
 }

@@ -14,3 +14,14 @@ export function describeRange(from: string, to: string, fmt: (ms: number) => str
   // Same day: write the date once ("2026-11-29 19:53 → 19:54").
   return a.slice(0, 10) === b.slice(0, 10) && b.length > 11 ? `${a} → ${b.slice(11)}` : `${a} → ${b}`;
 }
+
+const DATED = /\b(\d{4})-(\d\d-\d\d \d\d:\d\d)/g;
+
+/**
+ * The label without the year when every date in it is in `year` ("12-01 20:29 → 21:29"): the top
+ * bar's range button must fit one row at 1280 px with an absolute range. Any other year keeps all.
+ */
+export function withoutYear(label: string, year: string): string {
+  const years = [...label.matchAll(DATED)].map((m) => m[1]);
+  return years.length && years.every((y) => y === year) ? label.replace(DATED, '$2') : label;
+}

@@ -1,31 +1,16 @@
 /** Display formatting shared by every page. Times honour the UTC/local toggle. */
+import { wallClock, zoneOffsetMinutes, type TimeZone } from '@/lib/time/zone';
 
-export type TimeZoneMode = 'local' | 'utc';
+/**
+ * The zone times are shown in: 'utc', or the operator's own zone — by IANA name once known
+ * (lib/ui/display-zone.ts hands the server and the hydrating browser the same one), 'local' for
+ * this runtime's own zone.
+ */
+export type TimeZoneMode = TimeZone;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-function parts(ms: number, tz: TimeZoneMode) {
-  const d = new Date(ms);
-  return tz === 'utc'
-    ? {
-        y: d.getUTCFullYear(),
-        mo: d.getUTCMonth() + 1,
-        d: d.getUTCDate(),
-        h: d.getUTCHours(),
-        mi: d.getUTCMinutes(),
-        s: d.getUTCSeconds(),
-        ms: d.getUTCMilliseconds(),
-      }
-    : {
-        y: d.getFullYear(),
-        mo: d.getMonth() + 1,
-        d: d.getDate(),
-        h: d.getHours(),
-        mi: d.getMinutes(),
-        s: d.getSeconds(),
-        ms: d.getMilliseconds(),
-      };
-}
+const parts = wallClock;
 
 export function toMs(value: string | number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
@@ -59,9 +44,10 @@ export function fmtTick(ms: number, tz: TimeZoneMode, spanMs: number): string {
   return `${pad(p.h)}:${pad(p.mi)}`;
 }
 
-export function tzLabel(tz: TimeZoneMode): string {
+/** "UTC", or "local (UTC+05:30)": the zone's offset now. */
+export function tzLabel(tz: TimeZoneMode, nowMs = Date.now()): string {
   if (tz === 'utc') return 'UTC';
-  const off = -new Date().getTimezoneOffset();
+  const off = zoneOffsetMinutes(nowMs, tz);
   const sign = off >= 0 ? '+' : '-';
   return `local (UTC${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)})`;
 }

@@ -178,12 +178,15 @@ export function useAlertRules() {
   });
 }
 
-export function useAlertHistory(refresh: RefreshMode) {
+/** The newest 200 state changes, of the given kinds (none: all), with the total that match. */
+export function useAlertHistory(refresh: RefreshMode, kinds: readonly string[] = []) {
   const refetchInterval = useInterval(refresh);
+  const kind = kinds.length ? `&kind=${encodeURIComponent(kinds.join(','))}` : '';
   return useQuery({
-    queryKey: queryKeys.alertHistory(),
-    queryFn: ({ signal }) => apiFetch('/api/v1/alerts/history?limit=200', ZAlertHistoryResponse, { signal }),
+    queryKey: queryKeys.alertHistory(kinds),
+    queryFn: ({ signal }) => apiFetch(`/api/v1/alerts/history?limit=200${kind}`, ZAlertHistoryResponse, { signal }),
     refetchInterval: refetchInterval || ALERT_POLL_MS,
+    placeholderData: keepPreviousData,
   });
 }
 

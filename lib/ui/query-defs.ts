@@ -38,7 +38,8 @@ export const queryKeys = {
   deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
   deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
   alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
-  alertHistory: () => [...queryKeys.all, 'alert-history'] as const,
+  /** Without kinds: the prefix of every filtered history (what invalidation uses). */
+  alertHistory: (kinds: readonly string[] = []) => [...queryKeys.all, 'alert-history', ...kinds] as const,
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
 };
 

@@ -23,24 +23,48 @@ export interface ServerRead {
 // Route handlers read only the path and query of the URL; the origin is never used.
 const ORIGIN = 'http://doorwatch.invalid';
 
-async function read(client: QueryClient, { def, route, params }: ServerRead, cookie: string): Promise<void> {
+interface ReadOutcome {
+  /** The answer, checked against the read's schema, when it succeeded. */
+  data?: unknown;
+  /** The API's error code when it answered one (`server_not_found`). */
+  errorCode?: string;
+}
+
+async function read(client: QueryClient, { def, route, params }: ServerRead, cookie: string): Promise<ReadOutcome> {
   try {
     const request = new Request(new URL(def.url, ORIGIN), { headers: { cookie, accept: 'application/json' } });
     const res = await route(request, { params: Promise.resolve(params ?? {}) });
-    if (!res.ok) return;
-    const parsed = def.schema.safeParse(await res.json());
-    if (parsed.success) client.setQueryData(def.queryKey, parsed.data);
+    const body = (await res.json().catch(() => null)) as { error?: { code?: unknown } } | null;
+    if (!res.ok) return typeof body?.error?.code === 'string' ? { errorCode: body.error.code } : {};
+    const parsed = def.schema.safeParse(body);
+    if (!parsed.success) return {};
+    client.setQueryData(def.queryKey, parsed.data);
+    return { data: parsed.data };
   } catch {
-    /* left to the browser */
+    return {}; // left to the browser
   }
 }
 
-/** Runs the reads for the operator of this page request; the dehydrated cache holds those that succeeded. */
-export async function prefetchReads(reads: readonly ServerRead[]): Promise<DehydratedState> {
+export interface Prefetched {
+  state: DehydratedState;
+  /** Per read, in order: its data, or the API's error code, or neither (no login cookie, no answer). */
+  outcomes: ReadOutcome[];
+}
+
+/**
+ * Runs the reads for the operator of this page request; the dehydrated cache holds those that
+ * succeeded. A page that answers a miss itself (a 404 status for an unknown server) reads the outcomes.
+ */
+export async function prefetch(reads: readonly ServerRead[]): Promise<Prefetched> {
   const cookie = (await headers()).get('cookie') ?? '';
   const client = new QueryClient();
-  if (cookie) await Promise.all(reads.map((r) => read(client, r, cookie)));
-  return dehydrate(client);
+  const outcomes = cookie ? await Promise.all(reads.map((r) => read(client, r, cookie))) : reads.map(() => ({}));
+  return { state: dehydrate(client), outcomes };
+}
+
+/** prefetch(), for pages that leave every miss to the browser. */
+export async function prefetchReads(reads: readonly ServerRead[]): Promise<DehydratedState> {
+  return (await prefetch(reads)).state;
 }
 
 /** The server render's clock: a server component renders once per request, so reading it is no render impurity. */

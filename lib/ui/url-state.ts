@@ -6,6 +6,7 @@
  */
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
+import { useDisplayZone } from './display-zone';
 import { GLOBAL_PARAMS, readGlobal } from './global-params';
 
 export { GLOBAL_PARAMS, REFRESH_MODES, REFRESH_MS, readGlobal, type GlobalState, type RefreshMode } from './global-params';
@@ -50,7 +51,9 @@ export function useUrlState() {
   const sp = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const global = useMemo(() => readGlobal(sp), [sp]);
+  const zone = useDisplayZone(sp.get('tz') === 'utc' ? 'utc' : 'local');
+  // `tz` is the zone to show times in: 'utc', or the operator's zone by name (lib/ui/display-zone.ts).
+  const global = useMemo(() => ({ ...readGlobal(sp), tz: zone }), [sp, zone]);
 
   /**
    * `shallow`: only the URL changes (history.pushState/replaceState, which Next's router follows

@@ -5,7 +5,7 @@ import { readDatabaseConfig } from '@/lib/db/config';
 import { openDb } from '@/lib/db/client';
 import { computeStats } from '@/lib/queries/stats';
 import { resumptionCounts } from '@/lib/store/resumption-counts';
-import { histogramSums, rollupBucketSums } from '@/lib/store/rollups';
+import { QUARTER_MS, histogramSums, rollupBucketSums } from '@/lib/store/rollups';
 import { ROLLUP_COLUMNS } from '@/lib/metrics/rollup-contributions';
 import { TABLE_SQL } from '@/lib/store/tables';
 import { countDeadLetters } from '@/lib/store/dead-letters';
@@ -55,12 +55,31 @@ async function main() {
     ms.sort((a, b) => a - b);
     out[name] = Math.round(ms[Math.floor(ms.length / 2)] * 10) / 10;
   }
+  // How many histogram cells the percentile read goes through: all per-minute cells of the range (the
+  // read before LatencyHistogramQuarter) vs whole quarters from the quarter table + edge minutes (now).
+  const count = async (table: string, from: number, to: number) =>
+    from >= to
+      ? 0
+      : Number(
+          (await db.sql.query<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM ${table} WHERE "minute" >= ? AND "minute" < ?`, [from, to]))[0]
+            .n,
+        );
+  const qFrom = Math.ceil(fromMs / QUARTER_MS) * QUARTER_MS;
+  const qTo = Math.floor(toMs / QUARTER_MS) * QUARTER_MS;
+  const cells = {
+    minuteOnly: await count(TABLE_SQL.latencyHistogram, fromMs, toMs),
+    quartersAndEdges:
+      (await count(TABLE_SQL.latencyHistogram, fromMs, qFrom)) +
+      (await count(TABLE_SQL.latencyHistogramQuarter, qFrom, qTo)) +
+      (await count(TABLE_SQL.latencyHistogram, qTo, toMs)),
+  };
   await db.close();
   console.log(
     JSON.stringify({
       url: url.replace(/\/\/[^@]*@/, '//'),
       loadavg: (await import('node:os')).loadavg().map((x) => Math.round(x * 10) / 10),
       medianMs: out,
+      histogramCells: cells,
     }),
   );
 }

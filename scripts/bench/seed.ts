@@ -22,7 +22,16 @@ import {
   ROLLUP_COLUMNS,
   type RollupDelta,
 } from '@/lib/metrics/rollup-contributions';
-import { HISTOGRAM_ADD_TAIL, HISTOGRAM_COLUMN_SPECS, rollupAddTail, rollupColumnSpecs, splitRollupDelta } from '@/lib/store/rollups';
+import {
+  HISTOGRAM_ADD_TAIL,
+  HISTOGRAM_COLUMN_SPECS,
+  HISTOGRAM_QUARTER_ADD_TAIL,
+  HISTOGRAM_QUARTER_COLUMN_SPECS,
+  histogramQuarterRows,
+  rollupAddTail,
+  rollupColumnSpecs,
+  splitRollupDelta,
+} from '@/lib/store/rollups';
 import { TABLE, TABLE_SQL } from '@/lib/store/tables';
 import { generateSecret } from '@/lib/store/servers/server-secret';
 import { generateFleet, serverName, type BenchSession } from './fleet';
@@ -90,6 +99,9 @@ function sqliteWriter(file: string): Writer {
   const rh = db.prepare(
     `INSERT INTO ${TABLE_SQL.latencyHistogram} (${HISTOGRAM_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (?,?,?,?,?) ${HISTOGRAM_ADD_TAIL}`,
   );
+  const rhq = db.prepare(
+    `INSERT INTO ${TABLE_SQL.latencyHistogramQuarter} (${HISTOGRAM_QUARTER_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (?,?,?,?) ${HISTOGRAM_QUARTER_ADD_TAIL}`,
+  );
   const evTx = db.transaction((rows: EventTuple[]) => {
     for (const r of rows) ev.run(...r);
   });
@@ -101,6 +113,7 @@ function sqliteWriter(file: string): Writer {
     for (const cell of minutes) ro.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
     for (const cell of quarters) rq.run(cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0));
     for (const h of histogram) rh.run(...h);
+    for (const h of histogramQuarterRows(histogram)) rhq.run(...h);
   });
   return {
     async events(rows) {
@@ -165,6 +178,15 @@ async function pgWriter(url: string): Promise<Writer> {
       }
       for (let i = 0; i < histogram.length; i += 20_000) {
         await insert(TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS, histogram.slice(i, i + 20_000), HISTOGRAM_ADD_TAIL);
+      }
+      const quarterRows = histogramQuarterRows(histogram);
+      for (let i = 0; i < quarterRows.length; i += 20_000) {
+        await insert(
+          TABLE.latencyHistogramQuarter,
+          HISTOGRAM_QUARTER_COLUMN_SPECS,
+          quarterRows.slice(i, i + 20_000),
+          HISTOGRAM_QUARTER_ADD_TAIL,
+        );
       }
     },
     async close() {

@@ -153,3 +153,29 @@ test('ingest answers (200, 207) and errors conform to the document', async () =>
   assert.equal(bad.status, 400);
   conforms('/api/v1/sessions', 'get', 400, bad.body);
 });
+
+test('an /api path no route serves: 404 not_found in the documented error body, JSON for every method, never HTML', async () => {
+  const validate = ajv.getSchema('openapi#/components/schemas/ApiError');
+  assert.ok(validate, 'the document has an ApiError schema');
+  const cases: [string, string][] = [
+    ['GET', '/api/v1/nope'],
+    ['GET', '/api/nope'],
+    ['GET', '/api'],
+    ['GET', '/api/v1/servers/alpha/nope/deeper'],
+    ['POST', '/api/v1/nope'],
+    ['DELETE', '/api/v2/servers'],
+  ];
+  for (const [method, path] of cases) {
+    // Signed in or not: an unknown path is unknown either way.
+    for (const headers of [{}, { authorization: `Bearer ${ADMIN}` }] as Record<string, string>[]) {
+      const res = await fetch(`${app.url}${path}`, { method, headers });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}`);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      assert.ok(validate(body), `${method} ${path}: ${ajv.errorsText(validate.errors)}`);
+      assert.equal(body.error.code, 'not_found');
+      assert.ok(body.error.message.includes(`${method} ${path}`), body.error.message);
+    }
+  }
+});

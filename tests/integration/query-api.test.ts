@@ -337,11 +337,17 @@ describe('GET /api/v1/servers/{server}/sessions/{token}', () => {
     assert.equal(a.body.session.renegotiationLatencyMs, 300);
   });
 
-  test('404 session_not_found for an unknown session or server', async () => {
-    for (const path of ['/api/v1/servers/alpha/sessions/nope', '/api/v1/servers/nowhere/sessions/a-ref1']) {
+  test('404 session_not_found for an unknown token on a known server, server_not_found for an unknown server', async () => {
+    for (const [path, code] of [
+      ['/api/v1/servers/alpha/sessions/nope', 'session_not_found'],
+      // beta's token on alpha: the server exists, the session is not on it.
+      ['/api/v1/servers/alpha/sessions/b-new1', 'session_not_found'],
+      ['/api/v1/servers/nowhere/sessions/a-ref1', 'server_not_found'],
+    ]) {
       const r = await get(path);
-      assert.equal(r.status, 404);
-      assert.equal(r.body.error.code, 'session_not_found');
+      assert.equal(r.status, 404, path);
+      assert.equal(r.body.error.code, code, path);
+      assert.match(r.body.error.message, code === 'server_not_found' ? /no server "nowhere"/ : /no session/);
     }
   });
 });

@@ -37,6 +37,7 @@ test('the app prunes raw events past DOORWATCH_RETENTION_DAYS on its own schedul
   assert.equal((await postEvents(app.url, 'alpha', SECRET, [...old, ...recent])).status, 200);
   const sessions = await app.query('SELECT * FROM "Session" ORDER BY "token"');
   const rollups = await app.query('SELECT * FROM "Rollup" ORDER BY "minute"');
+  const histogramQuarters = await app.query('SELECT * FROM "LatencyHistogramQuarter" ORDER BY "minute", "metric", "bucket"');
 
   const deadline = Date.now() + 45_000;
   let left = -1;
@@ -50,6 +51,7 @@ test('the app prunes raw events past DOORWATCH_RETENTION_DAYS on its own schedul
   assert.equal(kept, 15);
   assert.deepEqual(await app.query('SELECT * FROM "Session" ORDER BY "token"'), sessions);
   assert.deepEqual(await app.query('SELECT * FROM "Rollup" ORDER BY "minute"'), rollups);
+  assert.deepEqual(await app.query('SELECT * FROM "LatencyHistogramQuarter" ORDER BY "minute", "metric", "bucket"'), histogramQuarters);
   // One JSON log line per run that pruned something (lib/log): the counts, not a sentence to parse.
   const logged = /"events":[1-9]\d*[^\n]*"msg":"retention pruned old rows"/;
   while (!logged.test(app.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -126,6 +126,22 @@ export async function storedState(query: Query, tokenPrefix: string): Promise<Ex
     if (Object.keys(values).length > 0) storedQuarters.set(`${r.server}|${Number(r.minute)}`, values);
   }
   assert.deepEqual(storedQuarters, quarters, 'RollupQuarter holds the sums of its Rollup minutes');
+  // The all-server quarter histograms are the sums of the minute histograms over servers and minutes.
+  const histogramQuarters = new Map<string, number>();
+  for (const [k, values] of rollups) {
+    const quarter = Math.floor(Number(k.split('|')[1]) / 900_000) * 900_000;
+    for (const [key, v] of Object.entries(values)) {
+      if (!key.startsWith('h:')) continue;
+      const hk = `${quarter}|${key}`;
+      histogramQuarters.set(hk, (histogramQuarters.get(hk) ?? 0) + v);
+    }
+  }
+  for (const [k, v] of histogramQuarters) if (v === 0) histogramQuarters.delete(k);
+  const storedHistogramQuarters = new Map<string, number>();
+  for (const r of await query<Record<string, number | string>>('SELECT * FROM "LatencyHistogramQuarter" WHERE "count" <> 0')) {
+    storedHistogramQuarters.set(`${Number(r.minute)}|h:${r.metric}:${Number(r.bucket)}`, Number(r.count));
+  }
+  assert.deepEqual(storedHistogramQuarters, histogramQuarters, 'LatencyHistogramQuarter holds the sums of its LatencyHistogram minutes');
   return { events: Number(n), sessions, rollups };
 }
 

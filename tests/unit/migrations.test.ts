@@ -12,7 +12,7 @@ import { MigrationError } from '@/lib/db/migrate/migration-error';
 import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';
 import { SESSION_COLUMN_SPECS } from '@/lib/store/session-row';
 import { EVENT_COLUMNS } from '@/lib/store/events';
-import { rollupColumnSpecs } from '@/lib/store/rollups';
+import { HISTOGRAM_COLUMN_SPECS, HISTOGRAM_QUARTER_COLUMN_SPECS, rollupColumnSpecs } from '@/lib/store/rollups';
 import { TABLE } from '@/lib/store/tables';
 import { ROLLUP_COLUMNS } from '@/lib/metrics/rollup-contributions';
 
@@ -154,6 +154,8 @@ test('the migrations create every column of every model (the schema and the SQL 
     [TABLE.session, SESSION_COLUMN_SPECS],
     [TABLE.event, EVENT_COLUMNS],
     [TABLE.rollup, rollupColumnSpecs(ROLLUP_COLUMNS)],
+    [TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS],
+    [TABLE.latencyHistogramQuarter, HISTOGRAM_QUARTER_COLUMN_SPECS],
   ] as const;
   for (const [table, columns] of specs) {
     const declared = new Map(
@@ -195,6 +197,34 @@ test('the refusal histogram migration backfills the rollups already stored', asy
   assert.deepEqual(read('alpha', 60_000), { refused: 2, refusedLt10ms: 0, refusedLt50ms: 2, refusedGe5000ms: 0 });
   assert.deepEqual(read('alpha', 120_000), { refused: 1, refusedLt10ms: 0, refusedLt50ms: 0, refusedGe5000ms: 1 });
   assert.deepEqual(read('beta', 60_000), { refused: 1, refusedLt10ms: 1, refusedLt50ms: 0, refusedGe5000ms: 0 });
+  after.close();
+});
+
+test('the quarter histogram migration backfills the minute histograms already stored, summed over servers', async () => {
+  const all = realMigrations('sqlite');
+  const at = all.findIndex((m) => m.name.endsWith('_latency_histogram_quarter'));
+  const p = project(Object.fromEntries(all.slice(0, at).map((m) => [m.name, m.sql])));
+  await runMigrations(p.config, p.root);
+  const db = p.open();
+  const cell = db.prepare(`INSERT INTO "LatencyHistogram" ("minute","server","metric","bucket","count") VALUES (?,?,?,?,?)`);
+  // Quarter 0: bucket 100 on two servers and two minutes; a cell a late event emptied; quarter 1: one renegotiation.
+  cell.run(60_000, 'alpha', 'refusal', 100, 2);
+  cell.run(840_000, 'beta', 'refusal', 100, 3);
+  cell.run(120_000, 'alpha', 'refusal', 101, 1);
+  cell.run(180_000, 'beta', 'refusal', 101, -1);
+  cell.run(0, 'alpha', 'refusal', 50, 0);
+  cell.run(900_000, 'alpha', 'renegotiation', -1, 4);
+  db.close();
+
+  const migration = all[at];
+  mkdirSync(join(p.dir, migration.name));
+  writeFileSync(join(p.dir, migration.name, 'migration.sql'), migration.sql);
+  assert.deepEqual((await runMigrations(p.config, p.root)).applied, [migration.name]);
+  const after = p.open();
+  assert.deepEqual(after.prepare(`SELECT * FROM "LatencyHistogramQuarter" ORDER BY "minute", "metric", "bucket"`).all(), [
+    { minute: 0, metric: 'refusal', bucket: 100, count: 5 },
+    { minute: 900_000, metric: 'renegotiation', bucket: -1, count: 4 },
+  ]);
   after.close();
 });
 

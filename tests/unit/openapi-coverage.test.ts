@@ -13,9 +13,13 @@ import type { RouteContract } from '@/lib/contract/api/route-contract';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
+// The JSON 404 for any /api path no route serves: an answer for what is not an operation, not one.
+const UNKNOWN_PATH_FALLBACK = join('app', 'api', '[[...missing]]');
+
 function routeFiles(dir: string, path: string, out: { path: string; file: string }[] = []) {
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
+    if (full === UNKNOWN_PATH_FALLBACK) continue;
     if (statSync(full).isDirectory()) routeFiles(full, `${path}/${name.replace(/^\[(.+)\]$/, '{$1}')}`, out);
     else if (/^route\.(ts|tsx|js)$/.test(name)) out.push({ path, file: resolve(full) });
   }

@@ -74,7 +74,12 @@ describe('stats', () => {
     }
     assert.deepEqual(s.refusalLatencyMs, Q_EXPECTED.refusalLatencyMs);
     assert.deepEqual(s.renegotiations, Q_EXPECTED.renegotiations);
-    assert.deepEqual(s.deadlocks, { total: 2, ongoing: 1, idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START) });
+    assert.deepEqual(s.deadlocks, {
+      total: 2,
+      ongoing: 1,
+      idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START),
+      nextOngoingAt: null,
+    });
     assert.equal(s.bucketMs, 60_000);
     assert.equal(s.series.length, 10);
     const hist = Object.fromEntries(s.refusalLatencyHistogram.filter((b) => b.count).map((b) => [b.fromMs, b.count]));
@@ -162,6 +167,13 @@ describe('stats', () => {
     const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), early), thresholdMs: THRESHOLD });
     assert.equal(s.deadlocks.ongoing, 0);
     assert.equal(s.deadlocks.total, 1);
+    // No event will mark the moment it becomes one: the answer says when.
+    assert.equal(s.deadlocks.nextOngoingAt, new Date(Q_ONGOING_START + THRESHOLD).toISOString());
+    const other = await computeStats(db, {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'alpha' }), early),
+      thresholdMs: THRESHOLD,
+    });
+    assert.equal(other.deadlocks.nextOngoingAt, null, 'the server filter applies');
   });
 
   test('a bucket larger than the range gives one bucket with the totals; an empty range gives zeros', async () => {
@@ -302,12 +314,18 @@ describe('session detail', () => {
     assert.equal(succ.chain.truncated, false);
   });
 
-  test('unknown session → session_not_found', async () => {
+  test('unknown session → session_not_found; unknown server → server_not_found', async () => {
     await assert.rejects(
       getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD),
       (e: any) => e.status === 404 && e.code === 'session_not_found',
     );
     await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    // delta is registered and never reported: it exists, the session does not.
+    await assert.rejects(getSessionDetail(db, 'delta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(
+      getSessionDetail(db, 'nowhere', 'a-ref1', NOW, THRESHOLD),
+      (e: any) => e.status === 404 && e.code === 'server_not_found',
+    );
   });
 });
 

@@ -35,6 +35,9 @@ const count = async (where = '') => Number((await db.sql.query<{ n: number }>(`S
 const snapshot = async () => ({
   sessions: await db.sql.query('SELECT * FROM "Session" ORDER BY "server", "token"'),
   rollups: await db.sql.query('SELECT * FROM "Rollup" ORDER BY "server", "minute"'),
+  rollupQuarters: await db.sql.query('SELECT * FROM "RollupQuarter" ORDER BY "server", "minute"'),
+  histograms: await db.sql.query('SELECT * FROM "LatencyHistogram" ORDER BY "minute", "server", "metric", "bucket"'),
+  histogramQuarters: await db.sql.query('SELECT * FROM "LatencyHistogramQuarter" ORDER BY "minute", "metric", "bucket"'),
 });
 
 before(async () => {

@@ -36,6 +36,7 @@ test('defaults apply when nothing (or only blanks) is set', () => {
     assert.equal(s.DOORWATCH_SECRET_KEY_PREVIOUS, null);
     assert.equal(s.DOORWATCH_ADMIN_TOKEN, undefined);
     assert.equal(s.DOORWATCH_DEADLOCK_THRESHOLD_MS, 10_000);
+    assert.equal(s.DOORWATCH_ALARM_HOLD_MS, 30_000);
     assert.equal(s.DOORWATCH_INGEST_RATE, 100_000);
     assert.equal(s.DOORWATCH_RETENTION_DAYS, 30);
     assert.equal(s.DOORWATCH_RETENTION_BATCH, 5_000);
@@ -62,6 +63,7 @@ test('good values are parsed into their types', () => {
     DOORWATCH_SECRET_KEY: ` ${key} `,
     DOORWATCH_ADMIN_TOKEN: 'a-long-enough-admin-token',
     DOORWATCH_DEADLOCK_THRESHOLD_MS: '1500',
+    DOORWATCH_ALARM_HOLD_MS: '0',
     DOORWATCH_INGEST_RATE: '0',
     DOORWATCH_RETENTION_DAYS: '0',
     DOORWATCH_PUBLIC_ORIGIN: 'https://DW.example.com/, http://localhost:3000',
@@ -72,6 +74,7 @@ test('good values are parsed into their types', () => {
   assert.equal(s.DOORWATCH_SERVERS, servers);
   assert.deepEqual(s.DOORWATCH_SECRET_KEY, Buffer.from(key, 'base64'));
   assert.equal(s.DOORWATCH_DEADLOCK_THRESHOLD_MS, 1500);
+  assert.equal(s.DOORWATCH_ALARM_HOLD_MS, 0, '0 = no hold');
   assert.equal(s.DOORWATCH_INGEST_RATE, 0, '0 = unlimited');
   assert.equal(s.DOORWATCH_RETENTION_DAYS, 0, '0 = keep everything');
   assert.deepEqual(s.DOORWATCH_PUBLIC_ORIGIN, ['https://dw.example.com', 'http://localhost:3000']);

@@ -1,8 +1,8 @@
 // Alert rules, their states and history, contact points and notification deliveries
 // (GET/POST/PATCH/DELETE under /api/v1/alerts). One schema per contract: routes, OpenAPI and the UI.
 import { z } from 'zod';
-import { ZCount, ZIsoMs, zLimitParam } from './common';
-import { zText } from './route-contract';
+import { ZCount, ZIsoMs, zLimitParam, zListTotal } from './common';
+import { zRepeatable, zText } from './route-contract';
 
 /** What a rule measures (lib/alerts/measures.ts computes each one over the rule's window). */
 export const ALERT_MEASURES = [
@@ -144,9 +144,16 @@ export type TAlertTransition = z.infer<typeof ZAlertTransition>;
 
 export const ZAlertHistoryQuery = z.object({
   rule: zText(128).optional().meta({ description: 'One rule id' }),
+  kind: zRepeatable(ZAlertTransitionKind).meta({
+    description: 'Repeatable or comma-separated: only these changes (pending, firing, resolved, cleared)',
+  }),
   limit: zLimitParam(100, 1000),
 });
-export const ZAlertHistoryResponse = z.object({ transitions: z.array(ZAlertTransition) });
+export const ZAlertHistoryResponse = z.object({
+  /** Newest first, at most `limit`. */
+  transitions: z.array(ZAlertTransition),
+  ...zListTotal('transitions'),
+});
 export type TAlertHistoryResponse = z.infer<typeof ZAlertHistoryResponse>;
 
 export const CONTACT_POINT_FORMATS = ['standard', 'slack'] as const;

@@ -5,6 +5,20 @@ import { z } from 'zod';
 export const ZIsoMs = z.iso.datetime({ precision: 3 });
 export const ZCount = z.int().min(0);
 
+/** Counting the rows that match a list's filter stops here, so a broad filter on a huge table stays one bounded scan. */
+export const LIST_TOTAL_CAP = 10_000;
+
+/**
+ * `total` and `totalCapped` of a list response: how many `noun` match the filter over all pages
+ * (not the cursor), counted up to LIST_TOTAL_CAP; a UI shows a capped total as "10,000+".
+ */
+export const zListTotal = (noun: string) => ({
+  total: ZCount.meta({ description: `${noun} matching the filter (all pages), counted up to ${LIST_TOTAL_CAP}` }),
+  totalCapped: z.boolean().meta({
+    description: `true when more than ${LIST_TOTAL_CAP} ${noun} match: total is then ${LIST_TOTAL_CAP} (read it as "${LIST_TOTAL_CAP}+")`,
+  }),
+});
+
 /** The error body every API route answers with on failure. */
 export const ZApiError = z.object({
   error: z.object({

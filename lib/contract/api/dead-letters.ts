@@ -33,9 +33,12 @@ export const ZDeadLetterListResponse = z.object({
   deadLetters: z.array(ZDeadLetter),
   /** Pass as cursor= for the next (older) page; null on the last page. */
   nextCursor: z.string().nullable(),
-  /** Counts per code over the server and time filters (not the code filter), most frequent first. */
+  /** Counts per code over the server and time filters (not the code filter, so every code stays offered), most frequent first. */
   byCode: z.array(ZDeadLetterCodeCount),
+  /** Dead letters matching every filter, the code filter included (all pages): exact, the byCode counts of the selected codes summed. */
   total: ZCount,
+  /** Dead letters in the server and time filters whatever their code: every byCode count summed. */
+  totalInRange: ZCount,
 });
 export type TDeadLetterListResponse = z.infer<typeof ZDeadLetterListResponse>;
 

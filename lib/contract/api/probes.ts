@@ -2,7 +2,8 @@
 // demand; viewers read the history. The credential value goes in, never out.
 import { z } from 'zod';
 import { ZProbeResult, PROBE_VERDICTS } from '@/lib/contract/probe-result';
-import { ZIsoMs, zLimitParam } from './common';
+import { ZIsoMs, zLimitParam, zListTotal } from './common';
+import { zRepeatable } from './route-contract';
 
 export const ZProbeTargetRequest = z.object({
   /** The MCP endpoint on the upgrade extension, http(s), no credentials in it. */
@@ -48,11 +49,17 @@ export const ZProbeRunView = z.object({
 export type TProbeRunView = z.infer<typeof ZProbeRunView>;
 
 export const PROBE_HISTORY_DEFAULT_LIMIT = 20;
-export const ZProbeHistoryQuery = z.object({ limit: zLimitParam(PROBE_HISTORY_DEFAULT_LIMIT, 200) });
+export const ZProbeHistoryQuery = z.object({
+  verdict: zRepeatable(z.enum(PROBE_VERDICTS)).meta({
+    description: `Repeatable or comma-separated: only runs with these verdicts (${PROBE_VERDICTS.join(', ')})`,
+  }),
+  limit: zLimitParam(PROBE_HISTORY_DEFAULT_LIMIT, 200),
+});
 
 export const ZProbeHistoryResponse = z.object({
   target: ZProbeTargetView.nullable(),
-  /** Newest first. */
+  /** Newest first, at most `limit`. */
   runs: z.array(ZProbeRunView),
+  ...zListTotal('runs'),
 });
 export type TProbeHistoryResponse = z.infer<typeof ZProbeHistoryResponse>;

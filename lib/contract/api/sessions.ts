@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS, ZResumptionHealth } from '@/lib/contract/resumption';
-import { ZCount, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam } from './common';
+import { LIST_TOTAL_CAP, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam, zListTotal } from './common';
 import { zRepeatable, zText } from './route-contract';
 
 /**
@@ -26,7 +26,7 @@ export const SYNTHETIC_FILTERS = ['include', 'exclude', 'only'] as const;
 export type TSyntheticFilter = (typeof SYNTHETIC_FILTERS)[number];
 
 /** The count of matching sessions stops here, so a broad filter on a huge table stays one cheap bounded scan. */
-export const SESSION_TOTAL_CAP = 10_000;
+export const SESSION_TOTAL_CAP = LIST_TOTAL_CAP;
 
 export const ZSessionListResponse = z.object({
   sessions: z.array(ZSessionView),
@@ -35,10 +35,7 @@ export const ZSessionListResponse = z.object({
   limit: z.int().positive(),
   sort: z.enum(SESSION_SORTS),
   now: ZIsoMs,
-  total: ZCount.meta({ description: `sessions matching the filter (all pages), counted up to ${SESSION_TOTAL_CAP}` }),
-  totalCapped: z.boolean().meta({
-    description: `true when more than ${SESSION_TOTAL_CAP} sessions match: total is then ${SESSION_TOTAL_CAP} (read it as "${SESSION_TOTAL_CAP}+")`,
-  }),
+  ...zListTotal('sessions'),
 });
 export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
 

@@ -19,6 +19,12 @@ export const ZDeadlockTotals = z.object({
   ongoing: ZCount,
   /** Ended durations + (now − start) for ongoing ones. */
   idleMs: z.number().min(0),
+  /**
+   * When the next unended naive resume that started in range reaches the threshold (its start +
+   * deadlockThresholdMs), null if none is waiting: `ongoing` changes then by the clock alone, with
+   * no event to announce it, so a reader that wants to stay current asks again at that time.
+   */
+  nextOngoingAt: ZIsoMs.nullable(),
 });
 
 export const ZRenegotiationTotals = z.object({

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { HydrationBoundary } from '@tanstack/react-query';
 import { GET as sessionDetailRoute } from '@/app/api/v1/servers/[server]/sessions/[token]/route';
 import { SessionView } from '@/components/session/session-view';
 import { safeDecode } from '@/lib/ui/format';
 import { sessionDetailQuery } from '@/lib/ui/query-defs';
-import { prefetchReads } from '@/lib/ui/server-prefetch';
+import { prefetch } from '@/lib/ui/server-prefetch';
 
 interface Params {
   server: string;
@@ -20,7 +21,12 @@ export default async function SessionPage({ params }: { params: Promise<Params> 
   const raw = await params;
   const server = safeDecode(raw.server);
   const token = safeDecode(raw.token);
-  const state = await prefetchReads([{ def: sessionDetailQuery(server, token), route: sessionDetailRoute, params: { server, token } }]);
+  const { state, outcomes } = await prefetch([
+    { def: sessionDetailQuery(server, token), route: sessionDetailRoute, params: { server, token } },
+  ]);
+  // An unknown server is a 404 page (../../not-found.tsx names it). An unknown token on a known
+  // server stays a live page: the session may report in a moment, and the page shows it when it does.
+  if (outcomes[0].errorCode === 'server_not_found') notFound();
   return (
     <HydrationBoundary state={state}>
       <SessionView server={server} token={token} />

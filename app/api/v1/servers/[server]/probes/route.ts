@@ -4,4 +4,4 @@ import { probeHistory } from '@/lib/queries/probe-history';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(probeHistoryRoute, ({ db, params, query }) => probeHistory(db, params.server, query.limit));
+export const GET = defineRoute(probeHistoryRoute, ({ db, params, query }) => probeHistory(db, params.server, query));

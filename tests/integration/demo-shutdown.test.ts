@@ -1,0 +1,99 @@
+// `npm run demo` as a newcomer runs it, on a temp database and port: it says what it builds, seals
+// its own secrets (no "stored unencrypted" warning), and Ctrl+C (SIGINT to the terminal's whole
+// process group, as a terminal sends it) ends the demo, Doorwatch and the simulated fleet: every
+// process of the group exits. The time it takes is printed (the issue's target is 5 s), not asserted
+// beyond a generous bound that only catches a hang.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@/lib/launch/free-port';
+
+const root = join(__dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'doorwatch-demo-'));
+let demo: ChildProcess | null = null;
+
+/** Processes alive in process group `pgid` (zombies count as gone: they have exited, only their parent has not read it). */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so parse after the last ')'.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') out.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+after(() => {
+  // Only if the test failed half-way: nothing of this demo's group outlives the test.
+  if (demo?.pid && groupMembers(demo.pid).length) process.kill(-demo.pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the demo seals its secrets, says what it does, and Ctrl+C ends Doorwatch and the fleet', { timeout: 240_000 }, async () => {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATABASE_URL: `file:${join(dir, 'doorwatch.db')}` };
+  for (const k of ['DOORWATCH_ADMIN_TOKEN', 'DOORWATCH_SECRET_KEY', 'DOORWATCH_SERVERS', 'DATABASE_READ_URL']) delete env[k];
+  // Its own process group, like a terminal's foreground job: Ctrl+C signals every process in it.
+  demo = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/demo.ts'], { cwd: root, env, detached: true, stdio: 'pipe' });
+  const pgid = demo.pid!;
+  let output = '';
+  demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => demo!.once('exit', (code) => resolve(code)));
+
+  // Up: the banner names this port, then the fleet's traffic reaches Doorwatch.
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 180 s:\n${output}`)), 180_000);
+    const poll = setInterval(() => {
+      if (output.includes(`Doorwatch demo is running: http://localhost:${port}`)) {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve();
+      }
+    }, 100);
+    void exited.then((code) => reject(new Error(`demo exited (${code}) before its banner:\n${output}`)));
+  });
+  const creds = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8')) as { adminToken: string; secretKey: string };
+  assert.ok(creds.secretKey, 'the demo keeps a secret key of its own beside its database');
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/sessions?from=now-15m&to=now&limit=1`, {
+      headers: { authorization: `Bearer ${creds.adminToken}` },
+    });
+    if (res.ok && ((await res.json()) as { total: number }).total > 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const before = groupMembers(pgid);
+  // The demo (tsx and its node), Doorwatch's server, and whatever else the fleet started.
+  assert.ok(before.length >= 2, `processes of the demo: ${before.join(', ')}`);
+
+  const t0 = Date.now();
+  process.kill(-pgid, 'SIGINT');
+  const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
+  assert.notEqual(code, 'hung', `the demo still runs 60 s after Ctrl+C:\n${output.slice(-2000)}`);
+  // Every process of the group is gone (Doorwatch's server too), not only the one we started.
+  let left = groupMembers(pgid);
+  while (left.length && Date.now() - t0 < 60_000) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = groupMembers(pgid);
+  }
+  const ms = Date.now() - t0;
+  assert.deepEqual(left, [], `still running ${ms} ms after Ctrl+C`);
+  console.log(`# demo: Ctrl+C → all ${before.length} processes gone in ${ms} ms (exit code ${code})`);
+  demo = null;
+
+  // What a newcomer reads: what the build step does, no unsealed-secrets warning, no stack trace.
+  assert.match(output, /^build: (up to date|building the workspace packages and the Next\.js app)/m);
+  assert.doesNotMatch(output, /stored unencrypted/);
+  assert.doesNotMatch(output, /demo failed|Error:|\bat .+:\d+:\d+\)/);
+  // Doorwatch did not refuse its own fleet.
+  assert.doesNotMatch(output, /invalid_signature|unknown server/i);
+});
