@@ -338,7 +338,14 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
           )}
 
           {doorIdx >= 0 && axis.visible(doorIdx) && (
-            <line x1={x(doorIdx)} x2={x(doorIdx)} y1={G.nameY + 4} y2={G.client + G.laneH} className="door" data-testid="door-marker" />
+            <line
+              x1={x(doorIdx)}
+              x2={x(doorIdx)}
+              y1={(plan.notes[doorIdx]?.y ?? G.nameY) + 4}
+              y2={G.client + G.laneH}
+              className="door"
+              data-testid="door-marker"
+            />
           )}
 
           {plan.now && (
@@ -376,7 +383,15 @@ export function TimelineChart({ events, sides, session, nowMs, tz, spacing, zoom
             const mark = plan.marks[i];
             return (
               <g key={e.id} data-testid="timeline-event" data-type={e.type} data-num={num(i)}>
-                <line x1={cx} x2={cx} y1={G.nameY + 4} y2={G.client + G.laneH / 2} stroke={pal.axis} strokeWidth={1} opacity={0.7} />
+                <line
+                  x1={cx}
+                  x2={cx}
+                  y1={(note?.y ?? G.nameY) + 4}
+                  y2={G.client + G.laneH / 2}
+                  stroke={pal.axis}
+                  strokeWidth={1}
+                  opacity={0.7}
+                />
                 {name && (
                   <text x={name.x} y={name.y} className="ev-label" data-testid="timeline-label" fontWeight={name.bold ? 600 : 400}>
                     {name.text}

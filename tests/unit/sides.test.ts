@@ -45,6 +45,40 @@ describe('sides of the door', () => {
     assert.notEqual(deriveSessionFacts(tl.events).deadlockStart, null, 'still counted as stuck while the upgrade is pending');
   });
 
+  test('the fold marks one boundary entry and one answer: ordinary resumes before the door (same instant too) are not the naive answer', () => {
+    // Two ordinary resumes before the door (the second accepted in the door's millisecond), then the
+    // boundary resume answered naively, then one more accept (not an answer: the boundary was answered).
+    const tl = new Timeline()
+      .opened(0)
+      .dropped(100)
+      .resume(150, 1)
+      .accepted(160)
+      .dropped(400)
+      .resume(450, 2)
+      .accepted(1_110)
+      .upgrade(1_110, 5)
+      .dropped(1_120)
+      .resume(1_130, 5)
+      .accepted(1_140)
+      .accepted(1_150);
+    const steps = sidesOf(tl);
+    const at = (flag: 'naiveAnswer' | 'boundaryEntry' | 'refusedAnswer') => steps.flatMap((s, i) => (s[flag] ? [i] : []));
+    assert.deepEqual(at('naiveAnswer'), [10]);
+    assert.deepEqual(at('boundaryEntry'), [9]);
+    assert.deepEqual(at('refusedAnswer'), []);
+    const refused = sidesOf(pendingUpgrade().resume(1_100, 5).refused(1_148));
+    assert.deepEqual(
+      refused.map((s) => [s.boundaryEntry, s.refusedAnswer, s.naiveAnswer]),
+      [
+        [false, false, false],
+        [false, false, false],
+        [false, false, false],
+        [true, false, false],
+        [false, true, false],
+      ],
+    );
+  });
+
   test('no naive answer: a refusal, or an ordinary resume before the door, has no naive shape', () => {
     assert.equal(naiveShape(sidesOf(pendingUpgrade().resume(1_100, 5).refused(1_148))), null);
     assert.equal(naiveShape(sidesOf(pendingUpgrade().resume(1_100, 1).accepted(1_110))), null);
