@@ -154,7 +154,7 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
   if (!target && runs.length === 0) return null;
   const shown = runs.find((r) => r.id === selected) ?? runs[0] ?? null;
   return (
-    <section className="panel stack" data-testid={`probe-panel-${server}`}>
+    <section className="panel stack probe-panel" data-testid={`probe-panel-${server}`}>
       <div className="page-head">
         <h2 className="mono">{server} · door probe</h2>
         {target ? (

@@ -323,6 +323,41 @@ describe('layout', () => {
       return out.slice(0, 5);
     })()`);
 
+  test('the top bar is one row, its range whole, at the widths between 1280 and 1440 px, relative and absolute', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
+    const problems: string[] = [];
+    try {
+      const page = await signedIn(context);
+      for (const query of ['from=now-1h&to=now', absolute()]) {
+        await page.goto(`${app.url}/sessions?${query}`);
+        await page.locator('[data-testid="session-row"]').first().waitFor();
+        for (const width of [1280, 1300, 1340, 1366, 1400, 1440]) {
+          await page.setViewportSize({ width, height: 900 });
+          const bar = await page.evaluate(() => {
+            const spans = [...document.querySelectorAll('header.topbar > *')].map((e) => e.getBoundingClientRect());
+            const label = document.querySelector('[data-testid="time-range-button"] .trp-label')!;
+            return {
+              oneRow: Math.max(...spans.map((r) => r.top)) < Math.min(...spans.map((r) => r.bottom)),
+              cut: label.scrollWidth > label.clientWidth + 0.5,
+              text: label.textContent,
+              wide: document.scrollingElement!.scrollWidth,
+            };
+          });
+          if (!bar.oneRow) problems.push(`${width} px, ${query}: the top bar wraps`);
+          if (bar.cut) problems.push(`${width} px, ${query}: the range label "${bar.text}" is cut`);
+          if (bar.wide > width) problems.push(`${width} px, ${query}: the page is ${bar.wide} px wide`);
+        }
+        await page.screenshot({
+          path: shot(`layout-topbar-1440-${query.startsWith('from=now') ? 'relative' : 'absolute'}`),
+          clip: { x: 0, y: 0, width: 1440, height: 60 },
+        });
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const theme of ['light', 'dark'] as const)
     test(`the login page at 390 px, ${theme}: no sideways scroll`, async () => {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: theme, timezoneId: 'UTC' });
@@ -366,6 +401,11 @@ describe('layout', () => {
               const lowestTop = Math.max(...spans.map(([t]) => t));
               const highestBottom = Math.min(...spans.map(([, b]) => b));
               check(lowestTop < highestBottom, `${p.name} at ${width} px: the top bar wraps (${JSON.stringify(spans)})`);
+              // …and the range reads whole (the token lookup gives way first).
+              const label = await page
+                .locator('[data-testid="time-range-button"] .trp-label')
+                .evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 0.5 }));
+              check(!label.cut, `${p.name} at ${width} px: the range label "${label.text}" is cut`);
             }
             if (p.name === 'overview' && width === 390) {
               // The alarm's text wraps inside the alarm, the button below it.
