@@ -5,7 +5,7 @@
 // - "LatencyHistogram": per server and minute, how many latencies fell in each log-scale bucket
 //   (lib/metrics/latency-histogram.ts), for the percentiles.
 // One delta (lib/metrics/rollup-contributions.ts) feeds all three in the writer's transaction.
-import type { ColumnSpec, SqlExecutor } from '@/lib/db/sql';
+import { insertRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import { parseHistogramKey, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { ROLLUP_COLUMNS, ROLLUP_MS_COLUMNS, type RollupColumn, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { TABLE, TABLE_SQL, sumColumn } from './tables';
@@ -76,27 +76,36 @@ export function splitRollupDelta(delta: RollupDelta): { minutes: Cell[]; quarter
   return { minutes: minutes.sort(byServerMinute), quarters: [...quarters.values()].sort(byServerMinute), histogram };
 }
 
-async function addCells(tx: SqlExecutor, table: string, cells: readonly Cell[]): Promise<void> {
-  if (cells.length === 0) return;
+function cellsInsert(table: string, cells: readonly Cell[]): RowsInsert {
   const used = new Set<RollupColumn>();
   for (const cell of cells) for (const c of Object.keys(cell.values) as RollupColumn[]) used.add(c);
   const cols = [...used].sort();
-  await tx.insertMany(
+  return {
     table,
-    rollupColumnSpecs(cols),
-    cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
-    rollupAddTail(cols, table),
-  );
+    columns: rollupColumnSpecs(cols),
+    rows: cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
+    tail: rollupAddTail(cols, table),
+  };
+}
+
+/**
+ * A delta as its upserts: "Rollup", "RollupQuarter", "LatencyHistogram" (the empty ones left
+ * out), to run in this order. Cells in key order, tables always in the same order: concurrent
+ * transactions (other tokens, other instances) lock shared rows in the same order, so they queue
+ * instead of deadlocking. Columns a cell does not touch add 0.
+ */
+export function rollupInserts(delta: RollupDelta): RowsInsert[] {
+  const { minutes, quarters, histogram } = splitRollupDelta(delta);
+  const out: RowsInsert[] = [];
+  if (minutes.length > 0) out.push(cellsInsert(TABLE.rollup, minutes));
+  if (quarters.length > 0) out.push(cellsInsert(TABLE.rollupQuarter, quarters));
+  if (histogram.length > 0)
+    out.push({ table: TABLE.latencyHistogram, columns: HISTOGRAM_COLUMN_SPECS, rows: histogram, tail: HISTOGRAM_ADD_TAIL });
+  return out;
 }
 
 export async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<void> {
-  // Cells in key order, tables always in the same order, one statement per chunk: concurrent
-  // transactions (other tokens, other instances) lock shared rows in the same order, so they queue
-  // instead of deadlocking. Columns a cell does not touch add 0.
-  const { minutes, quarters, histogram } = splitRollupDelta(delta);
-  await addCells(tx, TABLE.rollup, minutes);
-  await addCells(tx, TABLE.rollupQuarter, quarters);
-  if (histogram.length > 0) await tx.insertMany(TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS, histogram, HISTOGRAM_ADD_TAIL);
+  for (const insert of rollupInserts(delta)) await insertRows(tx, insert);
 }
 
 /** All-time sums of the given counters per server. */
