@@ -13,7 +13,7 @@ import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { unnestInsert, unnestRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import type { RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { deadLetterInsert, storeDeadLetters, type DeadLetter } from './dead-letters';
-import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent } from './events';
+import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent, type TimelineRow } from './events';
 import { ingestLockColumns } from './ingest-locks';
 import { reporterStatusInsert, storeReporterStatus } from './reporter-status';
 import { applyRollupDelta, rollupInserts } from './rollups';
@@ -280,8 +280,7 @@ const postgresqlStatements: IngestStatements = {
         continue;
       }
       if (!touched.has(key)) continue;
-      if (r.k === 'e')
-        append(key, rowToEvent(r as { eventId: string; token: string; type: string; at: number; seq: number | null; data: string }));
+      if (r.k === 'e') append(key, rowToEvent(r as TimelineRow));
       else synthetic.add(key);
     }
     for (const [key, row] of oldRows) if (Number(row.synthetic) === 1) synthetic.add(key);
