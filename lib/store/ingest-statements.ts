@@ -150,7 +150,12 @@ const sqliteStatements: IngestStatements = {
 
 // -------------------------------------------------------------------------------- PostgreSQL
 
-/** Inserts as data-modifying CTEs named w0, w1, … ahead of `main`; params in text order. */
+/**
+ * Inserts as data-modifying CTEs named w0, w1, … ahead of `main`; params in text order.
+ * PostgreSQL runs `main` first, then the CTEs (last one first, as PostgreSQL 15 does): the
+ * order is the same in every transaction, so row locks on shared rows (rollup cells, a
+ * reporter's status) are still taken in one global order.
+ */
 function withInserts(inserts: readonly RowsInsert[], main: { text: string; params: unknown[] }): { text: string; params: unknown[] } {
   if (inserts.length === 0) return main;
   const ctes = inserts.map((insert) => unnestInsert(insert));
@@ -231,7 +236,7 @@ const postgresqlStatements: IngestStatements = {
     if (start.deadLetters.length > 0) inserts.push(deadLetterInsert(start.deadLetters, start.now));
     if (start.reporter) inserts.push(reporterStatusInsert(start.server, start.reporter, start.now));
     if (start.synthetic) inserts.push(syntheticTokenInsert(start.server, start.synthetic.tokens, start.synthetic.runId, start.now));
-    // The select list (the locks) runs before the CTEs' inserts, which PostgreSQL completes after it.
+    // The select list (the locks) runs before the CTEs' inserts (withInserts).
     const main = start.eventIds.length > 0 ? ingestLockColumns(start.server, start.tokens, start.eventIds) : { text: '1', params: [] };
     if (inserts.length === 0 && start.eventIds.length === 0) return;
     const { text, params } = withInserts(inserts, { text: `SELECT ${main.text}`, params: main.params });
