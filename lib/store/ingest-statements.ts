@@ -183,9 +183,10 @@ const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
  * key alone would let a resend of an id with another time become a second row (the id locks of
  * step 1 make a concurrent insert of the same id wait). LATERAL … LIMIT 1 keeps that probe a
  * nested loop over the partitions' key indexes; a plain NOT EXISTS may become a hash anti-join
- * that reads every partition. The touched keys are matched as server = ANY(…) AND token = ANY(…)
- * (index scans on the (server, token…) keys whatever the planner estimates for the CTE) and the
- * cross-product rows that no touched session owns are dropped here.
+ * that reads every partition. The touched keys are matched as server = ANY(…) AND token = ANY(…),
+ * conditions on the (server, token…) indexes, rather than by a join with the CTE, which could
+ * become a hash join over whole partitions; the cross-product rows that no touched session owns
+ * are dropped here.
  */
 const INSERT_AND_LOAD = `WITH "v" AS (
   ${unnestRows(BATCH_COLUMNS, []).text} AS "v"(${BATCH_COLUMNS.map((c) => `"${c.name}"`).join(',')})
