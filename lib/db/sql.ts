@@ -52,19 +52,45 @@ export async function insertManyAsValues<T>(
 
 const PG_ARRAY_TYPE: Record<ColumnType, string> = { text: 'text[]', bigint: 'int8[]', int: 'int4[]' };
 
-/** PostgreSQL: one statement, one array parameter per column. */
+/** An `INSERT INTO table (columns) <rows> <tail>`, as data: run alone (insertMany) or composed into one statement. */
+export interface RowsInsert {
+  table: string;
+  columns: readonly ColumnSpec[];
+  rows: readonly (readonly unknown[])[];
+  tail: string;
+}
+
+/** Runs a RowsInsert alone. */
+export function insertRows<T = Row>(ex: SqlExecutor, insert: RowsInsert): Promise<T[]> {
+  return ex.insertMany<T>(insert.table, insert.columns, insert.rows, insert.tail);
+}
+
+/** PostgreSQL: the rows as one array parameter per column (`?` placeholders), `SELECT * FROM unnest(…)`. */
+export function unnestRows(columns: readonly ColumnSpec[], rows: readonly (readonly unknown[])[]): { text: string; params: unknown[][] } {
+  return {
+    text: `SELECT * FROM unnest(${columns.map((c) => `?::${PG_ARRAY_TYPE[c.type]}`).join(', ')})`,
+    params: columns.map((_, c) => rows.map((r) => r[c] ?? null)),
+  };
+}
+
+/** PostgreSQL: a RowsInsert as one statement with `?` placeholders, one array parameter per column. */
+export function unnestInsert(insert: RowsInsert): { text: string; params: unknown[][] } {
+  const { text, params } = unnestRows(insert.columns, insert.rows);
+  return {
+    text: `INSERT INTO ${quote(insert.table)} (${insert.columns.map((c) => quote(c.name)).join(',')}) ${text} ${insert.tail}`,
+    params,
+  };
+}
+
+/** PostgreSQL: one statement, one array parameter per column, numbered placeholders (for a bare pg client). */
 export function insertManyAsUnnest(
   table: string,
   columns: readonly ColumnSpec[],
   rows: readonly (readonly unknown[])[],
   tail: string,
 ): { text: string; params: unknown[][] } {
-  const params = columns.map((_, c) => rows.map((r) => r[c] ?? null));
-  const arrays = columns.map((c, i) => `$${i + 1}::${PG_ARRAY_TYPE[c.type]}`).join(', ');
-  return {
-    text: `INSERT INTO ${quote(table)} (${columns.map((c) => quote(c.name)).join(',')}) SELECT * FROM unnest(${arrays}) ${tail}`,
-    params,
-  };
+  const { text, params } = unnestInsert({ table, columns, rows, tail });
+  return { text: toProviderPlaceholders(text, 'postgresql'), params };
 }
 
 export interface Sql extends SqlExecutor {

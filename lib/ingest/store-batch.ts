@@ -1,26 +1,21 @@
 // The write path: one transaction stores new events, recomputes the summaries of every
-// session they touch from the ordered timeline, and applies the rollup deltas. Set-based
-// SQL (multi-row INSERT ... ON CONFLICT) keeps it to a handful of statements per batch.
-// Each step below is one named function; storeBatch runs them in order inside the transaction.
+// session they touch from the ordered timeline, and applies the rollup deltas. What is stored
+// and read, and in how many statements, is lib/store/ingest-statements.ts (three on
+// PostgreSQL); this module decides the summaries and the delta between the reads and the writes.
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { summarizeFacts, type SuccessorSession } from '@/lib/boundary/summarize';
 import { resumptionOf } from '@/lib/boundary/resumption-health';
 import { deriveSessionFacts, type SessionFacts } from '@/lib/boundary/session-state';
-import type { Sql, SqlExecutor } from '@/lib/db/sql';
+import type { Sql } from '@/lib/db/sql';
 import { addContributions, minuteOf, pruneZeroCells, sessionContributions, type RollupDelta } from '@/lib/metrics/rollup-contributions';
-import { storeDeadLetters, type DeadLetter } from '@/lib/store/dead-letters';
-import { insertNewEvents, loadTimelines } from '@/lib/store/events';
-import { storeReporterStatus } from '@/lib/store/reporter-status';
-import { applyRollupDelta } from '@/lib/store/rollups';
+import type { DeadLetter } from '@/lib/store/dead-letters';
+import { ingestStatements, type LoadedBatch, type SuccessorCandidate } from '@/lib/store/ingest-statements';
 import { sessionKey, type SessionKey } from '@/lib/store/session-key';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
-import { sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from '@/lib/store/sessions';
-import { recordSyntheticTokens, syntheticTokensOf } from '@/lib/store/synthetic-tokens';
-import { lockTokens } from '@/lib/store/token-locks';
 import { changeOf, type Change } from '@/lib/live/change';
-import { notifyInTransaction, publishAfterCommit } from '@/lib/live/announce';
+import { changeNotification, publishAfterCommit } from '@/lib/live/announce';
 
 export interface StoreResult {
   accepted: number;
@@ -36,16 +31,6 @@ export interface StoreOptions {
   reporter?: ReporterStatus;
   /** A door probe's batch (lib/probes/probe-service.ts): its tokens are recorded as synthetic first. */
   synthetic?: { runId: string; tokens: readonly string[] };
-}
-
-interface SessionRef {
-  server: string;
-  token: string;
-}
-
-interface SuccessorCandidate extends SessionRef {
-  previousToken: string;
-  openedAt: number;
 }
 
 /** The previousToken a session.opened names, if any. */
@@ -81,64 +66,6 @@ function countEvents(delta: RollupDelta, server: string, events: readonly Doorwa
   }
 }
 
-/** Touched sessions that are synthetic: a probe opened their token (sticky once stored). */
-async function syntheticKeys(
-  tx: SqlExecutor,
-  keys: readonly SessionRef[],
-  oldRows: ReadonlyMap<SessionKey, SessionRow>,
-): Promise<Set<SessionKey>> {
-  const out = new Set<SessionKey>();
-  const byServer = new Map<string, string[]>();
-  for (const k of keys) {
-    if (Number(oldRows.get(sessionKey(k.server, k.token))?.synthetic ?? 0) === 1) out.add(sessionKey(k.server, k.token));
-    else byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);
-  }
-  for (const [srv, tokens] of byServer) for (const t of await syntheticTokensOf(tx, srv, tokens)) out.add(sessionKey(srv, t));
-  return out;
-}
-
-/**
- * The sessions the fresh events touch, plus the predecessor named by a new session.opened's
- * previousToken (its summary becomes "renegotiated"), wherever that predecessor lives.
- */
-async function touchedSessions(tx: SqlExecutor, server: string, fresh: readonly DoorwatchEvent[]): Promise<Map<SessionKey, SessionRef>> {
-  const touched = new Map<SessionKey, SessionRef>();
-  for (const e of fresh) touched.set(sessionKey(server, e.token), { server, token: e.token });
-  const newPrevTokens = new Set<string>();
-  for (const e of fresh) {
-    const prev = previousTokenOf(e);
-    if (prev !== null) newPrevTokens.add(prev);
-  }
-  if (newPrevTokens.size > 0) {
-    for (const p of await sessionsWithTokens(tx, [...newPrevTokens]))
-      touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
-  }
-  return touched;
-}
-
-/** The stored rows of the touched sessions: the "before" side of the rollup delta. */
-async function loadOldRows(tx: SqlExecutor, keys: readonly SessionRef[]): Promise<Map<SessionKey, SessionRow>> {
-  const oldRows = new Map<SessionKey, SessionRow>();
-  const byServer = new Map<string, string[]>();
-  for (const k of keys) byServer.set(k.server, [...(byServer.get(k.server) ?? []), k.token]);
-  for (const [srv, tokens] of byServer) {
-    for (const r of await sessionsOfServer(tx, srv, tokens)) oldRows.set(sessionKey(r.server, r.token), r);
-  }
-  return oldRows;
-}
-
-/** Stored sessions naming a touched token as previousToken (the touched ones decide for themselves). */
-async function storedSuccessorCandidates(tx: SqlExecutor, touched: ReadonlyMap<SessionKey, SessionRef>): Promise<SuccessorCandidate[]> {
-  const touchedTokens = [...new Set([...touched.values()].map((k) => k.token))];
-  const candidates: SuccessorCandidate[] = [];
-  for (const r of await sessionsNamingPredecessors(tx, touchedTokens)) {
-    if (r.openedAt !== null && !touched.has(sessionKey(r.server, r.token))) {
-      candidates.push({ server: r.server, token: r.token, previousToken: r.previousToken!, openedAt: r.openedAt });
-    }
-  }
-  return candidates;
-}
-
 /** Earliest session.opened (across servers) naming each token as its previousToken. */
 function pickSuccessors(candidates: readonly SuccessorCandidate[]): Map<string, SuccessorSession> {
   const best = new Map<string, { server: string; token: string; openedAt: number }>();
@@ -160,17 +87,14 @@ function pickSuccessors(candidates: readonly SuccessorCandidate[]): Map<string, 
  * folded again with it.
  */
 function summarise(
-  keys: readonly SessionRef[],
-  timelines: ReadonlyMap<SessionKey, DoorwatchEvent[]>,
-  oldRows: ReadonlyMap<SessionKey, SessionRow>,
-  storedCandidates: readonly SuccessorCandidate[],
+  loaded: LoadedBatch,
   freshPerKey: ReadonlyMap<SessionKey, number>,
   fresh: { server: string; ids: ReadonlySet<string> },
-  synthetic: ReadonlySet<SessionKey>,
   delta: RollupDelta,
   options: StoreOptions,
 ): SessionRow[] {
-  const candidates = [...storedCandidates];
+  const { touched: keys, timelines, oldRows, synthetic } = loaded;
+  const candidates: SuccessorCandidate[] = [...loaded.successorCandidates];
   const firstPass = new Map<SessionKey, ReturnType<typeof summarizeFacts>>();
   const factsOf = new Map<SessionKey, SessionFacts>();
   for (const k of keys) {
@@ -231,40 +155,37 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
 
   let change: Change | null = null;
   const result = await sql.transaction(async (tx) => {
+    const statements = ingestStatements(tx);
     // Refused parts and reporter losses commit (or fail) with the valid events: a 200 covers all.
-    if (options.deadLetters?.length) await storeDeadLetters(tx, options.deadLetters, options.now);
-    if (options.reporter) await storeReporterStatus(tx, server, options.reporter, options.now);
+    await statements.begin(tx, {
+      server,
+      now: options.now,
+      deadLetters: options.deadLetters ?? [],
+      reporter: options.reporter,
+      synthetic: batch.length > 0 ? options.synthetic : undefined,
+      tokens: tokensToLock(batch),
+      eventIds: batch.map((e) => e.id),
+    });
     if (batch.length === 0) return { accepted: 0, duplicates: 0 };
-    await lockTokens(tx, tokensToLock(batch));
 
-    if (options.synthetic) await recordSyntheticTokens(tx, server, options.synthetic.tokens, options.synthetic.runId, options.now);
-    const inserted = await insertNewEvents(tx, server, batch, options.now);
-    const fresh = batch.filter((e) => inserted.has(e.id));
+    // Summaries are recomputed from the whole stored timeline, so arrival order never matters.
+    const loaded = await statements.insertAndLoad(tx, server, batch, batch.map(previousTokenOf), options.now);
+    const fresh = batch.filter((e) => loaded.inserted.has(e.id));
+    if (fresh.length === 0) return { accepted: 0, duplicates: events.length };
     const delta: RollupDelta = new Map();
-    if (fresh.length > 0) {
-      const touched = await touchedSessions(tx, server, fresh);
-      const keys = [...touched.values()];
-      // Summaries are recomputed from the whole stored timeline, so arrival order never matters.
-      const timelines = await loadTimelines(tx, keys);
-      const oldRows = await loadOldRows(tx, keys);
-      const synthetic = await syntheticKeys(tx, keys, oldRows);
-      countEvents(
-        delta,
-        server,
-        fresh.filter((e) => !synthetic.has(sessionKey(server, e.token))),
-      );
-      const storedCandidates = await storedSuccessorCandidates(tx, touched);
-      const freshPerKey = new Map<SessionKey, number>();
-      for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
-      const freshIds = { server, ids: new Set(fresh.map((e) => e.id)) };
-      const newRows = summarise(keys, timelines, oldRows, storedCandidates, freshPerKey, freshIds, synthetic, delta, options);
-      await upsertSessionRows(tx, newRows);
-      change = changeOf(keys);
-    }
+    countEvents(
+      delta,
+      server,
+      fresh.filter((e) => !loaded.synthetic.has(sessionKey(server, e.token))),
+    );
+    const freshPerKey = new Map<SessionKey, number>();
+    for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
+    const freshIds = { server, ids: loaded.inserted };
+    const sessionRows = summarise(loaded, freshPerKey, freshIds, delta, options);
     pruneZeroCells(delta);
-    await applyRollupDelta(tx, delta);
+    change = changeOf(loaded.touched);
     // Open pages learn what changed: delivered with the commit (lib/live).
-    if (change) await notifyInTransaction(tx, change);
+    await statements.finish(tx, { sessionRows, delta, notification: changeNotification(tx.provider, change) });
     return { accepted: fresh.length, duplicates: events.length - fresh.length };
   });
   publishAfterCommit(sql.provider, change);

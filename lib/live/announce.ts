@@ -2,13 +2,13 @@
 // transaction, so the notification leaves only if (and when) it commits, and reaches every
 // instance's listener. SQLite (one process): publish in-process after the commit.
 import type { Provider } from '@/lib/db/config';
-import type { SqlExecutor } from '@/lib/db/sql';
 import { CHANGE_CHANNEL, encodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
 
-export async function notifyInTransaction(tx: SqlExecutor, change: Change): Promise<void> {
-  if (tx.provider !== 'postgresql' || change.servers.length === 0) return;
-  await tx.query('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, encodeChange(change)]);
+/** The NOTIFY the ingest transaction sends (PostgreSQL), or null (SQLite, or nothing changed). */
+export function changeNotification(provider: Provider, change: Change): { channel: string; payload: string } | null {
+  if (provider !== 'postgresql' || change.servers.length === 0) return null;
+  return { channel: CHANGE_CHANNEL, payload: encodeChange(change) };
 }
 
 export function publishAfterCommit(provider: Provider, change: Change | null): void {

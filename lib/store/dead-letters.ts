@@ -2,8 +2,8 @@
 // operators, so nothing a server sent is silently dropped. Written in the same transaction as
 // the request's valid events; read as keyset pages (newest first) and per-code counts.
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '@/lib/db/sql';
-import { TABLE_SQL, placeholders } from './tables';
+import { insertRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
+import { TABLE, TABLE_SQL, placeholders } from './tables';
 
 export interface DeadLetter {
   server: string | null;
@@ -24,26 +24,38 @@ function columnText(s: string): string {
   return s.replaceAll('\u0000', '\uFFFD');
 }
 
+const DEAD_LETTER_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'id', type: 'text' },
+  { name: 'server', type: 'text' },
+  { name: 'receivedAt', type: 'bigint' },
+  { name: 'code', type: 'text' },
+  { name: 'message', type: 'text' },
+  { name: 'eventIndex', type: 'int' },
+  { name: 'eventId', type: 'text' },
+  { name: 'payload', type: 'text' },
+];
+
+/** The insert of these letters, run alone (storeDeadLetters) or inside ingest's first statement (lib/store/ingest-statements.ts). */
+export function deadLetterInsert(letters: readonly DeadLetter[], receivedAt: number): RowsInsert {
+  return {
+    table: TABLE.deadLetter,
+    columns: DEAD_LETTER_COLUMNS,
+    rows: letters.map((l) => [
+      randomUUID(),
+      l.server,
+      receivedAt,
+      l.code,
+      columnText(l.message),
+      l.eventIndex,
+      l.eventId === null ? null : columnText(l.eventId.slice(0, MAX_EVENT_ID_CHARS)),
+      columnText(l.payload),
+    ]),
+    tail: '',
+  };
+}
+
 export async function storeDeadLetters(sql: SqlExecutor, letters: readonly DeadLetter[], receivedAt: number): Promise<void> {
-  for (let i = 0; i < letters.length; i += 200) {
-    const part = letters.slice(i, i + 200);
-    const params: unknown[] = [];
-    for (const l of part)
-      params.push(
-        randomUUID(),
-        l.server,
-        receivedAt,
-        l.code,
-        columnText(l.message),
-        l.eventIndex,
-        l.eventId === null ? null : columnText(l.eventId.slice(0, MAX_EVENT_ID_CHARS)),
-        columnText(l.payload),
-      );
-    await sql.execute(
-      `INSERT INTO ${TABLE_SQL.deadLetter} ("id","server","receivedAt","code","message","eventIndex","eventId","payload") VALUES ${part.map(() => '(?,?,?,?,?,?,?,?)').join(',')}`,
-      params,
-    );
-  }
+  await insertRows(sql, deadLetterInsert(letters, receivedAt));
 }
 
 /** A stored dead letter; `payload` may be a prefix of the whole (see payloadChars). Numbers normalised. */

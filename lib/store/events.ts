@@ -18,7 +18,7 @@ export const EVENT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'receivedAt', type: 'bigint' },
 ];
 
-interface TimelineRow {
+export interface TimelineRow {
   eventId: string;
   token: string;
   type: string;
@@ -27,7 +27,8 @@ interface TimelineRow {
   data: string;
 }
 
-function rowToEvent(r: TimelineRow): DoorwatchEvent {
+/** A stored row as the event it holds (times as ISO strings, data parsed). */
+export function rowToEvent(r: TimelineRow): DoorwatchEvent {
   const event: Record<string, unknown> = {
     id: r.eventId,
     token: r.token,
@@ -39,17 +40,31 @@ function rowToEvent(r: TimelineRow): DoorwatchEvent {
   return event as unknown as DoorwatchEvent;
 }
 
+/** An event as ingest stores it in "Event": the column values in EVENT_COLUMNS order. */
+export function eventRow(server: string, e: DoorwatchEvent, receivedAt: number): unknown[] {
+  return [server, e.id, e.token, e.type, timestampMs(e.at), e.seq ?? null, JSON.stringify(e.data ?? {}), receivedAt];
+}
+
 /**
- * Inserts the events that are new for this server (idempotent per event id); returns the ids inserted.
- *
- * SQLite: the primary key (server, eventId) decides. PostgreSQL: "Event" is partitioned by "at"
- * (lib/store/partitions.ts) and its primary key must contain it, so the key alone would let a
- * resend of an id with another time become a second row. Two things keep (server, eventId)
- * unique there: each new row is inserted only if no stored row has its id (one primary-key
- * prefix probe per partition), and transaction-scoped advisory locks on the ids, in sorted
- * order, make a concurrent insert of the same id wait for the first one's commit (without them,
- * two transactions would each miss the other's uncommitted row). The id locks live in the
- * two-key advisory space (class EVENT_ID_LOCK_CLASS), apart from the one-key token locks.
+ * The event exactly as rowToEvent would read it back once stored, without the round trip: a
+ * summary must not depend on whether an event came from this batch or from the table.
+ */
+export function asStored(e: DoorwatchEvent): DoorwatchEvent {
+  const event: Record<string, unknown> = {
+    id: e.id,
+    token: e.token,
+    type: e.type,
+    at: new Date(timestampMs(e.at)).toISOString(),
+    data: e.data ?? {},
+  };
+  if (e.seq !== undefined && e.seq !== null) event.seq = e.seq;
+  return event as unknown as DoorwatchEvent;
+}
+
+/**
+ * SQLite: inserts the events that are new for this server (idempotent per event id, the primary
+ * key (server, eventId) decides); returns the ids inserted. PostgreSQL inserts them inside one
+ * statement with its reads (lib/store/ingest-statements.ts).
  */
 export async function insertNewEvents(
   tx: SqlExecutor,
@@ -57,49 +72,11 @@ export async function insertNewEvents(
   events: readonly DoorwatchEvent[],
   receivedAt: number,
 ): Promise<Set<string>> {
-  const rows = events.map((e) => [
-    server,
-    e.id,
-    e.token,
-    e.type,
-    timestampMs(e.at),
-    e.seq ?? null,
-    JSON.stringify(e.data ?? {}),
-    receivedAt,
-  ]);
-  if (tx.provider === 'postgresql') return insertNewEventsPartitioned(tx, server, rows);
   const inserted = await tx.insertMany<{ eventId: string }>(
     TABLE.event,
     EVENT_COLUMNS,
-    rows,
+    events.map((e) => eventRow(server, e, receivedAt)),
     'ON CONFLICT ("server","eventId") DO NOTHING RETURNING "eventId"',
-  );
-  return new Set(inserted.map((r) => r.eventId));
-}
-
-/** Advisory lock class of the per-event-id locks (the first key of pg_advisory_xact_lock(int4, int4)). */
-export const EVENT_ID_LOCK_CLASS = 72707375;
-
-async function insertNewEventsPartitioned(tx: SqlExecutor, server: string, rows: readonly (readonly unknown[])[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const ids = rows.map((r) => r[1] as string);
-  await tx.execute(
-    `SELECT COUNT(pg_advisory_xact_lock(${EVENT_ID_LOCK_CLASS}, h)) FROM (
-       SELECT DISTINCT hashtext(?::text || '/' || id) AS h FROM unnest(?::text[]) AS id ORDER BY h) AS ids`,
-    [server, ids],
-  );
-  const names = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
-  const arrays = EVENT_COLUMNS.map((c) => `?::${c.type === 'text' ? 'text' : c.type === 'bigint' ? 'int8' : 'int4'}[]`).join(', ');
-  // LATERAL ... LIMIT 1 keeps the probe a nested loop over the partitions' key indexes; a plain
-  // NOT EXISTS may become a hash anti-join that reads every partition.
-  const inserted = await tx.query<{ eventId: string }>(
-    `INSERT INTO ${TABLE_SQL.event} (${names})
-     SELECT v.* FROM unnest(${arrays}) AS v(${names})
-       LEFT JOIN LATERAL (SELECT 1 AS "hit" FROM ${TABLE_SQL.event} e
-                           WHERE e."server" = v."server" AND e."eventId" = v."eventId" LIMIT 1) AS stored ON true
-      WHERE stored."hit" IS NULL
-     ON CONFLICT DO NOTHING RETURNING "eventId"`,
-    EVENT_COLUMNS.map((_, c) => rows.map((r) => r[c] ?? null)),
   );
   return new Set(inserted.map((r) => r.eventId));
 }

@@ -8,7 +8,7 @@
 //   so the overview's percentiles read at most ~96 × buckets-in-use cells a day per metric however
 //   many sessions fell in it (per-minute, per-server cells are about as sparse as the sessions).
 // One delta (lib/metrics/rollup-contributions.ts) feeds all four in the writer's transaction.
-import type { ColumnSpec, SqlExecutor } from '@/lib/db/sql';
+import { insertRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import { parseHistogramKey, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { ROLLUP_COLUMNS, ROLLUP_MS_COLUMNS, type RollupColumn, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import { TABLE, TABLE_SQL, sumColumn } from './tables';
@@ -74,16 +74,6 @@ export function histogramQuarterRows(histogram: readonly HistogramRow[]): Histog
     .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
 }
 
-/**
- * Adds a delta's histogram rows to "LatencyHistogramQuarter" (one statement). Every server's
- * transaction adds to the same quarter rows, so this runs last among the rollup writes (row locks
- * held for the shortest time) with rows in key order (concurrent writers queue, never deadlock).
- */
-export async function addHistogramQuarterCells(tx: SqlExecutor, histogram: readonly HistogramRow[]): Promise<void> {
-  const rows = histogramQuarterRows(histogram);
-  if (rows.length > 0) await tx.insertMany(TABLE.latencyHistogramQuarter, HISTOGRAM_QUARTER_COLUMN_SPECS, rows, HISTOGRAM_QUARTER_ADD_TAIL);
-}
-
 /** A delta's cells split by table: minute counters, quarter counters, histogram rows, each in key order. */
 export function splitRollupDelta(delta: RollupDelta): { minutes: Cell[]; quarters: Cell[]; histogram: HistogramRow[] } {
   const minutes: Cell[] = [];
@@ -118,28 +108,47 @@ export function splitRollupDelta(delta: RollupDelta): { minutes: Cell[]; quarter
   return { minutes: minutes.sort(byServerMinute), quarters: [...quarters.values()].sort(byServerMinute), histogram };
 }
 
-async function addCells(tx: SqlExecutor, table: string, cells: readonly Cell[]): Promise<void> {
-  if (cells.length === 0) return;
+function cellsInsert(table: string, cells: readonly Cell[]): RowsInsert {
   const used = new Set<RollupColumn>();
   for (const cell of cells) for (const c of Object.keys(cell.values) as RollupColumn[]) used.add(c);
   const cols = [...used].sort();
-  await tx.insertMany(
+  return {
     table,
-    rollupColumnSpecs(cols),
-    cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
-    rollupAddTail(cols, table),
-  );
+    columns: rollupColumnSpecs(cols),
+    rows: cells.map((cell) => [cell.server, cell.minute, ...cols.map((c) => cell.values[c] ?? 0)]),
+    tail: rollupAddTail(cols, table),
+  };
+}
+
+/**
+ * A delta as its upserts: "Rollup", "RollupQuarter", "LatencyHistogram", "LatencyHistogramQuarter"
+ * (the empty ones left out), to run in this order. Cells in key order, tables always in the same
+ * order: concurrent transactions (other tokens, other instances) lock shared rows in the same
+ * order, so they queue instead of deadlocking. Columns a cell does not touch add 0. The quarter
+ * histogram's rows are shared by every server's transactions; on PostgreSQL all four run inside
+ * the batch's last statement (lib/store/ingest-statements.ts), so they are held until commit
+ * whatever their place in the list.
+ */
+export function rollupInserts(delta: RollupDelta): RowsInsert[] {
+  const { minutes, quarters, histogram } = splitRollupDelta(delta);
+  const out: RowsInsert[] = [];
+  if (minutes.length > 0) out.push(cellsInsert(TABLE.rollup, minutes));
+  if (quarters.length > 0) out.push(cellsInsert(TABLE.rollupQuarter, quarters));
+  if (histogram.length > 0)
+    out.push({ table: TABLE.latencyHistogram, columns: HISTOGRAM_COLUMN_SPECS, rows: histogram, tail: HISTOGRAM_ADD_TAIL });
+  const histogramQuarters = histogramQuarterRows(histogram);
+  if (histogramQuarters.length > 0)
+    out.push({
+      table: TABLE.latencyHistogramQuarter,
+      columns: HISTOGRAM_QUARTER_COLUMN_SPECS,
+      rows: histogramQuarters,
+      tail: HISTOGRAM_QUARTER_ADD_TAIL,
+    });
+  return out;
 }
 
 export async function applyRollupDelta(tx: SqlExecutor, delta: RollupDelta): Promise<void> {
-  // Cells in key order, tables always in the same order, one statement per chunk: concurrent
-  // transactions (other tokens, other instances) lock shared rows in the same order, so they queue
-  // instead of deadlocking. Columns a cell does not touch add 0.
-  const { minutes, quarters, histogram } = splitRollupDelta(delta);
-  await addCells(tx, TABLE.rollup, minutes);
-  await addCells(tx, TABLE.rollupQuarter, quarters);
-  if (histogram.length > 0) await tx.insertMany(TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS, histogram, HISTOGRAM_ADD_TAIL);
-  await addHistogramQuarterCells(tx, histogram);
+  for (const insert of rollupInserts(delta)) await insertRows(tx, insert);
 }
 
 /** All-time sums of the given counters per server. */

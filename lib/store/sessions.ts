@@ -1,5 +1,5 @@
 // The "Session" table: one summary row per (server, token), read and written as SessionRow.
-import type { SqlExecutor } from '@/lib/db/sql';
+import { insertRows, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, type SessionRow } from './session-row';
 import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
 
@@ -32,17 +32,22 @@ export async function findSession(sql: SqlExecutor, server: string, token: strin
   return rows[0] ?? null;
 }
 
-/** Inserts or replaces whole rows in one multi-row statement per chunk. */
+const SESSION_UPDATES = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token')
+  .map((c) => `"${c}" = excluded."${c}"`)
+  .join(',');
+
+/** Inserts or replaces whole rows: run alone (upsertSessionRows) or inside ingest's last statement (lib/store/ingest-statements.ts). */
+export function sessionUpsert(rows: readonly SessionRow[]): RowsInsert {
+  return {
+    table: TABLE.session,
+    columns: SESSION_COLUMN_SPECS,
+    rows: rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])),
+    tail: `ON CONFLICT ("server","token") DO UPDATE SET ${SESSION_UPDATES}`,
+  };
+}
+
 export async function upsertSessionRows(tx: SqlExecutor, rows: readonly SessionRow[]): Promise<void> {
-  const updates = SESSION_ROW_COLUMNS.filter((c) => c !== 'server' && c !== 'token')
-    .map((c) => `"${c}" = excluded."${c}"`)
-    .join(',');
-  await tx.insertMany(
-    TABLE.session,
-    SESSION_COLUMN_SPECS,
-    rows.map((r) => SESSION_ROW_COLUMNS.map((c) => r[c])),
-    `ON CONFLICT ("server","token") DO UPDATE SET ${updates}`,
-  );
+  await insertRows(tx, sessionUpsert(rows));
 }
 
 /** The latest lastEventAt per server (servers seen in data). */

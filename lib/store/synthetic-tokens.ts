@@ -1,8 +1,25 @@
 // The "SyntheticToken" table: session tokens a door probe opened, per server. Ingest (store-batch)
 // looks the touched tokens up here, so a probe's session is marked synthetic whoever reports it:
 // the probe's own events or the probed server's reporter, before or after the probe finished.
-import type { SqlExecutor } from '@/lib/db/sql';
-import { TABLE_SQL, chunks, placeholders } from './tables';
+import { insertRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
+import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
+
+const SYNTHETIC_TOKEN_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'server', type: 'text' },
+  { name: 'token', type: 'text' },
+  { name: 'runId', type: 'text' },
+  { name: 'createdAt', type: 'bigint' },
+];
+
+/** The insert of a probe's tokens, run alone (recordSyntheticTokens) or inside ingest's first statement (lib/store/ingest-statements.ts). */
+export function syntheticTokenInsert(server: string, tokens: readonly string[], runId: string, now: number): RowsInsert {
+  return {
+    table: TABLE.syntheticToken,
+    columns: SYNTHETIC_TOKEN_COLUMNS,
+    rows: [...new Set(tokens)].map((t) => [server, t, runId, now]),
+    tail: 'ON CONFLICT ("server", "token") DO NOTHING',
+  };
+}
 
 export async function recordSyntheticTokens(
   tx: SqlExecutor,
@@ -11,13 +28,7 @@ export async function recordSyntheticTokens(
   runId: string,
   now: number,
 ): Promise<void> {
-  for (const part of chunks([...new Set(tokens)], 200)) {
-    await tx.execute(
-      `INSERT INTO ${TABLE_SQL.syntheticToken} ("server", "token", "runId", "createdAt") VALUES ${part.map(() => '(?,?,?,?)').join(',')}
-       ON CONFLICT ("server", "token") DO NOTHING`,
-      part.flatMap((t) => [server, t, runId, now]),
-    );
-  }
+  await insertRows(tx, syntheticTokenInsert(server, tokens, runId, now));
 }
 
 /** Which of these tokens of `server` a probe opened. */

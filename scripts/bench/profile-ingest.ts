@@ -18,7 +18,10 @@ import type { Sql, SqlExecutor } from '@/lib/db/sql';
 function timedDb(db: Db, stats: Map<string, { n: number; ms: number }>): Db {
   const kind = (text: string) => {
     const t = text.replace(/\s+/g, ' ').trim();
-    if (t.startsWith('SELECT pg_advisory')) return 'advisory lock (one per token)';
+    // PostgreSQL's three statements (lib/store/ingest-statements.ts), named by step.
+    if (t.includes('pg_advisory_xact_lock')) return '1 begin: locks (+ dead letters, reporter, probe tokens)';
+    if (t.startsWith('WITH "v"')) return '2 insertAndLoad: INSERT Event + every read';
+    if (t.includes('INSERT INTO "Session"') || t.includes('pg_notify')) return '3 finish: Session, rollups, NOTIFY';
     const m = /^(INSERT INTO|SELECT .*? FROM|SELECT \* FROM) "(\w+)"/.exec(t);
     return m ? `${m[1].startsWith('INSERT') ? 'INSERT' : 'SELECT'} ${m[2]}` : t.slice(0, 30);
   };

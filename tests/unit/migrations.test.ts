@@ -14,6 +14,9 @@ import { SESSION_COLUMN_SPECS } from '@/lib/store/session-row';
 import { EVENT_COLUMNS } from '@/lib/store/events';
 import { HISTOGRAM_COLUMN_SPECS, HISTOGRAM_QUARTER_COLUMN_SPECS, rollupColumnSpecs } from '@/lib/store/rollups';
 import { TABLE } from '@/lib/store/tables';
+import { deadLetterInsert } from '@/lib/store/dead-letters';
+import { reporterStatusInsert } from '@/lib/store/reporter-status';
+import { syntheticTokenInsert } from '@/lib/store/synthetic-tokens';
 import { ROLLUP_COLUMNS } from '@/lib/metrics/rollup-contributions';
 
 function project(migrations: Record<string, string>, provider = 'sqlite') {
@@ -156,6 +159,9 @@ test('the migrations create every column of every model (the schema and the SQL 
     [TABLE.rollup, rollupColumnSpecs(ROLLUP_COLUMNS)],
     [TABLE.latencyHistogram, HISTOGRAM_COLUMN_SPECS],
     [TABLE.latencyHistogramQuarter, HISTOGRAM_QUARTER_COLUMN_SPECS],
+    [TABLE.deadLetter, deadLetterInsert([], 0).columns],
+    [TABLE.reporterStatus, reporterStatusInsert('s', { instance: 'i', dropped: 0, failed: 0 }, 0).columns],
+    [TABLE.syntheticToken, syntheticTokenInsert('s', [], 'r', 0).columns],
   ] as const;
   for (const [table, columns] of specs) {
     const declared = new Map(

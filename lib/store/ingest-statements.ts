@@ -1,0 +1,309 @@
+// The statements of one ingest transaction (lib/ingest/store-batch.ts decides what to write; this
+// module stores and reads it), in three steps:
+//   1. begin: dead letters, the reporter's status, a probe's tokens; on PostgreSQL the locks first;
+//   2. insertAndLoad: insert the new events, read what their summaries need;
+//   3. finish: upsert the summaries, add the rollup delta, announce the change (PostgreSQL).
+// SQLite runs each table's statement in turn: it is in-process, a statement costs no round trip.
+// PostgreSQL runs each step as ONE statement (data-modifying CTEs), three round trips per batch
+// instead of ~13. Step 1 cannot join step 2: under READ COMMITTED a statement's snapshot is taken
+// when it starts, so reads in the statement that waited for a token's lock would not see the
+// events the previous holder committed meanwhile.
+import type { DoorwatchEvent } from '@/lib/contract/event';
+import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
+import { unnestInsert, unnestRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
+import type { RollupDelta } from '@/lib/metrics/rollup-contributions';
+import { deadLetterInsert, storeDeadLetters, type DeadLetter } from './dead-letters';
+import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent, type TimelineRow } from './events';
+import { ingestLockColumns } from './ingest-locks';
+import { reporterStatusInsert, storeReporterStatus } from './reporter-status';
+import { applyRollupDelta, rollupInserts } from './rollups';
+import { sessionKey, type SessionKey } from './session-key';
+import type { SessionRow } from './session-row';
+import { sessionUpsert, sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from './sessions';
+import { recordSyntheticTokens, syntheticTokenInsert, syntheticTokensOf } from './synthetic-tokens';
+import { TABLE_SQL } from './tables';
+
+export interface SessionRef {
+  server: string;
+  token: string;
+}
+
+export interface SuccessorCandidate extends SessionRef {
+  previousToken: string;
+  openedAt: number;
+}
+
+export interface BatchStart {
+  server: string;
+  now: number;
+  deadLetters: readonly DeadLetter[];
+  reporter?: ReporterStatus;
+  synthetic?: { runId: string; tokens: readonly string[] };
+  /** Every token whose summary the batch can change (locked on PostgreSQL). */
+  tokens: Iterable<string>;
+  /** The batch's event ids (locked on PostgreSQL). */
+  eventIds: readonly string[];
+}
+
+export interface LoadedBatch {
+  /** Ids of the events this batch inserted (the others were stored already). */
+  inserted: ReadonlySet<string>;
+  /** The sessions the fresh events can change: theirs, and the stored predecessors a new session.opened names. */
+  touched: SessionRef[];
+  /** Each touched session's whole stored timeline (fresh events included), unordered. */
+  timelines: Map<SessionKey, DoorwatchEvent[]>;
+  /** The touched sessions' stored rows: the "before" side of the rollup delta. */
+  oldRows: Map<SessionKey, SessionRow>;
+  /** Touched sessions a probe opened: stored as synthetic, or their token recorded by one. */
+  synthetic: Set<SessionKey>;
+  /** Stored sessions, not touched, whose session.opened names a touched token as previousToken. */
+  successorCandidates: SuccessorCandidate[];
+}
+
+export interface BatchWrites {
+  sessionRows: readonly SessionRow[];
+  delta: RollupDelta;
+  /** A NOTIFY delivered with the commit (lib/live/announce.ts), or null. */
+  notification: { channel: string; payload: string } | null;
+}
+
+export interface IngestStatements {
+  begin(tx: SqlExecutor, start: BatchStart): Promise<void>;
+  /** `previousTokens[i]`: the previousToken events[i] names (a session.opened), or null. */
+  insertAndLoad(
+    tx: SqlExecutor,
+    server: string,
+    events: readonly DoorwatchEvent[],
+    previousTokens: readonly (string | null)[],
+    receivedAt: number,
+  ): Promise<LoadedBatch>;
+  finish(tx: SqlExecutor, writes: BatchWrites): Promise<void>;
+}
+
+const nothingLoaded = (inserted: ReadonlySet<string>): LoadedBatch => ({
+  inserted,
+  touched: [],
+  timelines: new Map(),
+  oldRows: new Map(),
+  synthetic: new Set(),
+  successorCandidates: [],
+});
+
+function groupByServer(keys: readonly SessionRef[]): Map<string, string[]> {
+  const byServer = new Map<string, string[]>();
+  for (const k of keys) {
+    const list = byServer.get(k.server);
+    if (list) list.push(k.token);
+    else byServer.set(k.server, [k.token]);
+  }
+  return byServer;
+}
+
+// ------------------------------------------------------------------------------------ SQLite
+
+const sqliteStatements: IngestStatements = {
+  async begin(tx, start) {
+    if (start.deadLetters.length > 0) await storeDeadLetters(tx, start.deadLetters, start.now);
+    if (start.reporter) await storeReporterStatus(tx, start.server, start.reporter, start.now);
+    if (start.synthetic) await recordSyntheticTokens(tx, start.server, start.synthetic.tokens, start.synthetic.runId, start.now);
+  },
+
+  async insertAndLoad(tx, server, events, previousTokens, receivedAt) {
+    const inserted = await insertNewEvents(tx, server, events, receivedAt);
+    if (inserted.size === 0) return nothingLoaded(inserted);
+    const touched = new Map<SessionKey, SessionRef>();
+    const newPrevTokens = new Set<string>();
+    events.forEach((e, i) => {
+      if (!inserted.has(e.id)) return;
+      touched.set(sessionKey(server, e.token), { server, token: e.token });
+      if (previousTokens[i] !== null) newPrevTokens.add(previousTokens[i]!);
+    });
+    if (newPrevTokens.size > 0) {
+      for (const p of await sessionsWithTokens(tx, [...newPrevTokens]))
+        touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
+    }
+    const keys = [...touched.values()];
+    const timelines = await loadTimelines(tx, keys);
+    const oldRows = new Map<SessionKey, SessionRow>();
+    const synthetic = new Set<SessionKey>();
+    for (const [srv, tokens] of groupByServer(keys)) {
+      for (const r of await sessionsOfServer(tx, srv, tokens)) {
+        oldRows.set(sessionKey(r.server, r.token), r);
+        if (Number(r.synthetic) === 1) synthetic.add(sessionKey(r.server, r.token));
+      }
+      for (const t of await syntheticTokensOf(tx, srv, tokens)) synthetic.add(sessionKey(srv, t));
+    }
+    const successorCandidates: SuccessorCandidate[] = [];
+    for (const r of await sessionsNamingPredecessors(tx, [...new Set(keys.map((k) => k.token))])) {
+      if (r.openedAt !== null && !touched.has(sessionKey(r.server, r.token))) {
+        successorCandidates.push({ server: r.server, token: r.token, previousToken: r.previousToken!, openedAt: Number(r.openedAt) });
+      }
+    }
+    return { inserted, touched: keys, timelines, oldRows, synthetic, successorCandidates };
+  },
+
+  async finish(tx, writes) {
+    if (writes.sessionRows.length > 0) await upsertSessionRows(tx, writes.sessionRows);
+    await applyRollupDelta(tx, writes.delta);
+  },
+};
+
+// -------------------------------------------------------------------------------- PostgreSQL
+
+/**
+ * Inserts as data-modifying CTEs named w0, w1, … ahead of `main`; params in text order.
+ * PostgreSQL runs `main` first, then the CTEs (last one first, as PostgreSQL 15 does): the
+ * order is the same in every transaction, so row locks on shared rows (rollup cells, a
+ * reporter's status) are still taken in one global order.
+ */
+function withInserts(inserts: readonly RowsInsert[], main: { text: string; params: unknown[] }): { text: string; params: unknown[] } {
+  if (inserts.length === 0) return main;
+  const ctes = inserts.map((insert) => unnestInsert(insert));
+  return {
+    text: `WITH ${ctes.map((c, i) => `"w${i}" AS (${c.text})`).join(',\n')}\n${main.text}`,
+    params: [...ctes.flatMap((c) => c.params), ...main.params],
+  };
+}
+
+/** The batch's events plus the previousToken each names, as the rows of CTE "v". */
+const BATCH_COLUMNS: readonly ColumnSpec[] = [...EVENT_COLUMNS, { name: 'previousToken', type: 'text' }];
+const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
+
+/**
+ * One statement inserts the new events and reads everything summarising them needs, each row
+ * tagged by "k":
+ *   f  an event this statement inserted (eventId): its timeline copy comes from the batch;
+ *   e  a stored event of a touched session;
+ *   s  a touched session's stored row ("data": the row as JSON, so one column carries all);
+ *   y  a touched session whose token a probe recorded;
+ *   c  a stored session naming a touched token as previousToken ("type": that token, "at": openedAt).
+ * Every read sees the state at the statement's start (the locks are already held: step 1), so
+ * stored events and the inserted ones ("f") never overlap. A new row is inserted only if no
+ * stored row has its id: "Event" is partitioned by "at" and its primary key includes it, so the
+ * key alone would let a resend of an id with another time become a second row (the id locks of
+ * step 1 make a concurrent insert of the same id wait). LATERAL … LIMIT 1 keeps that probe a
+ * nested loop over the partitions' key indexes; a plain NOT EXISTS may become a hash anti-join
+ * that reads every partition. The touched keys are matched as server = ANY(…) AND token = ANY(…),
+ * conditions on the (server, token…) indexes, rather than by a join with the CTE, which could
+ * become a hash join over whole partitions; the cross-product rows that no touched session owns
+ * are dropped here.
+ */
+const INSERT_AND_LOAD = `WITH "v" AS (
+  ${unnestRows(BATCH_COLUMNS, []).text} AS "v"(${BATCH_COLUMNS.map((c) => `"${c.name}"`).join(',')})
+), "ins" AS (
+  INSERT INTO ${TABLE_SQL.event} (${EVENT_NAMES})
+  SELECT ${EVENT_COLUMNS.map((c) => `"v"."${c.name}"`).join(',')} FROM "v"
+    LEFT JOIN LATERAL (SELECT 1 AS "hit" FROM ${TABLE_SQL.event} "e"
+                        WHERE "e"."server" = "v"."server" AND "e"."eventId" = "v"."eventId" LIMIT 1) AS "stored" ON true
+   WHERE "stored"."hit" IS NULL
+  ON CONFLICT DO NOTHING
+  RETURNING "eventId"
+), "touched" AS (
+  SELECT "v"."server", "v"."token" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
+  UNION
+  SELECT "s"."server", "s"."token" FROM ${TABLE_SQL.session} "s"
+   WHERE "s"."token" = ANY (ARRAY(SELECT "v"."previousToken" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
+                                   WHERE "v"."previousToken" IS NOT NULL))
+)
+SELECT 'f' AS "k", NULL::text AS "server", NULL::text AS "token", "eventId", NULL::text AS "type", NULL::int8 AS "at", NULL::int4 AS "seq", NULL::text AS "data"
+  FROM "ins"
+UNION ALL
+SELECT 'e', "e"."server", "e"."token", "e"."eventId", "e"."type", "e"."at", "e"."seq", "e"."data" FROM ${TABLE_SQL.event} "e"
+ WHERE "e"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "e"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
+UNION ALL
+SELECT 's', "s"."server", "s"."token", NULL, NULL, NULL, NULL, row_to_json("s")::text FROM ${TABLE_SQL.session} "s"
+ WHERE "s"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "s"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
+UNION ALL
+SELECT 'y', "t"."server", "t"."token", NULL, NULL, NULL, NULL, NULL FROM ${TABLE_SQL.syntheticToken} "t"
+ WHERE "t"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "t"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
+UNION ALL
+SELECT 'c', "s"."server", "s"."token", NULL, "s"."previousToken", "s"."openedAt", NULL, NULL FROM ${TABLE_SQL.session} "s"
+ WHERE "s"."previousToken" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched")) AND "s"."openedAt" IS NOT NULL`;
+
+interface LoadRow {
+  k: 'f' | 'e' | 's' | 'y' | 'c';
+  server: string | null;
+  token: string | null;
+  eventId: string | null;
+  type: string | null;
+  at: number | null;
+  seq: number | null;
+  data: string | null;
+}
+
+const postgresqlStatements: IngestStatements = {
+  async begin(tx, start) {
+    const inserts: RowsInsert[] = [];
+    if (start.deadLetters.length > 0) inserts.push(deadLetterInsert(start.deadLetters, start.now));
+    if (start.reporter) inserts.push(reporterStatusInsert(start.server, start.reporter, start.now));
+    if (start.synthetic) inserts.push(syntheticTokenInsert(start.server, start.synthetic.tokens, start.synthetic.runId, start.now));
+    // The select list (the locks) runs before the CTEs' inserts (withInserts).
+    const main = start.eventIds.length > 0 ? ingestLockColumns(start.server, start.tokens, start.eventIds) : { text: '1', params: [] };
+    if (inserts.length === 0 && start.eventIds.length === 0) return;
+    const { text, params } = withInserts(inserts, { text: `SELECT ${main.text}`, params: main.params });
+    await tx.query(text, params);
+  },
+
+  async insertAndLoad(tx, server, events, previousTokens, receivedAt) {
+    const rows = events.map((e, i) => [...eventRow(server, e, receivedAt), previousTokens[i]]);
+    const result = await tx.query<LoadRow>(INSERT_AND_LOAD, unnestRows(BATCH_COLUMNS, rows).params);
+    const inserted = new Set<string>();
+    for (const r of result) if (r.k === 'f') inserted.add(r.eventId!);
+    if (inserted.size === 0) return nothingLoaded(inserted);
+
+    const touched = new Map<SessionKey, SessionRef>();
+    const timelines = new Map<SessionKey, DoorwatchEvent[]>();
+    const append = (key: SessionKey, e: DoorwatchEvent) => {
+      const list = timelines.get(key);
+      if (list) list.push(e);
+      else timelines.set(key, [e]);
+    };
+    const newPrevTokens = new Set<string>();
+    events.forEach((e, i) => {
+      if (!inserted.has(e.id)) return;
+      const key = sessionKey(server, e.token);
+      touched.set(key, { server, token: e.token });
+      append(key, asStored(e));
+      if (previousTokens[i] !== null) newPrevTokens.add(previousTokens[i]!);
+    });
+    // Stored rows first: the predecessors among them are touched too, wherever they live.
+    const oldRows = new Map<SessionKey, SessionRow>();
+    for (const r of result) {
+      if (r.k !== 's') continue;
+      const row = JSON.parse(r.data!) as SessionRow;
+      const key = sessionKey(row.server, row.token);
+      if (newPrevTokens.has(row.token)) touched.set(key, { server: row.server, token: row.token });
+      if (touched.has(key)) oldRows.set(key, row);
+    }
+    const synthetic = new Set<SessionKey>();
+    const successorCandidates: SuccessorCandidate[] = [];
+    for (const r of result) {
+      if (r.k === 'f' || r.k === 's') continue;
+      const key = sessionKey(r.server!, r.token!);
+      if (r.k === 'c') {
+        if (!touched.has(key))
+          successorCandidates.push({ server: r.server!, token: r.token!, previousToken: r.type!, openedAt: Number(r.at) });
+        continue;
+      }
+      if (!touched.has(key)) continue;
+      if (r.k === 'e') append(key, rowToEvent(r as TimelineRow));
+      else synthetic.add(key);
+    }
+    for (const [key, row] of oldRows) if (Number(row.synthetic) === 1) synthetic.add(key);
+    return { inserted, touched: [...touched.values()], timelines, oldRows, synthetic, successorCandidates };
+  },
+
+  async finish(tx, writes) {
+    const inserts = [...(writes.sessionRows.length > 0 ? [sessionUpsert(writes.sessionRows)] : []), ...rollupInserts(writes.delta)];
+    if (inserts.length === 0 && writes.notification === null) return;
+    const main = writes.notification
+      ? { text: 'SELECT pg_notify(?, ?)', params: [writes.notification.channel, writes.notification.payload] }
+      : { text: 'SELECT 1', params: [] };
+    const { text, params } = withInserts(inserts, main);
+    await tx.query(text, params);
+  },
+};
+
+export function ingestStatements(tx: SqlExecutor): IngestStatements {
+  return tx.provider === 'postgresql' ? postgresqlStatements : sqliteStatements;
+}
