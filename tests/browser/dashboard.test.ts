@@ -312,7 +312,8 @@ describe('dashboard', () => {
     await page.locator('[data-testid="tile-boundary"]').waitFor();
     await page.keyboard.press('u');
     await page.waitForURL(/tz=utc/);
-    assert.equal(await page.locator('[data-testid="tz-toggle"]').innerText(), 'UTC');
+    // Wait for the render the URL change causes rather than reading the toggle at once.
+    await page.locator('[data-testid="tz-toggle"]', { hasText: /^UTC$/ }).waitFor();
     await page.keyboard.press('?');
     await page.locator('[data-testid="help-dialog"]').waitFor();
     await page.screenshot({ path: shot('09-help') });

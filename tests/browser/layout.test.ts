@@ -105,6 +105,9 @@ describe('layout', () => {
       await page.locator('[data-testid="chart-boundary"][aria-label$="split by server"]').waitFor();
       await page.click('[data-testid="split-toggle"]');
       await page.waitForURL((u) => !u.searchParams.has('split'));
+      // The URL changes before React commits the render it causes: wait for the chart to say it
+      // is no longer split before reading its legend.
+      await page.locator('[data-testid="chart-boundary"]:not([aria-label$="split by server"])').waitFor();
       assert.deepEqual(await legendOf(page, 'chart-boundary'), ['Refused (correct)', 'Naive resume', 'Unanswered']);
     } finally {
       await context.close();

@@ -259,6 +259,9 @@ describe('session timeline', () => {
         // Reset: the whole session, no zoom in the URL, spacing kept.
         await page.click('[data-testid="zoom-reset"]');
         await page.waitForURL((u) => !u.searchParams.has('zoom'));
+        // The URL changes before React commits the render it causes: wait for the rendered state
+        // (the reset button disables in the same render that draws every event) before counting.
+        await page.locator('[data-testid="zoom-reset"]:disabled').waitFor();
         assert.equal(new URL(page.url()).searchParams.get('spacing'), 'time');
         assert.equal(await page.locator('[data-testid="timeline-event"]').count(), 36);
 
