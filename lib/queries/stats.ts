@@ -167,38 +167,36 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     ...RESUMPTION_COLUMNS,
   ];
 
-  // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
-  // With split=server grouped by server too: the same rows give the totals and each server's share.
-  const bucketRows = await rollupBucketSums(
-    db.sql,
-    { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true },
-    rollupCols,
-  );
-
-  // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
-  const ongoingRows = await db.sql.query<{ b: number; server: string; n: number; startSum: number }>(
-    `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
-            COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
-       FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
-        AND "deadlockEndedAt" IS NULL${serverSql}
-      GROUP BY 1, 2`,
-    [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
-  );
-
-  // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
-  // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
-  const [candidate] = await db.sql.query<{ first: number | null }>(
-    `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
-        AND "deadlockEndedAt" IS NULL${serverSql}`,
-    [fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
-  );
+  // The reads below do not depend on each other: issued together, so on PostgreSQL they run on
+  // several pooled connections at once and the overview waits for the slowest, not for their sum
+  // (better-sqlite3 answers each synchronously, so SQLite is unchanged). They were never one snapshot.
+  const [bucketRows, ongoingRows, [candidate], deadLetters, rejectedRequests] = await Promise.all([
+    // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
+    // With split=server grouped by server too: the same rows give the totals and each server's share.
+    rollupBucketSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true }, rollupCols),
+    // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
+    db.sql.query<{ b: number; server: string; n: number; startSum: number }>(
+      `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
+              COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
+         FROM ${TABLE_SQL.session}
+        WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
+          AND "deadlockEndedAt" IS NULL${serverSql}
+        GROUP BY 1, 2`,
+      [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
+    ),
+    // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
+    // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
+    db.sql.query<{ first: number | null }>(
+      `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
+        WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
+          AND "deadlockEndedAt" IS NULL${serverSql}`,
+      [fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
+    ),
+    // What senders got wrong in range.
+    countDeadLetters(db.sql, { server: q.server, fromMs, toMs }),
+    countRejections(db.sql, { fromMs, toMs, server: q.server }),
+  ]);
   const firstCandidate = candidate?.first === null || candidate?.first === undefined ? null : Number(candidate.first);
-
-  // What senders got wrong in range.
-  const deadLetters = await countDeadLetters(db.sql, { server: q.server, fromMs, toMs });
-  const rejectedRequests = await countRejections(db.sql, { fromMs, toMs, server: q.server });
 
   const resumption = { ...NO_RESUMPTION };
   const empty = emptyCounts;
@@ -229,8 +227,11 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     if (cell) cell.deadlocks += n;
   }
 
-  const byServer = q.splitByServer ? await splitByServer(db, q, bucketRows, ongoingRows) : undefined;
-  const { refusals, renegs } = await latencyPercentiles(db, q, { refusal: totals.refused, renegotiation: totals.renegotiations });
+  // The percentile reads need the totals (exact or histogram); the split's read does not wait for them.
+  const [byServer, { refusals, renegs }] = await Promise.all([
+    q.splitByServer ? splitByServer(db, q, bucketRows, ongoingRows) : undefined,
+    latencyPercentiles(db, q, { refusal: totals.refused, renegotiation: totals.renegotiations }),
+  ]);
   const reneg = renegs.total;
   return {
     range: { from: toIsoMs(fromMs), to: toIsoMs(toMs), fromInput: q.range.fromInput, toInput: q.range.toInput },
@@ -285,40 +286,40 @@ async function latencyPercentiles(
   const serverParam = q.server === null ? [] : [q.server];
   const exact = (m: LatencyMetric) => counted[m] <= EXACT_MAX_SAMPLES;
   const approximate = (['refusal', 'renegotiation'] as const).filter((m) => !exact(m));
-  const hist = await histogramSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server }, approximate);
-  const histOf = (m: LatencyMetric) =>
-    histogramAnswer(
-      hist.filter((r) => r.metric === m),
-      q.bucketMs,
-    );
-
-  // Exact: one row per (bucket, distinct latency), not one per session: latencies are whole
-  // milliseconds. The range totals are the same rows merged per value (bucket starts partition the range).
-  const refusals = exact('refusal')
-    ? exactAnswer(
-        await db.sql.query<LatencyRow>(
+  const exactRows = (m: LatencyMetric) =>
+    m === 'refusal'
+      ? db.sql.query<LatencyRow>(
           `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
              FROM ${TABLE_SQL.session}
             WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
               AND "refusalLatencyMs" IS NOT NULL${serverSql}
             GROUP BY 1, 2`,
           [q.bucketMs, fromMs, toMs, ...serverParam],
-        ),
-        q.bucketMs,
-      )
-    : histOf('refusal');
-  const renegs = exact('renegotiation')
-    ? exactAnswer(
-        await db.sql.query<LatencyRow>(
+        )
+      : db.sql.query<LatencyRow>(
           `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
              FROM ${TABLE_SQL.session}
             WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
             GROUP BY 1, 2`,
           [q.bucketMs, fromMs, toMs, ...serverParam],
-        ),
-        q.bucketMs,
-      )
-    : histOf('renegotiation');
+        );
+  // Exact: one row per (bucket, distinct latency), not one per session: latencies are whole
+  // milliseconds. The range totals are the same rows merged per value (bucket starts partition the range).
+  // The three reads are independent, so they are issued together (see computeStats).
+  const [hist, exactRefusals, exactRenegs] = await Promise.all([
+    histogramSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server }, approximate),
+    exact('refusal') ? exactRows('refusal') : null,
+    exact('renegotiation') ? exactRows('renegotiation') : null,
+  ]);
+  const answer = (m: LatencyMetric, rows: LatencyRow[] | null) =>
+    rows
+      ? exactAnswer(rows, q.bucketMs)
+      : histogramAnswer(
+          hist.filter((r) => r.metric === m),
+          q.bucketMs,
+        );
+  const refusals = answer('refusal', exactRefusals);
+  const renegs = answer('renegotiation', exactRenegs);
   return { refusals, renegs };
 }
 
