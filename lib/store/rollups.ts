@@ -236,11 +236,28 @@ export async function histogramSums(
         [part(TABLE_SQL.latencyHistogram), part(TABLE_SQL.latencyHistogramQuarter), part(TABLE_SQL.latencyHistogram)].join(' UNION ALL '),
         [q.fromMs, qFrom, ...metrics, qFrom, qTo, ...metrics, qTo, q.toMs, ...metrics],
       ];
-  const rows = await sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
-    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", "bucket", CAST(SUM("count") AS BIGINT) AS "count"
-       FROM (${cells}) AS "cells"
-      GROUP BY 1, 2, 3`,
+  // One row per (series bucket, metric) with its cells as "bucket:count,…" text, summed per bucket
+  // here: a day's ~11k cells cost ~1 µs each as result rows (a JS object and a string per row), a
+  // few hundred rows of text far less (10M events over 7 days, last 24 h: 22 → 7 ms on SQLite).
+  const cell = `CAST("bucket" AS TEXT) || ':' || CAST("count" AS TEXT)`;
+  const joined = sql.provider === 'postgresql' ? `string_agg(${cell}, ',')` : `group_concat(${cell}, ',')`;
+  const rows = await sql.query<{ b: unknown; metric: string; cells: string | null }>(
+    `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", ${joined} AS "cells"
+       FROM (${cells}) AS "c"
+      GROUP BY 1, 2`,
     [q.bucketMs, ...params],
   );
-  return rows.map((r) => ({ b: Number(r.b), metric: r.metric as LatencyMetric, bucket: Number(r.bucket), count: Number(r.count) }));
+  const out: HistogramBucketRow[] = [];
+  for (const r of rows) {
+    const counts = new Map<number, number>();
+    for (const pair of (r.cells ?? '').split(',')) {
+      const colon = pair.indexOf(':');
+      if (colon < 0) continue;
+      const bucket = Number(pair.slice(0, colon));
+      counts.set(bucket, (counts.get(bucket) ?? 0) + Number(pair.slice(colon + 1)));
+    }
+    const b = Number(r.b);
+    for (const [bucket, count] of counts) out.push({ b, metric: r.metric as LatencyMetric, bucket, count });
+  }
+  return out;
 }
