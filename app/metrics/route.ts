@@ -1,5 +1,6 @@
 import { metricsRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { appMetrics } from '@/lib/metrics/prometheus/registry';
 
 export const dynamic = 'force-dynamic';
@@ -8,3 +9,5 @@ export const GET = defineRoute(metricsRoute, async () => {
   const { registry } = appMetrics();
   return new Response(await registry.metrics(), { status: 200, headers: { 'content-type': registry.contentType } });
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(metricsRoute);

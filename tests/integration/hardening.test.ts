@@ -127,6 +127,31 @@ describe('never a 500', () => {
     }
   });
 
+  test('a method a path does not serve: 405 method_not_allowed JSON with Allow, not an empty answer', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/api/v1/stats', 'GET, HEAD, OPTIONS'],
+      ['POST', '/api/v1/servers/a/sessions/b', 'GET, HEAD, OPTIONS'],
+      ['GET', '/api/v1/ingest/mcp-a', 'OPTIONS, POST'],
+      ['PUT', '/api/auth/login', 'OPTIONS, POST'],
+      ['PUT', '/api/v1/alerts/rules/x', 'DELETE, OPTIONS, PATCH'],
+      ['PATCH', '/api/v1/admin/servers', 'GET, HEAD, OPTIONS, POST'],
+      ['POST', '/metrics', 'GET, HEAD, OPTIONS'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await call(path, { method, token: ADMIN, body: method === 'GET' ? undefined : '{}' });
+      assert.equal(res.status, 405, `${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      assert.equal(res.body.error.code, 'method_not_allowed', `${method} ${path}`);
+      assert.match(res.body.error.message, new RegExp(`does not answer ${method}; it answers ${allow}`));
+      assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+    }
+    // HEAD has no body, but the status and Allow still say it.
+    const head = await call('/api/v1/ingest/mcp-a', { method: 'HEAD' });
+    assert.equal(head.status, 405);
+    assert.equal(head.headers.get('allow'), 'OPTIONS, POST');
+    // The methods a route does serve are unchanged.
+    assert.equal((await call('/api/v1/stats', { token: ADMIN })).status, 200);
+  });
+
   test('stats with instants beyond Date range, cursors with non-integer keys, NUL in parameters: 4xx JSON', async () => {
     const cursor = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const paths = [

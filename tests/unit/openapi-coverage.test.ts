@@ -1,7 +1,8 @@
 // The OpenAPI document is generated from API_ROUTES; this checks that list against the app tree:
 // every route.ts under app/api exports only defineRoute handlers, each serving the declaration for
-// its own path and method, and every declaration is served by a file. A route written without the
-// wrapper, or a declaration nobody serves, fails here.
+// its own path and method, and 405 handlers (refuseOtherMethods) for every other method; every
+// declaration is served by a file. A route written without the wrapper, a declaration nobody serves,
+// or a method left to Next's empty 405, fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 import { API_ROUTES } from '@/lib/contract/api/routes';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
+import { ROUTE_METHODS, type RefusedMethod } from '@/lib/http/method-not-allowed';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
@@ -32,8 +34,17 @@ test('every app/api handler is a defineRoute serving the declaration of its own 
   const problems: string[] = [];
   for (const { path, file } of files) {
     const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const answered = new Set(Object.keys(mod).filter((name) => METHODS.has(name)));
+    if (answered.has('GET')) answered.add('HEAD');
+    const unanswered = ROUTE_METHODS.filter((m) => !answered.has(m));
+    if (unanswered.length) problems.push(`${path}: ${unanswered.join(', ')} left to Next's empty 405 (export refuseOtherMethods)`);
     for (const [name, value] of Object.entries(mod)) {
       if (!METHODS.has(name)) continue;
+      const refuses = (value as Partial<RefusedMethod>).refuses;
+      if (refuses !== undefined) {
+        if (refuses !== path) problems.push(`${name} ${path}: refuses for ${refuses}`);
+        continue;
+      }
       const contract = (value as { contract?: RouteContract }).contract;
       if (typeof value !== 'function' || !contract) problems.push(`${name} ${path}: not a defineRoute handler`);
       else if (contract.method !== name || contract.path !== path)

@@ -1,6 +1,7 @@
 import { healthRoute } from '@/lib/contract/api/routes';
 import { checkHealth } from '@/lib/health/check-health';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,5 @@ export const GET = defineRoute(healthRoute, async () => {
   const health = await checkHealth();
   return Response.json(health, { status: health.status === 'ok' ? 200 : 503 });
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(healthRoute);

@@ -1,6 +1,9 @@
 import { liveRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(liveRoute, () => ({ status: 'live' as const, uptimeSeconds: Math.round(process.uptime()) }));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(liveRoute);

@@ -1,6 +1,7 @@
 import { readyRoute } from '@/lib/contract/api/routes';
 import { checkReadiness } from '@/lib/health/check-readiness';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,5 @@ export const GET = defineRoute(readyRoute, async () => {
   const ready = await checkReadiness();
   return Response.json(ready, { status: ready.status === 'ready' ? 200 : 503 });
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(readyRoute);

@@ -1,6 +1,7 @@
 import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
 import { meRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,5 @@ export const GET = defineRoute(meRoute, ({ operator }): TAuthSessionResponse => 
   operator: { id: operator.id, name: operator.name, role: operator.role },
   expiresAt: operator.expiresAt === null ? null : new Date(operator.expiresAt).toISOString(),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(meRoute);

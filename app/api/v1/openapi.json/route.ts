@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 import { openApiRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 // API documentation, not data: served without auth and cached briefly (the contract's
 // cache-control), not prerendered (a static route would be cached for a year).
@@ -9,3 +10,5 @@ export const dynamic = 'force-dynamic';
 let document: ReturnType<typeof buildOpenApiDocument> | null = null;
 
 export const GET = defineRoute(openApiRoute, () => (document ??= buildOpenApiDocument()));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(openApiRoute);

@@ -1,9 +1,12 @@
 import { createOperator, listOperators } from '@/lib/auth/operator-store';
 import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(operatorListRoute, async ({ db }) => ({ operators: await listOperators(db) }));
 
 export const POST = defineRoute(operatorCreateRoute, ({ db, body }) => createOperator(db, body.name, body.role));
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods(operatorListRoute, operatorCreateRoute);

@@ -1,5 +1,6 @@
 import { serverListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';
 import { parseTimeRange } from '@/lib/queries/time-range';
 
@@ -8,3 +9,5 @@ export const dynamic = 'force-dynamic';
 export const GET = defineRoute(serverListRoute, ({ db, query }) =>
   listServerVerdicts(db, parseTimeRange(query.from, query.to, Date.now())),
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(serverListRoute);

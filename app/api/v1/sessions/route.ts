@@ -1,5 +1,6 @@
 import { sessionListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
@@ -12,3 +13,5 @@ export const GET = defineRoute(sessionListRoute, ({ db, query }) => {
   // format=csv|json: the whole filtered set, streamed (same as /api/v1/sessions/export).
   return query.format ? sessionExportResponse(db, q, query.format) : listSessions(db, q);
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(sessionListRoute);

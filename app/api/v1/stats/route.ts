@@ -1,8 +1,11 @@
 import { statsRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(statsRoute, ({ db, query }) => computeStats(db, parseStatsQuery(query, Date.now())));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(statsRoute);

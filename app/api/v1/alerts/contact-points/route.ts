@@ -1,9 +1,12 @@
 import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes';
 import { contactPointList, createContactPoint } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(contactPointListRoute, ({ db, operator }) => contactPointList(db, operator.role === 'admin'));
 
 export const POST = defineRoute(contactPointCreateRoute, ({ db, body }) => createContactPoint(db, body, Date.now()));
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods(contactPointListRoute, contactPointCreateRoute);

@@ -1,7 +1,10 @@
 import { alertHistoryRoute } from '@/lib/contract/api/routes';
 import { alertHistory } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(alertHistoryRoute, ({ db, query }) => alertHistory(db, query));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(alertHistoryRoute);

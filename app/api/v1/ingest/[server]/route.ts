@@ -1,5 +1,6 @@
 import { ingestRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { ApiError } from '@/lib/http/api-error';
 import { handleIngestRequest } from '@/lib/ingest/ingest-request';
 import { rateLimiterFromEnv } from '@/lib/ingest/rate-limiter';
@@ -38,3 +39,5 @@ export const POST = defineRoute(ingestRoute, async ({ db, params, request, annot
     throw err;
   }
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(ingestRoute);

@@ -1,5 +1,6 @@
 import { sessionExportRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
@@ -9,3 +10,5 @@ export const dynamic = 'force-dynamic';
 export const GET = defineRoute(sessionExportRoute, ({ db, query }) =>
   sessionExportResponse(db, parseSessionQuery(query, Date.now(), deadlockThresholdMs()), query.format),
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(sessionExportRoute);

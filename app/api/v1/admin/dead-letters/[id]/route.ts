@@ -1,7 +1,10 @@
 import { deadLetterRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { getDeadLetter } from '@/lib/queries/dead-letter-list';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(deadLetterRoute, async ({ db, params }) => ({ deadLetter: await getDeadLetter(db.sql, params.id) }));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(deadLetterRoute);

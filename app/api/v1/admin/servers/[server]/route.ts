@@ -1,5 +1,6 @@
 import { serverRemoveRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { removeServer } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
@@ -8,3 +9,5 @@ export const DELETE = defineRoute(serverRemoveRoute, async ({ db, params }) => {
   await removeServer(db, params.server);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(serverRemoveRoute);

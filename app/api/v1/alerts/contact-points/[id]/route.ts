@@ -1,6 +1,7 @@
 import { contactPointDeleteRoute } from '@/lib/contract/api/routes';
 import { removeContactPoint } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,5 @@ export const DELETE = defineRoute(contactPointDeleteRoute, async ({ db, params }
   await removeContactPoint(db, params.id);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(contactPointDeleteRoute);

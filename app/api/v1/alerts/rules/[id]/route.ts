@@ -1,6 +1,7 @@
 import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes';
 import { patchRule, removeRule } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,3 +11,5 @@ export const DELETE = defineRoute(alertRuleDeleteRoute, async ({ db, params }) =
   await removeRule(db, params.id);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, HEAD, POST, PUT } = refuseOtherMethods(alertRuleUpdateRoute, alertRuleDeleteRoute);

@@ -1,7 +1,10 @@
 import { probeHistoryRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { probeHistory } from '@/lib/queries/probe-history';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(probeHistoryRoute, ({ db, params, query }) => probeHistory(db, params.server, query));
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(probeHistoryRoute);

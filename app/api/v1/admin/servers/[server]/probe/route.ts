@@ -1,5 +1,6 @@
 import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { clearProbeTarget, setProbeTarget } from '@/lib/queries/probe-history';
 
 export const dynamic = 'force-dynamic';
@@ -10,3 +11,5 @@ export const DELETE = defineRoute(probeTargetClearRoute, async ({ db, params }) 
   await clearProbeTarget(db, params.server);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, HEAD, POST, PATCH } = refuseOtherMethods(probeTargetSetRoute, probeTargetClearRoute);

@@ -1,7 +1,10 @@
 import { secretRotateRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { rotateSecret } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = defineRoute(secretRotateRoute, ({ db, params, body }) => rotateSecret(db, params.server, body.graceSeconds));
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(secretRotateRoute);

@@ -1,5 +1,6 @@
 import { sessionDetailRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
+import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { getSessionDetail } from '@/lib/queries/session-detail';
 
@@ -8,3 +9,5 @@ export const dynamic = 'force-dynamic';
 export const GET = defineRoute(sessionDetailRoute, ({ db, params }) =>
   getSessionDetail(db, params.server, params.token, Date.now(), deadlockThresholdMs()),
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(sessionDetailRoute);
