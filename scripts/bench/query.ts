@@ -136,6 +136,18 @@ export async function benchQuery(args: Args) {
   const keep = args.flags.get('keep') === 'true';
   await appDir();
   const out: Record<string, unknown> = { part: 'query', machine: machine(), build: buildInfo(), requests, runs: [] as unknown[] };
+  // --database-urls a,b: measure databases seeded earlier (kept with --keep true) instead of seeding,
+  // so two builds can be timed in turns on the same data (BENCH_APP_DIR picks the other build).
+  const given = args.flags.get('database-urls');
+  if (given) {
+    for (const url of given.split(',')) {
+      const r = await queryAt(url, requests, null);
+      (out.runs as unknown[]).push({ provider: readDatabaseConfig({ DATABASE_URL: url }).provider, databaseUrl: url, ...r });
+      log(`query ${url}: ${JSON.stringify(r)}`);
+    }
+    out.loadavgAfter = machine().loadavg;
+    return out;
+  }
   for (const provider of providers) {
     for (const events of sizes) {
       const sessions = Math.round(events / 10);
