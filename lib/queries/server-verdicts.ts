@@ -12,7 +12,8 @@ import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { lastEventAtByServer } from '@/lib/store/sessions';
 import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
-import { NO_RESUMPTION, resumptionCounts } from '@/lib/store/resumption-counts';
+import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
+import { RESUMPTION_FLAG_COLUMNS, RESUMPTION_SUMS } from '@/lib/metrics/rollup-contributions';
 
 export interface VerdictCounts {
   boundary: number;
@@ -109,6 +110,8 @@ export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | nu
 }
 
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
+/** The rollup counters named as the response's resumption health fields. */
+const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)] as const;
 
 const rejectionSummary = (r: ServerRejections | undefined): TRejectionSummary => ({
   count: r?.count ?? 0,
@@ -117,14 +120,18 @@ const rejectionSummary = (r: ServerRejections | undefined): TRejectionSummary =>
 });
 
 export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TServerListResponse> {
-  const registered = await registeredServers(db);
-  const totMap = await rollupTotalsByServer(db.sql, TOTALS);
-  const lastMap = await lastEventAtByServer(db.sql);
-  const lossMap = await reporterLossByServer(db.sql);
-  const resumption = await resumptionCounts(db);
-  const probeMap = await latestProbeVerdicts(db.sql);
+  // Independent reads, issued together. Every total, resumption health included, comes from the
+  // quarter-hour rollups (the resumption counters sit at each session's last event, so all-time sums
+  // are per-session sums), not from a GROUP BY over every Session row (~120 ms at 1M sessions).
+  const [registered, totMap, lastMap, lossMap, probeMap, rejections] = await Promise.all([
+    registeredServers(db),
+    rollupTotalsByServer(db.sql, [...TOTALS, ...RESUMPTION_COLUMNS]),
+    lastEventAtByServer(db.sql),
+    reporterLossByServer(db.sql),
+    latestProbeVerdicts(db.sql),
+    rejectionsByServer(db.sql, { fromMs: range.fromMs, toMs: range.toMs, server: null }),
+  ]);
   const nowMs = Date.now();
-  const rejections = await rejectionsByServer(db.sql, { fromMs: range.fromMs, toMs: range.toMs, server: null });
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -138,7 +145,8 @@ export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TSer
       dualNegotiations: n('dualNegotiations'),
       burnedTokenReuses: n('burnedReuses'),
     };
-    const health = resumption.get(name) ?? NO_RESUMPTION;
+    const health: TResumptionCounts = { ...NO_RESUMPTION };
+    for (const k of RESUMPTION_COLUMNS) health[k] = t?.[k] ?? 0;
     const last = lastMap.get(name) ?? null;
     const l = lossMap.get(name);
     const p = probeMap.get(name);

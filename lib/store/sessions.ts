@@ -50,10 +50,22 @@ export async function upsertSessionRows(tx: SqlExecutor, rows: readonly SessionR
   await insertRows(tx, sessionUpsert(rows));
 }
 
-/** The latest lastEventAt per server (servers seen in data). */
+/**
+ * The latest lastEventAt per server (servers seen in data). A GROUP BY would read every Session
+ * row's index entry (1M sessions: a full index scan, on every /servers load and alert evaluation);
+ * this walks the distinct servers through the primary key and takes each one's newest through
+ * ("server", "lastEventAt"): two index seeks per server (a loose index scan, which neither
+ * database plans by itself).
+ */
 export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string, number | null>> {
   const rows = await sql.query<{ server: string; last: number | null }>(
-    `SELECT "server", MAX("lastEventAt") AS "last" FROM ${TABLE_SQL.session} GROUP BY "server"`,
+    `WITH RECURSIVE "servers"("server") AS (
+       SELECT MIN("server") FROM ${TABLE_SQL.session}
+       UNION ALL
+       SELECT (SELECT MIN("server") FROM ${TABLE_SQL.session} WHERE "server" > "servers"."server") FROM "servers" WHERE "server" IS NOT NULL
+     )
+     SELECT "server", (SELECT MAX("lastEventAt") FROM ${TABLE_SQL.session} AS "s" WHERE "s"."server" = "servers"."server") AS "last"
+       FROM "servers" WHERE "server" IS NOT NULL`,
   );
   return new Map(rows.map((r) => [r.server, r.last === null ? null : Number(r.last)]));
 }

@@ -1,7 +1,7 @@
 // Query benchmark: seed 1M / 10M events (100k / 1M sessions), start the built app on the
 // database, and time the dashboard's reads through HTTP: overview stats + series for the last
-// 24 h, the session list filtered by a flag (first page and a cursor page), one session's detail,
-// and the token search (a whole token, and a prefix of one).
+// 24 h, the server list (verdicts and totals), the session list filtered by a flag (first page
+// and a cursor page), one session's detail, and the token search (a whole token, and a prefix).
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { readDatabaseConfig } from '@/lib/db/config';
@@ -80,6 +80,8 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
     const loadavg = machine().loadavg;
     const stats = await measure('stats', () => `${app.url}/api/v1/stats?from=now-24h`, requests);
     const statsProbe = (await timeGet(`${app.url}/api/v1/stats?from=now-24h`)).body;
+    // The server list: the overview's status strip and the Servers page load it with the stats.
+    const servers = await measure('servers', () => `${app.url}/api/v1/servers?from=now-24h`, requests);
     const list = await measure('list', () => `${app.url}/api/v1/sessions?flag=refused&limit=50`, requests);
     const first = (await timeGet(`${app.url}/api/v1/sessions?flag=naive_resume&limit=50`)).body;
     const cursor = first?.nextCursor ?? first?.cursor ?? null;
@@ -117,6 +119,7 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
       seeded,
       last24h: { events: statsProbe?.events, sessions: statsProbe?.sessions, refused: statsProbe?.refused, bucketMs: statsProbe?.bucketMs },
       statsMs: stats,
+      serversMs: servers,
       listFlagRefusedMs: list,
       listNaiveCursorPageMs: listPage2,
       detailMs: detail,
