@@ -5,14 +5,7 @@ import { DataTable } from '@/components/panel';
 import { Empty, ListStates } from '@/components/states';
 import { fmtMatchCount } from '@/lib/ui/format';
 import { useUrlState } from '@/lib/ui/url-state';
-
-const LIMITS = [25, 50, 100, 200];
-const DEFAULT_LIMIT = 50;
-
-/** The page of a keyset-paginated list as the URL holds it (`limit`, absent = default; `cursor`). */
-export function listPaging(get: (key: string) => string | null): { limit: number; cursor: string } {
-  return { limit: Number(get('limit')) || DEFAULT_LIMIT, cursor: get('cursor') ?? '' };
-}
+import { DEFAULT_LIST_LIMIT, LIST_LIMITS, listPaging } from '@/lib/ui/list-paging';
 
 /** A multi-valued filter with `item` switched on or off. */
 export function toggled(list: readonly string[], item: string): string[] {
@@ -137,8 +130,8 @@ export function ListPage<Row>({
             shown={rows.length}
             noun={noun}
             limit={limit}
-            limits={LIMITS}
-            defaultLimit={DEFAULT_LIMIT}
+            limits={LIST_LIMITS}
+            defaultLimit={DEFAULT_LIST_LIMIT}
             onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
             onCursor={(c) => set({ cursor: c })}
           />

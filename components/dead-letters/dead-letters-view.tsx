@@ -1,6 +1,7 @@
 'use client';
 import { useState } from 'react';
-import { ListPage, listPaging, toggled } from '@/components/list-page';
+import { ListPage, toggled } from '@/components/list-page';
+import { listPaging } from '@/lib/ui/list-paging';
 import { ErrorState } from '@/components/states';
 import { ServerSelect } from '@/components/server-select';
 import type { TDeadLetter } from '@/lib/contract/api/dead-letters';

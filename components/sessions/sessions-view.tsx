@@ -2,24 +2,19 @@
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
 import { useEffect, useRef, useState } from 'react';
-import { ListPage, listPaging, toggled } from '@/components/list-page';
+import { ListPage, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
-import { SESSION_SORTS, SYNTHETIC_FILTERS, type TSessionView } from '@/lib/contract/api/sessions';
+import type { TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { sessionExportUrl, useSessions, type SessionListParams } from '@/lib/ui/queries';
+import { sessionExportUrl, useSessions } from '@/lib/ui/queries';
+import { splitList } from '@/lib/ui/list-paging';
+import { sessionListParams } from '@/lib/ui/session-list-params';
 import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
-
-function splitList(v: string | null): string[] {
-  return (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
   return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
@@ -130,24 +125,9 @@ export function SessionsView() {
   const states = splitList(get('state'));
   const server = global.server;
   const token = get('token') ?? '';
-  const synthetic = SYNTHETIC_FILTERS.find((v) => v === get('synthetic')) ?? 'include';
-  const sortParam = get('sort') ?? '-lastEventAt';
-  const sort = SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt';
-  const { limit, cursor } = listPaging(get);
-
-  const params: SessionListParams = {
-    from,
-    to,
-    server: server ? [server] : [],
-    // Only values the API knows (a hand-edited link with a typo filters nothing rather than failing).
-    flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
-    state: SESSION_STATES.filter((s) => states.includes(s)),
-    token: token || undefined,
-    sort,
-    synthetic,
-    limit,
-    cursor: cursor || undefined,
-  };
+  const params = sessionListParams(get, global);
+  const synthetic = params.synthetic ?? 'include';
+  const sort = params.sort ?? '-lastEventAt';
   const q = useSessions(params, refresh);
 
   // Token search: typed text goes to the URL after a short pause.

@@ -19,6 +19,7 @@ import {
   queryKeys,
   serversQuery,
   sessionDetailQuery,
+  sessionsQuery,
   sessionsUrl,
   statsQuery,
   type DeadLetterParams,
@@ -76,9 +77,10 @@ export function useStats(p: StatsParams, refresh: RefreshMode) {
 
 export function useSessions(p: SessionListParams, refresh: RefreshMode) {
   const refetchInterval = useInterval(refresh, p);
+  const def = sessionsQuery(p);
   return useQuery({
-    queryKey: queryKeys.sessions(p),
-    queryFn: ({ signal }) => apiFetch(sessionsUrl(p), ZSessionListResponse, { signal }),
+    queryKey: def.queryKey,
+    queryFn: fetchDef(def),
     refetchInterval,
     placeholderData: keepPreviousData,
   });

@@ -13,7 +13,7 @@ import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { queryString } from '@/lib/contract/api/route-contract';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
-import { ZSessionExportQuery, ZSessionListQuery } from '@/lib/contract/api/sessions';
+import { ZSessionExportQuery, ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZStatsQuery, ZStatsResponse } from '@/lib/contract/api/stats';
 import { chooseBucket } from '@/lib/time/buckets';
 import { resolveTimeRangeOrDefault } from '@/lib/time/range';
@@ -64,6 +64,12 @@ export const statsQuery = (p: StatsParams): QueryDef<z.output<typeof ZStatsRespo
   queryKey: queryKeys.stats(p),
   url: statsUrl(p),
   schema: ZStatsResponse,
+});
+
+export const sessionsQuery = (p: SessionListParams): QueryDef<z.output<typeof ZSessionListResponse>> => ({
+  queryKey: queryKeys.sessions(p),
+  url: sessionsUrl(p),
+  schema: ZSessionListResponse,
 });
 
 export const sessionDetailQuery = (server: string, token: string): QueryDef<z.output<typeof ZSessionDetailResponse>> => ({

@@ -1,7 +1,7 @@
 // A/B of first content: two production builds (each a checkout with `npm run build` done) served
 // side by side from fresh SQLite databases with the same seed, cold loads alternated so machine load
 // hits both alike. Used for the layout change in docs/benchmarks.md.
-//   npx tsx scripts/bench/ui-ab.ts --dirs /tmp/app-before,/tmp/app-after --runs 10
+//   npx tsx scripts/bench/ui-ab.ts --dirs /tmp/app-before,/tmp/app-after --runs 10 [--pages overview,session,sessions,servers]
 import { launch } from '../../tests/browser/fixtures';
 import { ADMIN_TOKEN, latencySummary, parseArgs, prepareDatabase, startApp, tempSqliteUrl } from './common';
 import { SERVERS, seedDemo } from './ui';
@@ -31,10 +31,14 @@ async function main() {
     apps.push({ dir, app, seeded, cookie: { name: m[1], value: m[2] } });
   }
   const browser = await launch();
-  const pages = [
+  const all = [
     { name: 'overview', path: () => '/', sel: '[data-testid="tile-sessions"]' },
     { name: 'session', path: (s: any) => `/servers/${s.detail.server}/sessions/${s.detail.token}`, sel: '[data-testid="callout-outcome"]' },
+    { name: 'sessions', path: () => '/sessions', sel: '[data-testid="session-row"]' },
+    { name: 'servers', path: () => '/servers', sel: '[data-testid^="server-row-"]' },
   ];
+  const wanted = (flags.get('pages') ?? 'overview,session').split(',');
+  const pages = all.filter((p) => wanted.includes(p.name));
   const res: Record<string, { fc: number[]; fcp: number[] }> = {};
   const load0 = loadavg()[0];
   for (let i = -1; i < runs; i++)

@@ -1,4 +1,4 @@
-// First content comes with the page: a cold overview and a cold session page hold their first data
+// First content comes with the page: a cold overview, session page, sessions list and server list hold their first data
 // in the server's HTML (rendered from the same API reads, hydrated into the browser's query cache),
 // so nothing waits for a client fetch. Checked on behaviour, not timing (timing is bench:ui):
 // - the HTML as the server sends it holds the figures and the session's rows;
@@ -75,6 +75,18 @@ describe('first content in the server HTML', () => {
     assert.equal(textOf(session.body, 'session-token'), TOKENS.deadlock);
     assert.match(textOf(session.body, 'callout-outcome') ?? '', /naive/i);
     assert.equal(session.body.split('data-testid="event-row"').length - 1, 6, 'all six events are rows in the HTML');
+
+    // The list between a chart and a timeline: its rows, filtered as the URL says, and its total.
+    const list = await html('/sessions?from=now-1h&to=now');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.split('data-testid="session-row"').length - 1, 5, 'the five sessions are rows in the HTML');
+    const naive = await html(`/sessions?from=now-1h&to=now&server=${SERVERS.naive.name}&limit=25`);
+    const naiveRows = naive.body.split('data-testid="session-row"').length - 1;
+    assert.ok(naiveRows > 0 && naiveRows < 5, `the server filter applies in the server render: ${naiveRows} rows`);
+    const servers = await html('/servers?from=now-1h&to=now');
+    assert.equal(servers.status, 200);
+    for (const name of [SERVERS.good.name, SERVERS.naive.name])
+      assert.ok(servers.body.includes(`data-testid="server-row-${name}"`), `${name} is a row in the HTML`);
   });
 
   test('a forged login cookie gets no data from the server render', async () => {
@@ -93,6 +105,8 @@ describe('first content in the server HTML', () => {
   for (const [name, path, selector] of [
     ['overview', '/?from=now-1h&to=now', '[data-testid="tile-sessions"]'],
     ['session', SESSION_PATH(), '[data-testid="event-row"]'],
+    ['sessions list', '/sessions?from=now-1h&to=now', '[data-testid="session-row"]'],
+    ['server list', '/servers?from=now-1h&to=now', `[data-testid="server-row-${SERVERS.naive.name}"]`],
   ] as const) {
     test(`a cold ${name} shows its first data with every API read held back, and a clean console`, async () => {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
@@ -120,9 +134,13 @@ describe('first content in the server HTML', () => {
           assert.equal(await page.locator('[data-testid="tile-sessions"] .tile-value').innerText(), '5');
           // Hydrated, the page is interactive: the server filter lists the servers from the HTML's data.
           await page.waitForFunction(() => document.querySelectorAll('[data-testid="overview-server-filter"] option').length === 3);
-        } else {
+        } else if (name === 'session') {
           assert.equal(await page.locator('[data-testid="event-row"]').count(), 6);
           assert.equal(await page.locator('[data-testid="session-token"]').innerText(), TOKENS.deadlock);
+        } else if (name === 'sessions list') {
+          assert.equal(await page.locator('[data-testid="session-row"]').count(), 5);
+        } else {
+          assert.equal(await page.locator(`[data-testid="server-row-${SERVERS.good.name}"]`).count(), 1);
         }
         // Give hydration and the live stream time to settle, then check nothing went wrong.
         await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();

@@ -1,0 +1,32 @@
+// The sessions list's API request for a URL: read by the list's client view and by the page's
+// server render, which answers the same request first (lib/ui/server-prefetch.ts), so both must
+// build it identically — the query key is this object.
+import { SESSION_SORTS, SYNTHETIC_FILTERS } from '@/lib/contract/api/sessions';
+import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
+import type { GlobalState } from './global-params';
+import { listPaging, splitList } from './list-paging';
+import type { SessionListParams } from './query-defs';
+
+export function sessionListParams(
+  get: (key: string) => string | null,
+  global: Pick<GlobalState, 'from' | 'to' | 'server'>,
+): SessionListParams {
+  const flags = splitList(get('flag'));
+  const states = splitList(get('state'));
+  const token = get('token') ?? '';
+  const sortParam = get('sort') ?? '-lastEventAt';
+  const { limit, cursor } = listPaging(get);
+  return {
+    from: global.from,
+    to: global.to,
+    server: global.server ? [global.server] : [],
+    // Only values the API knows (a hand-edited link with a typo filters nothing rather than failing).
+    flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
+    state: SESSION_STATES.filter((s) => states.includes(s)),
+    token: token || undefined,
+    sort: SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt',
+    synthetic: SYNTHETIC_FILTERS.find((v) => v === get('synthetic')) ?? 'include',
+    limit,
+    cursor: cursor || undefined,
+  };
+}
