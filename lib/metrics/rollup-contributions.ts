@@ -14,6 +14,8 @@ export const RESUMPTION_FLAG_COLUMNS = [
   ['unknownCursorSessions', 'unknown_cursor'],
   ['abandonedSessions', 'abandoned'],
 ] as const;
+/** The resumption rollup columns, named as the API's resumption health fields. */
+export const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)] as const;
 
 export const ROLLUP_COLUMNS = [
   'events',
@@ -34,8 +36,7 @@ export const ROLLUP_COLUMNS = [
   'renegUnder50ms',
   'renegLatencyMsSum',
   // SSE resumption health, at the minute of the session's last event (as the stats range selects it).
-  ...RESUMPTION_SUMS,
-  ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c),
+  ...RESUMPTION_COLUMNS,
 ] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 /** A counter of a rollup cell: a "Rollup" column, or a latency-histogram bucket ("LatencyHistogram" row). */

@@ -13,7 +13,7 @@ import { registeredServers } from '@/lib/store/servers/server-registry';
 import { lastEventAtByServer } from '@/lib/store/sessions';
 import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
-import { RESUMPTION_FLAG_COLUMNS, RESUMPTION_SUMS } from '@/lib/metrics/rollup-contributions';
+import { RESUMPTION_COLUMNS } from '@/lib/metrics/rollup-contributions';
 
 export interface VerdictCounts {
   boundary: number;
@@ -110,8 +110,6 @@ export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | nu
 }
 
 const TOTALS = ['events', 'sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedReuses'] as const;
-/** The rollup counters named as the response's resumption health fields. */
-const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)] as const;
 
 const rejectionSummary = (r: ServerRejections | undefined): TRejectionSummary => ({
   count: r?.count ?? 0,

@@ -29,7 +29,7 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
 import { HISTOGRAM_RELATIVE_ERROR, summarizeHistogram, type CountedBucket, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { histogramSums, rollupBucketSums, type BucketRow } from '@/lib/store/rollups';
-import { RESUMPTION_FLAG_COLUMNS, RESUMPTION_SUMS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
+import { RESUMPTION_COLUMNS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
@@ -137,8 +137,6 @@ function histogramAnswer(rows: readonly { b: number; bucket: number; count: numb
   };
 }
 
-/** The resumption health counters, kept in the rollups under the response's names. */
-const RESUMPTION_COLUMNS = [...RESUMPTION_SUMS, ...RESUMPTION_FLAG_COLUMNS.map(([c]) => c)];
 
 const NO_LATENCY: TBucketLatency = { count: 0, p50: null, p95: null, max: null };
 
