@@ -137,7 +137,6 @@ function histogramAnswer(rows: readonly { b: number; bucket: number; count: numb
   };
 }
 
-
 const NO_LATENCY: TBucketLatency = { count: 0, p50: null, p95: null, max: null };
 
 const emptyCounts = (): TStatsCounts => ({
