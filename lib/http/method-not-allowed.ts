@@ -1,18 +1,20 @@
 // A route's answer to the methods it does not serve: 405 in the API's error envelope, with `Allow`,
 // instead of Next's empty 405, so a script that sends DELETE to a GET-only path gets a code it can
-// switch on and the methods that work. Each route file exports these beside its defineRoute handlers
-// (tests/unit/openapi-coverage.test.ts checks that every route answers every method).
+// switch on and the methods that work; logged and counted like every answer (route.ts observed), so
+// a sender that calls ingest with the wrong method is visible. Each route file exports these beside
+// its defineRoute handlers (tests/unit/openapi-coverage.test.ts checks that every route answers every method).
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { ApiError, errorResponse } from './api-error';
+import { observed } from './route';
 
 /** The methods a route file answers: Next answers OPTIONS itself, and HEAD for a route with GET. */
 export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 
-export type RefusedMethod = ((request: Request) => Response) & { refuses: string };
+export type RefusedMethod = ((request: Request) => Promise<Response>) & { refuses: string };
 
 /** What `Allow` lists for a path served by these contracts. */
-export function allowedMethods(contracts: readonly RouteContract[]): string[] {
+function allowedMethods(contracts: readonly RouteContract[]): string[] {
   const served = new Set<string>(contracts.map((c) => c.method));
   if (served.has('GET')) served.add('HEAD');
   served.add('OPTIONS');
@@ -34,14 +36,17 @@ export function refuseOtherMethods<const C extends readonly RouteContract[]>(
     if (allow.includes(method)) continue;
     out[method] = Object.assign(
       (request: Request) =>
-        errorResponse(
-          new ApiError(
-            405,
-            'method_not_allowed',
-            `${new URL(request.url).pathname} does not answer ${request.method}; it answers ${allow.join(', ')}`,
-            { allow: allow.join(', ') },
-          ),
-        ),
+        observed(path, request, async (annotate) => {
+          annotate({ code: 'method_not_allowed' });
+          return errorResponse(
+            new ApiError(
+              405,
+              'method_not_allowed',
+              `${new URL(request.url).pathname} does not answer ${request.method}; it answers ${allow.join(', ')}`,
+              { allow: allow.join(', ') },
+            ),
+          );
+        }),
       { refuses: path },
     );
   }

@@ -20,6 +20,8 @@ import { readDbFor, writtenCookie } from './read-after-write';
 import { readJsonBody } from './read-json-body';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** Adds fields to a request's log line. */
+type Annotate = (fields: Record<string, string | number | boolean | null>) => void;
 
 export interface RouteInput<C extends RouteContract> {
   request: Request;
@@ -31,7 +33,7 @@ export interface RouteInput<C extends RouteContract> {
   /** The caller, for viewer/admin routes; null for public and webhook routes. */
   operator: C['auth'] extends 'scrape' | 'viewer' | 'admin' ? AuthenticatedOperator : null;
   /** Adds fields (counts, a reason) to this request's log line; never secrets. */
-  annotate: (fields: Record<string, string | number | boolean | null>) => void;
+  annotate: Annotate;
 }
 
 /** A plain value is answered as JSON with the contract's first success status; a Response is passed through. */
@@ -50,34 +52,42 @@ function requestId(request: Request): string {
   return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
+/**
+ * Every API answer's envelope: `x-request-id`, one structured log line and the request-duration
+ * metric, labelled with the operation's path. defineRoute's handlers and the 405s for methods a
+ * path does not serve (method-not-allowed.ts) both answer through it.
+ */
+export async function observed(route: string, request: Request, answer: (annotate: Annotate) => Promise<Response>): Promise<Response> {
+  const start = performance.now();
+  const id = requestId(request);
+  const fields: Record<string, string | number | boolean | null> = {};
+  const response = await answer((more) => Object.assign(fields, more));
+  const seconds = (performance.now() - start) / 1000;
+  response.headers.set('x-request-id', id);
+  const line = {
+    reqId: id,
+    method: request.method,
+    route,
+    status: response.status,
+    durationMs: Math.round(seconds * 1e4) / 10,
+    ...fields,
+  };
+  const log = logger();
+  if (response.status >= 500) log.error(line, 'request failed');
+  else log.info(line, 'request');
+  try {
+    appMetrics().httpRequestDuration.observe({ route, method: request.method, status: String(response.status) }, seconds);
+  } catch (err) {
+    // Metrics never break a request.
+    log.error({ err: err instanceof Error ? err.message : String(err) }, 'request metric failed');
+  }
+  return response;
+}
+
 export function defineRoute<const C extends RouteContract>(contract: C, handler: RouteHandler<C>): DefinedRoute<C> {
   const cacheControl = contract.cacheControl ?? 'no-store';
-  const run = async (request: Request, context: NextContext): Promise<Response> => {
-    const start = performance.now();
-    const id = requestId(request);
-    const fields: Record<string, string | number | boolean | null> = {};
-    const response = await handle(request, context, (more) => Object.assign(fields, more));
-    const seconds = (performance.now() - start) / 1000;
-    response.headers.set('x-request-id', id);
-    const line = {
-      reqId: id,
-      method: request.method,
-      route: contract.path,
-      status: response.status,
-      durationMs: Math.round(seconds * 1e4) / 10,
-      ...fields,
-    };
-    const log = logger();
-    if (response.status >= 500) log.error(line, 'request failed');
-    else log.info(line, 'request');
-    try {
-      appMetrics().httpRequestDuration.observe({ route: contract.path, method: request.method, status: String(response.status) }, seconds);
-    } catch (err) {
-      // Metrics never break a request.
-      log.error({ err: err instanceof Error ? err.message : String(err) }, 'request metric failed');
-    }
-    return response;
-  };
+  const run = (request: Request, context: NextContext): Promise<Response> =>
+    observed(contract.path, request, (annotate) => handle(request, context, annotate));
   const handle = async (request: Request, context: NextContext, annotate: RouteInput<C>['annotate']): Promise<Response> => {
     try {
       const operator =

@@ -143,6 +143,7 @@ describe('never a 500', () => {
       assert.equal(res.body.error.code, 'method_not_allowed', `${method} ${path}`);
       assert.match(res.body.error.message, new RegExp(`does not answer ${method}; it answers ${allow}`));
       assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+      assert.ok(res.headers.get('x-request-id'), `${method} ${path}: answered through the route envelope`);
     }
     // HEAD has no body, but the status and Allow still say it.
     const head = await call('/api/v1/ingest/mcp-a', { method: 'HEAD' });
@@ -150,6 +151,12 @@ describe('never a 500', () => {
     assert.equal(head.headers.get('allow'), 'OPTIONS, POST');
     // The methods a route does serve are unchanged.
     assert.equal((await call('/api/v1/stats', { token: ADMIN })).status, 200);
+    // Counted like every answer, under the operation's path (a misdirected sender is visible).
+    const metrics = await call('/metrics', { token: ADMIN });
+    assert.match(
+      String(metrics.body),
+      /doorwatch_http_request_duration_seconds_count\{route="\/api\/v1\/ingest\/\{server\}",method="GET",status="405"\} [1-9]/,
+    );
   });
 
   test('stats with instants beyond Date range, cursors with non-integer keys, NUL in parameters: 4xx JSON', async () => {
