@@ -126,8 +126,7 @@ export function SessionsView() {
   const server = global.server;
   const token = get('token') ?? '';
   const params = sessionListParams(get, global);
-  const synthetic = params.synthetic ?? 'include';
-  const sort = params.sort ?? '-lastEventAt';
+  const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
 
   // Token search: typed text goes to the URL after a short pause.

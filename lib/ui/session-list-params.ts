@@ -7,10 +7,13 @@ import type { GlobalState } from './global-params';
 import { listPaging, splitList } from './list-paging';
 import type { SessionListParams } from './query-defs';
 
+/** The request, with the sort and the probe filter always resolved (the view shows both). */
+export type ResolvedSessionListParams = SessionListParams & Required<Pick<SessionListParams, 'sort' | 'synthetic'>>;
+
 export function sessionListParams(
   get: (key: string) => string | null,
   global: Pick<GlobalState, 'from' | 'to' | 'server'>,
-): SessionListParams {
+): ResolvedSessionListParams {
   const flags = splitList(get('flag'));
   const states = splitList(get('state'));
   const token = get('token') ?? '';
