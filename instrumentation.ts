@@ -9,6 +9,9 @@ export async function register() {
     console.error(`doorwatch start failed: ${err instanceof Error ? err.message : err}`);
     process.exit(1);
   }
+  // Before the first request: a thread takes ~0.1 s to start.
+  const { startIngestThreads } = await import('./lib/ingest/ingest-threads');
+  startIngestThreads();
   const { startRetentionSchedule } = await import('./lib/retention/schedule');
   startRetentionSchedule();
   const { startProbeSchedule } = await import('./lib/probes/probe-schedule');

@@ -2,6 +2,8 @@
 // dist/start/start.cjs, so `npm start` (scripts/start.mjs) serves from a single plain `node`
 // process: no tsx CLI parent, no loader hooks and no esbuild service beside the server.
 // Packages stay external (required from node_modules at run time, as under tsx).
+// The ingest threads' body, lib/ingest/ingest-thread.ts, is compiled the same way to
+// dist/ingest/ingest-thread.cjs: a worker thread needs a file of plain JavaScript to start.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,9 @@ const ENTRY = join(root, 'scripts', 'start.ts');
 const OUT_DIR = join(root, 'dist', 'start');
 export const START_BUNDLE = join(OUT_DIR, 'start.cjs');
 const MARKER = join(OUT_DIR, 'source-hash');
+// lib/ingest/ingest-threads.ts (INGEST_THREAD_BUNDLE) starts its threads from this file.
+const INGEST_THREAD_ENTRY = join(root, 'lib', 'ingest', 'ingest-thread.ts');
+const INGEST_THREAD_BUNDLE = join(root, 'dist', 'ingest', 'ingest-thread.cjs');
 
 /** The bundle's inputs: the app sources (lib/ among them), the start script and this compiler. */
 function startHash(appSourceHash) {
@@ -28,29 +33,38 @@ function startHash(appSourceHash) {
 export function compileStart(appSourceHash) {
   // Loaded only here: a start with a fresh bundle never loads esbuild at all.
   const { buildSync } = createRequire(import.meta.url)('esbuild');
-  buildSync({
-    absWorkingDir: root,
-    entryPoints: [ENTRY],
-    outfile: START_BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: join(root, 'tsconfig.json'),
-    // CommonJS has no import.meta: the one reader, the generated Prisma client, only sets
-    // globalThis.__dirname with it (nothing reads that under CommonJS), so the bundle's own URL stands in.
-    banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__import_meta_url' },
-    logLevel: 'error',
-  });
+  const bundle = (entry, outfile) =>
+    buildSync({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      tsconfig: join(root, 'tsconfig.json'),
+      // CommonJS has no import.meta: the one reader, the generated Prisma client, only sets
+      // globalThis.__dirname with it (nothing reads that under CommonJS), so the bundle's own URL stands in.
+      banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+      define: { 'import.meta.url': '__import_meta_url' },
+      logLevel: 'error',
+    });
+  bundle(ENTRY, START_BUNDLE);
+  bundle(INGEST_THREAD_ENTRY, INGEST_THREAD_BUNDLE);
   writeFileSync(MARKER, startHash(appSourceHash));
   return START_BUNDLE;
 }
 
 /** The bundle's path, compiled first when it is missing or older than the sources (appSourceHash: sourceHash()). */
 export function ensureStartBundle(appSourceHash) {
-  if (existsSync(START_BUNDLE) && existsSync(MARKER) && readFileSync(MARKER, 'utf8') === startHash(appSourceHash)) return START_BUNDLE;
+  if (
+    existsSync(START_BUNDLE) &&
+    existsSync(INGEST_THREAD_BUNDLE) &&
+    existsSync(MARKER) &&
+    readFileSync(MARKER, 'utf8') === startHash(appSourceHash)
+  )
+    return START_BUNDLE;
   return compileStart(appSourceHash);
 }
 

@@ -197,6 +197,12 @@ export const ZSettings = z.object({
     max: 1_000,
     description: 'PostgreSQL connections per instance for the hot paths',
   }),
+  DOORWATCH_INGEST_THREADS: wholeNumber({
+    default: 1,
+    min: 0,
+    max: 16,
+    description: 'worker threads that verify, parse and store ingest batches beside the request thread (0: in the request thread)',
+  }),
   DOORWATCH_SQLITE_BUSY_TIMEOUT_MS: wholeNumber({
     default: 1_000,
     min: 0,

@@ -10,6 +10,7 @@ import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
 import { withQueryTiming } from './timed-sql';
+import { sqliteWriteLock } from './thread-write-lock';
 
 /** Both generated clients have the same models; the app is typed against the SQLite one. */
 export type Prisma = SqliteClient;
@@ -29,7 +30,8 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
     // held by another process (a migration, the CLI) is waited for on timers, never in SQLite's
     // busy handler (which would block the event loop).
     const lockWaitMs = settings().DOORWATCH_SQLITE_BUSY_TIMEOUT_MS;
-    const writerQueue = new AsyncQueue();
+    // The lock is shared with the ingest threads' writers (thread-write-lock.ts).
+    const writerQueue = new AsyncQueue(sqliteWriteLock());
     prisma = new SqliteClient({ adapter: queuedSqliteAdapter(config.sqliteFile!, writerQueue, lockWaitMs) });
     sql = createSqliteSql(config.sqliteFile!, lockWaitMs, writerQueue);
   } else {

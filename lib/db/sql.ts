@@ -117,8 +117,21 @@ export function toProviderPlaceholders(text: string, provider: Provider): string
 /** A FIFO async lock: SQLite has one writer, so queue here instead of failing with SQLITE_BUSY. */
 export class AsyncQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  /** `lock`: also hold this cross-thread lock while each turn runs (thread-write-lock.ts). */
+  constructor(private readonly lock?: { acquire(): Promise<void>; release(): void }) {}
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn, fn);
+    const lock = this.lock;
+    const turn = lock
+      ? async () => {
+          await lock.acquire();
+          try {
+            return await fn();
+          } finally {
+            lock.release();
+          }
+        }
+      : fn;
+    const result = this.tail.then(turn, turn);
     this.tail = result.catch(() => undefined);
     return result;
   }

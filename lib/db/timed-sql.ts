@@ -40,3 +40,9 @@ export function withQueryTiming(sql: Sql): Sql {
     close: () => sql.close(),
   };
 }
+
+/** Timings measured in another thread (an ingest thread, lib/ingest/ingest-threads.ts), observed here. */
+export function observeTimings(timings: readonly (readonly [Parameters<QueryObserver>[0], number])[]): void {
+  const observer = state.doorwatchQueryObserver;
+  if (observer) for (const [operation, seconds] of timings) observer(operation, seconds);
+}

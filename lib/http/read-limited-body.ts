@@ -11,9 +11,18 @@ const tooLarge = (limit: BodyLimit) => new ApiError(413, 'payload_too_large', `r
 
 /** Reads the body as UTF-8 text, refusing (413) as soon as it passes the limit rather than after buffering it all. */
 export async function readLimitedBody(request: Request, limit: BodyLimit): Promise<string> {
+  const bytes = await readLimitedBytes(request, limit);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
+ * The body's bytes (413 as above), in an ArrayBuffer of their own: never a slice of Node's shared
+ * Buffer pool, so it can be transferred to another thread (lib/ingest/ingest-threads.ts).
+ */
+export async function readLimitedBytes(request: Request, limit: BodyLimit): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit.bytes) throw tooLarge(limit);
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
@@ -27,5 +36,11 @@ export async function readLimitedBody(request: Request, limit: BodyLimit): Promi
     }
     parts.push(value);
   }
-  return Buffer.concat(parts, total).toString('utf8');
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
 }

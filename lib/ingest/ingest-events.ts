@@ -24,7 +24,7 @@ export interface IngestResult {
 }
 
 export async function ingestEvents(
-  db: Db,
+  db: Pick<Db, 'sql'>,
   server: string,
   rawEvents: readonly unknown[],
   options: { now?: number; reporter?: ReporterStatus } = {},

@@ -1,0 +1,80 @@
+// What ingest does with a body once its sender is known and its secrets are loaded: check the
+// signature and read the envelope (examineBody), then store its events or dead-letter it
+// (storeBody). The rate limit is decided between the two, by the request's thread
+// (ingest-request.ts). These run on an ingest thread (ingest-thread.ts) or, without one, in the
+// request's own thread: the same functions either way.
+import type { Sql } from '@/lib/db/sql';
+import { ApiError } from '@/lib/http/api-error';
+import { storeDeadLetters } from '@/lib/store/dead-letters';
+import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
+import { classifyVerificationFailure, verifyWebhook, type WebhookHeaders } from './verify-signature';
+import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';
+import { ingestEvents, type IngestResult } from './ingest-events';
+import { Unauthorized } from './unauthorized';
+
+export interface ExaminedBody {
+  events: unknown[];
+  reporter?: ReporterStatus;
+  /** Why the envelope is unusable (the body is dead-lettered and answered 400), or null. */
+  envelopeError: string | null;
+}
+
+/** Verifies the signature (throws the generic 401) and reads the envelope; never touches the database. */
+export function examineBody(raw: string, headers: WebhookHeaders, secrets: readonly string[]): ExaminedBody {
+  if (!verifyWebhook(raw, headers, secrets)) {
+    const { reason, skewMs } = classifyVerificationFailure(raw, headers, secrets);
+    throw new Unauthorized(reason, skewMs);
+  }
+  try {
+    const envelope = ZIngestEnvelope.safeParse(JSON.parse(raw));
+    if (envelope.success) return { events: envelope.data.events, reporter: envelope.data.reporter, envelopeError: null };
+    return { events: [], envelopeError: envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+  } catch (err) {
+    return { events: [], envelopeError: `body is not valid JSON: ${err instanceof Error ? err.message : err}` };
+  }
+}
+
+/** Stores the examined body's events (200/207 result), or dead-letters an unusable body and throws its 400. */
+export async function storeBody(sql: Sql, server: string, raw: string, body: ExaminedBody): Promise<IngestResult> {
+  if (body.envelopeError !== null) {
+    // Keep the raw body for operators: a sender bug is easier to fix when you can see what it sent.
+    await storeDeadLetters(
+      sql,
+      [{ server, code: 'invalid_body', message: body.envelopeError, eventIndex: null, eventId: null, payload: raw }],
+      Date.now(),
+    ).catch((err) => {
+      // The body is refused either way; only a retryable failure may turn that into a 503.
+      if (isRetryableDatabaseError(err)) throw databaseUnavailable(err);
+      logUnstorable(`${server}: a refused body could not be dead-lettered`, err);
+    });
+    throw new ApiError(400, 'invalid_body', `expected {"events": [1-${MAX_EVENTS_PER_REQUEST} events]}: ${body.envelopeError}`);
+  }
+  return ingestEvents({ sql }, server, body.events, { reporter: body.reporter });
+}
+
+/** A body examined and held until the request thread has decided its rate limit. */
+export interface PendingBody {
+  eventCount: number;
+  store(): Promise<IngestResult>;
+  /** Forget it (refused by the rate limit). */
+  release(): void;
+}
+
+/**
+ * examineBody, then storeBody when asked: in this thread, or on an ingest thread (ingest-threads.ts),
+ * which takes `raw` over (its buffer is transferred, not copied).
+ */
+export type BodyExaminer = (server: string, raw: Uint8Array, headers: WebhookHeaders, secrets: string[]) => Promise<PendingBody>;
+
+/** The body as text: signatures are over the exact bytes, which a sender sends as UTF-8 JSON. */
+export function bodyText(raw: Uint8Array): string {
+  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+}
+
+export function inThreadExaminer(sql: Sql): BodyExaminer {
+  return async (server, bytes, headers, secrets) => {
+    const raw = bodyText(bytes);
+    const body = examineBody(raw, headers, secrets);
+    return { eventCount: body.events.length, store: () => storeBody(sql, server, raw, body), release: () => undefined };
+  };
+}
