@@ -101,6 +101,8 @@ export function describeRejection(last: NonNullable<TServerView['rejections']['l
       return `over the ingest rate ${ago}`;
     case 'database_unavailable':
       return `database unavailable ${ago} (retried)`;
+    case 'ingest_unavailable':
+      return `ingest thread restarted ${ago} (retried)`;
   }
 }
 

@@ -7,7 +7,7 @@ import { SERVER_NAME } from '@/lib/store/servers/server-secret';
 import { activeSecrets } from '@/lib/store/servers/server-registry';
 import { readWebhookHeaders } from './verify-signature';
 import type { Rejection } from './rejection-recorder';
-import type { TRejectionReason } from '@/lib/contract/api/rejections';
+import { ZRejectionReason, type TRejectionReason } from '@/lib/contract/api/rejections';
 import type { BodyExaminer } from './ingest-body';
 import { bodyExaminer } from './ingest-threads';
 import { Unauthorized } from './unauthorized';
@@ -20,11 +20,10 @@ export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 e
 /** Where refusals are counted (lib/ingest/rejection-recorder.ts); must be cheap and never throw. */
 export type RejectionSink = (r: Rejection) => void;
 
-const REASON_BY_STATUS: Partial<Record<number, TRejectionReason>> = {
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  503: 'database_unavailable',
+/** The refusals other than 401 whose error code names their reason (413, 415, 429, the two 503s). */
+const reasonOf = (code: string): TRejectionReason | undefined => {
+  const parsed = ZRejectionReason.safeParse(code);
+  return parsed.success ? parsed.data : undefined;
 };
 
 /** handleIngestRequest, counting every refusal (401 with its real reason, 413, 415, 429, 503) before it is answered. */
@@ -41,7 +40,7 @@ export async function handleIngestRequest(
   } catch (err) {
     if (err instanceof ApiError) {
       const refusal =
-        err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: REASON_BY_STATUS[err.status], skewMs: null };
+        err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: reasonOf(err.code), skewMs: null };
       if (refusal.reason) reject({ server, reason: refusal.reason, at: Date.now(), skewMs: refusal.skewMs });
     }
     throw err;

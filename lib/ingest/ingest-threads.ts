@@ -2,7 +2,7 @@
 // and decides the rate limit; worker threads verify the signature, parse and validate the events
 // and run the write transaction, each with its own database connection. A batch's examine and
 // store run on the same thread, which holds the parsed events in between, so nothing but the raw
-// body (one string) and small answers crosses threads. The guarantees do not change: 200 still
+// body (its buffer moved, not copied) and small answers crosses threads. The guarantees do not change: 200 still
 // means committed (the answer comes after the commit), and concurrent transactions are
 // serialised as between instances (PostgreSQL: advisory locks) or by the process's SQLite write
 // lock (lib/db/thread-write-lock.ts).

@@ -15,6 +15,7 @@ export const REJECTION_REASONS = [
   'unsupported_media_type',
   'rate_limited',
   'database_unavailable',
+  'ingest_unavailable',
 ] as const;
 export const ZRejectionReason = z.enum(REJECTION_REASONS);
 export type TRejectionReason = z.infer<typeof ZRejectionReason>;
@@ -29,6 +30,7 @@ export const REJECTION_STATUS: Record<TRejectionReason, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   database_unavailable: 503,
+  ingest_unavailable: 503,
 };
 
 export const ZLastRejection = z.object({
