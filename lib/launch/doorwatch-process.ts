@@ -30,6 +30,8 @@ const root = join(__dirname, '..', '..');
 export async function startDoorwatchProcess(options: DoorwatchProcessOptions): Promise<DoorwatchProcess> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
+    // As `npm start` sets it (package.json): fewer glibc malloc arenas for the server's threads.
+    MALLOC_ARENA_MAX: '2',
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
