@@ -11,7 +11,11 @@ const tooLarge = (limit: BodyLimit) => new ApiError(413, 'payload_too_large', `r
 
 /** Reads the body as UTF-8 text, refusing (413) as soon as it passes the limit rather than after buffering it all. */
 export async function readLimitedBody(request: Request, limit: BodyLimit): Promise<string> {
-  const bytes = await readLimitedBytes(request, limit);
+  return utf8Text(await readLimitedBytes(request, limit));
+}
+
+/** Bytes as UTF-8 text, without copying them first. */
+export function utf8Text(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 

@@ -5,6 +5,7 @@
 // request's own thread: the same functions either way.
 import type { Sql } from '@/lib/db/sql';
 import { ApiError } from '@/lib/http/api-error';
+import { utf8Text } from '@/lib/http/read-limited-body';
 import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { classifyVerificationFailure, verifyWebhook, type WebhookHeaders } from './verify-signature';
@@ -66,14 +67,9 @@ export interface PendingBody {
  */
 export type BodyExaminer = (server: string, raw: Uint8Array, headers: WebhookHeaders, secrets: string[]) => Promise<PendingBody>;
 
-/** The body as text: signatures are over the exact bytes, which a sender sends as UTF-8 JSON. */
-export function bodyText(raw: Uint8Array): string {
-  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
-}
-
 export function inThreadExaminer(sql: Sql): BodyExaminer {
   return async (server, bytes, headers, secrets) => {
-    const raw = bodyText(bytes);
+    const raw = utf8Text(bytes);
     const body = examineBody(raw, headers, secrets);
     return { eventCount: body.events.length, store: () => storeBody(sql, server, raw, body), release: () => undefined };
   };

@@ -4,13 +4,14 @@
 // just the driver-level Sql the write path already uses.
 import { parentPort, workerData } from 'node:worker_threads';
 import { settings } from '@/lib/config/settings';
+import { utf8Text } from '@/lib/http/read-limited-body';
 import { AsyncQueue, type Sql } from '@/lib/db/sql';
 import { createSqliteSql } from '@/lib/db/sqlite-sql';
 import { createPostgresqlSql } from '@/lib/db/postgresql-sql';
 import { observeQueries, withQueryTiming } from '@/lib/db/timed-sql';
 import { adoptSqliteWriteLock, sqliteWriteLock } from '@/lib/db/thread-write-lock';
 import { subscribeChanges } from '@/lib/live/change-feed';
-import { bodyText, examineBody, storeBody, type ExaminedBody } from './ingest-body';
+import { examineBody, storeBody, type ExaminedBody } from './ingest-body';
 import {
   describeFailure,
   type JobReply,
@@ -45,7 +46,7 @@ const held = new Map<number, { server: string; raw: string; body: ExaminedBody }
 async function answer(request: ThreadRequest): Promise<JobReply> {
   switch (request.op) {
     case 'examine': {
-      const raw = bodyText(request.raw);
+      const raw = utf8Text(request.raw);
       const body = examineBody(raw, request.headers, request.secrets);
       held.set(request.id, { server: request.server, raw, body });
       return { kind: 'examined', id: request.id, eventCount: body.events.length };
@@ -63,7 +64,10 @@ async function answer(request: ThreadRequest): Promise<JobReply> {
   }
 }
 
-/** The timings recorded since the last reply: a job's statements, sent back with its answer. */
+/**
+ * The timings recorded since the last reply. Jobs that wait on the network (PostgreSQL) overlap, so a
+ * reply may carry another job's statements: only their sum reaches the metric, so that is fine.
+ */
 function takeTimings(): QueryTiming[] {
   const taken = timings;
   timings = [];

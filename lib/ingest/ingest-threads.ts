@@ -163,7 +163,7 @@ export class IngestThreadPool {
 }
 
 /** PostgreSQL connections each ingest thread may open (docs/deploy.md, Environment variables). */
-export function threadPgPoolSize(poolSize: number, threads: number): number {
+function threadPgPoolSize(poolSize: number, threads: number): number {
   return Math.max(2, Math.ceil(poolSize / 2 / threads));
 }
 
