@@ -188,7 +188,9 @@ export function buildAxis({ times, endMs, ongoing, spacing, zoom, left, right }:
       endX: xAt(extent.toMs),
       endVisible,
       xAt,
-      invert: (px) => domain.fromMs + ((clip(px) - left) / plotW) * span,
+      // The true width, not span: when every event shares one instant the window is that instant
+      // (span is only kept ≥ 1 ms so xAt never divides by zero).
+      invert: (px) => domain.fromMs + ((clip(px) - left) / plotW) * (domain.toMs - domain.fromMs),
       clip,
       left,
       right,

@@ -260,8 +260,6 @@ export async function benchIngest(args: Args) {
     servers,
     launch,
     nodeArgs,
-    // The app inherits it: say which ingest path was measured (unset = the default, 1).
-    ingestThreads: process.env.DOORWATCH_INGEST_THREADS ?? 'default',
   };
   const targets: Record<string, unknown> = {};
 

@@ -94,3 +94,11 @@ test('the axis: events in the window between the edges in order; the brush inver
     { numRuns: 400 },
   );
 });
+
+test('the axis: events that all share one instant invert to that instant, not past it', () => {
+  // Found by the property above (gaps [0], time spacing, not ongoing): the window is one instant wide, and
+  // the brush's inverse went up to 1 ms past it.
+  const axis = buildAxis({ times: [T, T], endMs: T, ongoing: false, spacing: 'time', zoom: null, left: 50, right: 950 });
+  for (const px of [50, 500, 950]) assert.equal(axis.invert(px), T);
+  assert.equal(axis.x(0), 50);
+});
