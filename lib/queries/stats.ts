@@ -27,8 +27,8 @@ import type { Db } from '@/lib/db/client';
 import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
-import { HISTOGRAM_RELATIVE_ERROR, summarizeHistogram, type CountedBucket, type LatencyMetric } from '@/lib/metrics/latency-histogram';
-import { histogramSums, rollupBucketSums, type BucketRow } from '@/lib/store/rollups';
+import { HISTOGRAM_RELATIVE_ERROR, summarizeBucketCounts, type LatencyMetric } from '@/lib/metrics/latency-histogram';
+import { histogramSums, rollupBucketSums, type BucketRow, type HistogramCells } from '@/lib/store/rollups';
 import { RESUMPTION_COLUMNS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
@@ -117,21 +117,16 @@ function exactAnswer(rows: readonly LatencyRow[], bucketMs: number): LatencyAnsw
   return { total: summarizeCountedLatencies(split.total), byBucket, method: { method: 'exact', relativeError: 0 } };
 }
 
-function histogramAnswer(rows: readonly { b: number; bucket: number; count: number }[], bucketMs: number): LatencyAnswer {
-  const perBucket = new Map<number, CountedBucket[]>();
-  for (const r of rows) {
-    const t = r.b * bucketMs;
-    let cell = perBucket.get(t);
-    if (!cell) perBucket.set(t, (cell = []));
-    cell.push({ bucket: r.bucket, count: r.count });
-  }
+function histogramAnswer(cells: HistogramCells, bucketMs: number): LatencyAnswer {
   const byBucket = new Map<number, TBucketLatency>();
-  for (const [t, counted] of perBucket) {
-    const { count, p50, p95, max } = summarizeHistogram(counted);
-    byBucket.set(t, { count, p50, p95, max });
+  const total = new Map<number, number>();
+  for (const [b, counts] of cells) {
+    const { count, p50, p95, max } = summarizeBucketCounts(counts);
+    byBucket.set(b * bucketMs, { count, p50, p95, max });
+    for (const [bucket, count] of counts) total.set(bucket, (total.get(bucket) ?? 0) + count);
   }
   return {
-    total: summarizeHistogram(rows),
+    total: summarizeBucketCounts(total),
     byBucket,
     method: { method: 'approximate', relativeError: HISTOGRAM_RELATIVE_ERROR },
   };
@@ -309,12 +304,7 @@ async function latencyPercentiles(
     exact('renegotiation') ? exactRows('renegotiation') : null,
   ]);
   const answer = (m: LatencyMetric, rows: LatencyRow[] | null) =>
-    rows
-      ? exactAnswer(rows, q.bucketMs)
-      : histogramAnswer(
-          hist.filter((r) => r.metric === m),
-          q.bucketMs,
-        );
+    rows ? exactAnswer(rows, q.bucketMs) : histogramAnswer(hist[m], q.bucketMs);
   const refusals = answer('refusal', exactRefusals);
   const renegs = answer('renegotiation', exactRenegs);
   return { refusals, renegs };

@@ -17,7 +17,7 @@ import {
   histogramQuarterRows,
   histogramSums,
   splitRollupDelta,
-  type HistogramBucketRow,
+  type HistogramCells,
 } from '@/lib/store/rollups';
 import { TABLE_SQL } from '@/lib/store/tables';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -143,6 +143,18 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
     await testDb?.drop();
   });
 
+  interface HistogramBucketRow {
+    b: number;
+    metric: LatencyMetric;
+    bucket: number;
+    count: number;
+  }
+  /** histogramSums' answer as (series bucket, metric, latency bucket, count) rows, to compare with the reference. */
+  const rowsOf = (sums: Record<LatencyMetric, HistogramCells>): HistogramBucketRow[] =>
+    METRICS.flatMap((metric) =>
+      [...sums[metric]].flatMap(([b, counts]) => [...counts].map(([bucket, count]) => ({ b, metric, bucket, count }))),
+    );
+
   /** The per-minute read, as the overview made it before the quarter table: the reference. */
   async function minuteOnly(q: { fromMs: number; toMs: number; bucketMs: number }): Promise<HistogramBucketRow[]> {
     const rows = await db.sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
@@ -179,7 +191,7 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
           // Each batch in its own transaction, as ingest writes them.
           for (const ops of batches) await db.sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
           const q = { fromMs: T0 + Math.min(a, b) * 60_000, toMs: T0 + Math.max(a, b) * 60_000, bucketMs };
-          const viaQuarters = await histogramSums(db.sql, { ...q, server: null }, METRICS);
+          const viaQuarters = rowsOf(await histogramSums(db.sql, { ...q, server: null }, METRICS));
           const reference = await minuteOnly(q);
           assert.deepEqual(canonical(viaQuarters), canonical(reference));
           for (const metric of METRICS) assert.deepEqual(percentiles(viaQuarters, metric), percentiles(reference, metric));
@@ -198,10 +210,10 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
     ];
     await db.sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
     const q = { fromMs: T0, toMs: T0 + 3_600_000, bucketMs: QUARTER_MS };
-    assert.deepEqual(await histogramSums(db.sql, { ...q, server: 'alpha' }, ['refusal']), [
+    assert.deepEqual(rowsOf(await histogramSums(db.sql, { ...q, server: 'alpha' }, ['refusal'])), [
       { b: T0 / QUARTER_MS, metric: 'refusal', bucket: 100, count: 1 },
     ]);
-    assert.deepEqual(canonical(await histogramSums(db.sql, { ...q, server: null }, ['refusal'])), [
+    assert.deepEqual(canonical(rowsOf(await histogramSums(db.sql, { ...q, server: null }, ['refusal']))), [
       `${T0 / QUARTER_MS}|refusal|100|1`,
       `${T0 / QUARTER_MS}|refusal|120|1`,
     ]);

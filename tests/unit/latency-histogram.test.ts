@@ -12,10 +12,11 @@ import {
   histogramKey,
   histogramValue,
   parseHistogramKey,
+  summarizeBucketCounts,
   summarizeHistogram,
   type CountedBucket,
 } from '@/lib/metrics/latency-histogram';
-import { summarizeLatencies } from '@/lib/metrics/percentiles';
+import { summarizeCountedLatencies, summarizeLatencies } from '@/lib/metrics/percentiles';
 import {
   addContributions,
   pruneZeroCells,
@@ -93,6 +94,23 @@ describe('latency histogram', () => {
           { bucket: 7, count: -1 },
         ]);
         assert.deepEqual(summarizeHistogram(split), summarizeHistogram(cells));
+      }),
+    );
+  });
+
+  test("summarizing bucket counts is the nearest-rank summary of the buckets' values", () => {
+    // The reference: every bucket with a positive count as its representative value, summarised as
+    // exact counted latencies. Buckets from both signs and zero, counts from −3 (a late event's
+    // retraction) up, so empty and negative cells are in the draw.
+    const cells = fc.array(fc.tuple(fc.integer({ min: -60, max: 400 }), fc.integer({ min: -3, max: 4 })), { maxLength: 120 });
+    fc.assert(
+      fc.property(cells, (pairs) => {
+        const counts = new Map<number, number>();
+        for (const [bucket, count] of pairs) counts.set(bucket, (counts.get(bucket) ?? 0) + count);
+        const reference = summarizeCountedLatencies(
+          [...counts].filter(([, count]) => count > 0).map(([bucket, count]) => ({ value: histogramValue(bucket), count })),
+        );
+        assert.deepEqual(summarizeBucketCounts(counts), reference);
       }),
     );
   });
