@@ -4,7 +4,7 @@
 //     [--launch npm-start|tsx-start|next-start] (default npm-start: RSS and CPU of everything `npm start` runs)
 //     [--node-options='--max-semi-space-size=4'] (node flags for the app)
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
-//   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50]
+//   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50] [--warmup 3]
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)
 //   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
 //   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
