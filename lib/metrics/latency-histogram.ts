@@ -9,7 +9,7 @@
 // servers with clock skew) mirror the positive buckets. The nearest-rank percentile of the counted
 // buckets is then within α of the exact nearest-rank percentile, because buckets keep the order of
 // values: the rank falls in the bucket that holds the exact answer.
-import type { LatencySummary } from './percentiles';
+import { summarizeAscending, type LatencySummary } from './percentiles';
 
 /** The relative error bound of a histogram percentile (see above). */
 export const HISTOGRAM_RELATIVE_ERROR = 0.02;
@@ -95,29 +95,12 @@ export function summarizeHistogram(counted: readonly CountedBucket[]): LatencySu
 
 /**
  * The same summary over bucket → count, merged already. Buckets keep the order of their values, so
- * the walk sorts bucket numbers and turns only the picked buckets into values: the overview sums a
- * day of histograms at every request, ~100 series buckets × 2 metrics, and this is its inner loop.
+ * it sorts bucket numbers and turns only the picked buckets into values: the overview sums a day of
+ * histograms at every request, ~100 series buckets × 2 metrics, and this is its inner loop.
  */
 export function summarizeBucketCounts(counts: ReadonlyMap<number, number>): LatencySummary {
   const buckets: number[] = [];
-  let n = 0;
-  for (const [bucket, count] of counts) {
-    if (count > 0) {
-      buckets.push(bucket);
-      n += count;
-    }
-  }
-  if (n === 0) return { count: 0, p50: null, p95: null, p99: null, max: null };
+  for (const [bucket, count] of counts) if (count > 0) buckets.push(bucket);
   buckets.sort((a, b) => a - b);
-  // Nearest rank, as percentiles.ts: the value at rank ⌈p·n/100⌉ (p · n first, see there).
-  const ranks = [50, 95, 99].map((p) => Math.max(1, Math.ceil((p * n) / 100)));
-  const picked: number[] = [];
-  let seen = 0;
-  for (const bucket of buckets) {
-    seen += counts.get(bucket)!;
-    while (picked.length < ranks.length && seen >= ranks[picked.length]) picked.push(histogramValue(bucket));
-    if (picked.length === ranks.length) break;
-  }
-  const max = histogramValue(buckets[buckets.length - 1]);
-  return { count: n, p50: picked[0] ?? max, p95: picked[1] ?? max, p99: picked[2] ?? max, max };
+  return summarizeAscending(buckets, (bucket) => counts.get(bucket)!, histogramValue);
 }

@@ -51,16 +51,33 @@ export interface CountedValue {
  */
 export function summarizeCountedLatencies(counted: readonly CountedValue[]): LatencySummary {
   const sorted = counted.filter((c) => Number.isFinite(c.value) && c.count > 0).sort((a, b) => a.value - b.value);
-  const n = sorted.reduce((sum, c) => sum + c.count, 0);
-  const at = (p: number): number | null => {
-    if (n === 0) return null;
-    const rank = Math.max(1, Math.ceil((p * n) / 100));
-    let seen = 0;
-    for (const c of sorted) {
-      seen += c.count;
-      if (seen >= rank) return c.value;
-    }
-    return sorted[sorted.length - 1].value;
-  };
-  return { count: n, p50: at(50), p95: at(95), p99: at(99), max: n === 0 ? null : sorted[sorted.length - 1].value };
+  return summarizeAscending(
+    sorted,
+    (c) => c.count,
+    (c) => c.value,
+  );
+}
+
+const SUMMARY_PERCENTILES = [50, 95, 99] as const;
+
+/**
+ * The nearest-rank summary of items already in ascending order of value, each counted `countOf`
+ * (> 0) times: one walk, and `valueOf` only for the items picked. The histogram read uses it with
+ * bucket numbers, whose values it computes only for the picks (latency-histogram.ts).
+ */
+export function summarizeAscending<T>(sorted: readonly T[], countOf: (item: T) => number, valueOf: (item: T) => number): LatencySummary {
+  let n = 0;
+  for (const item of sorted) n += countOf(item);
+  if (n === 0) return { count: 0, p50: null, p95: null, p99: null, max: null };
+  // p * n first, as in percentile().
+  const ranks = SUMMARY_PERCENTILES.map((p) => Math.max(1, Math.ceil((p * n) / 100)));
+  const picked: number[] = [];
+  let seen = 0;
+  for (const item of sorted) {
+    seen += countOf(item);
+    while (picked.length < ranks.length && seen >= ranks[picked.length]) picked.push(valueOf(item));
+    if (picked.length === ranks.length) break;
+  }
+  const max = valueOf(sorted[sorted.length - 1]);
+  return { count: n, p50: picked[0], p95: picked[1], p99: picked[2], max };
 }
