@@ -131,7 +131,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
         return errorResponse(err);
       }
       if (isRetryableDatabaseError(err)) {
-        const unavailable = databaseUnavailable(err);
+        const unavailable = databaseUnavailable(err, 'http');
         annotate({ code: unavailable.code });
         return errorResponse(unavailable);
       }

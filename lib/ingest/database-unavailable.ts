@@ -52,15 +52,16 @@ export function isRetryableDatabaseError(err: unknown): boolean {
   });
 }
 
-const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200));
 import { componentLogger } from '@/lib/log/logger';
+import { errorText } from '@/lib/log/error-text';
 
 /**
  * A failed write means nothing was committed; the sender should retry later. Answered 503 +
  * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
+ * `component` names who hit it in the log line (ingest, or the route wrapper for other routes).
  */
-export function databaseUnavailable(err: unknown): ApiError {
-  componentLogger('ingest').error({ err: firstLine(err) }, 'database unavailable');
+export function databaseUnavailable(err: unknown, component = 'ingest'): ApiError {
+  componentLogger(component).error({ err: errorText(err) }, 'database unavailable');
   return new ApiError(
     503,
     'database_unavailable',
@@ -73,7 +74,7 @@ export function databaseUnavailable(err: unknown): ApiError {
 
 /** Logs a database failure no retry can cure (the caller answers it as a data error). */
 export function logUnstorable(what: string, err: unknown): string {
-  const detail = firstLine(err);
+  const detail = errorText(err);
   componentLogger('ingest').error({ err: detail }, what);
   return detail;
 }
