@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { startFleet, type Fleet } from '@/lib/sim/fleet';
 import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/lib/sim/doorwatch';
 import { compareFigures, figuresFromStats, pickFigures } from '@/lib/sim/experiment';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { measure } from '@/lib/alerts/measures';
 import { postEvents } from '../support/post-events';
 import { startConflictFront, type ConflictFront } from '../support/conflict-front';

@@ -10,8 +10,8 @@
 import { after, test } from 'node:test';
 import { createParser } from 'eventsource-parser';
 import assert from 'node:assert/strict';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb, type Db } from '@/lib/db/client';
 import { primaryWalPosition, replayedPast } from '@/lib/db/replica-position';
 import { WRITTEN_COOKIE } from '@/lib/http/read-after-write';

@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { settings } from '@/lib/config/settings';
-import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
-import { SecretSealingError, isSealed, openSecret, openSecretWith, sealSecret, type SealingKey } from './secret-sealing';
+import { SERVER_NAME, generateSecret, isWellFormedSecret } from '@/lib/contract/server-secret';
+import { SecretSealingError, type SealingKey } from '@/lib/config/sealing-key';
+import { isSealed, openSecret, openSecretWith, sealSecret } from './secret-sealing';
 
 // The keys come from the process's settings (lib/config), validated at start-up.
 const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
