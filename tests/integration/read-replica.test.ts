@@ -14,7 +14,7 @@ import { generateSecret } from '@/lib/contract/server-secret';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb, type Db } from '@/lib/db/client';
 import { primaryWalPosition, replayedPast } from '@/lib/db/replica-position';
-import { WRITTEN_COOKIE } from '@/lib/http/read-after-write';
+import { WRITTEN_COOKIE } from '@/lib/route/read-after-write';
 import { startThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';

@@ -13,6 +13,8 @@ import { readDatabaseConfig } from '@/lib/config/database-url';
 import { reloadSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import * as registry from '@/lib/store/servers/server-registry';
+import { StoreError } from '@/lib/store/store-error';
+import { storeErrorAnswer } from '@/lib/http/store-error-answer';
 
 const KEY = randomBytes(32).toString('base64');
 const OTHER = randomBytes(32).toString('base64');
@@ -77,7 +79,11 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     await assert.rejects(registry.sealStoredSecrets(db), code('secret_key_mismatch'));
     await assert.rejects(
       registry.activeSecrets(db, 'edge'),
-      (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch',
+      (err: unknown) =>
+        err instanceof StoreError &&
+        err.kind === 'unavailable' &&
+        err.code === 'secret_key_mismatch' &&
+        storeErrorAnswer(err).status === 503,
     );
 
     // Changing keys: with the old one as DOORWATCH_SECRET_KEY_PREVIOUS, start-up re-seals with the new one.
