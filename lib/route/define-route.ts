@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { logger } from '@/lib/log/logger';
-import { appMetrics } from '@/lib/metrics/prometheus/registry';
+import { appMetrics } from '@/lib/prometheus/registry';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { getDb, getReadDb, type Db } from '@/lib/db/client';
