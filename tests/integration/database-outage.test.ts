@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { readDatabaseConfig } from '@/lib/config/database-url';
-import { createRng } from '@/lib/sim/random';
+import { createRng } from '@/lib/wire/random';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { testProvider } from '../support/test-database';

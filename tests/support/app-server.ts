@@ -2,7 +2,7 @@
 // on a free loopback port with its own database, for integration and browser tests.
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig, type Provider } from '@/lib/config/database-url';
-import { startDoorwatchProcess, type DoorwatchProcess } from '@/lib/launch/doorwatch-process';
+import { startDoorwatchProcess, type DoorwatchProcess } from '@/scripts/launch/doorwatch-process';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The bootstrap admin token every test server starts with. */
