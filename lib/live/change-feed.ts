@@ -32,7 +32,3 @@ export function subscribeChanges(listener: ChangeListener): () => void {
   feed().listeners.add(listener);
   return () => feed().listeners.delete(listener);
 }
-
-export function subscriberCount(): number {
-  return feed().listeners.size;
-}

@@ -60,7 +60,9 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
 /** Starts this instance's listener once (later calls wait for the same one). */
 export function ensurePgListener(url: string): Promise<void> {
   const existing = globalForListener.doorwatchPgListener;
-  if (existing && existing.url === url && !existing.stopped) return existing.ready;
+  if (existing && existing.url === url) return existing.ready;
+  // Another database URL (settings changed under `next dev`): the old connection must not keep publishing.
+  if (existing) stop(existing);
   const l: Listener = { url, publish: behindReplica(publishChange), client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
   // A failed first connection keeps retrying in the background; callers are not held up by it.
   l.ready = connect(l, false).catch((err) =>
@@ -70,15 +72,13 @@ export function ensurePgListener(url: string): Promise<void> {
   return l.ready;
 }
 
-export async function stopPgListener(): Promise<void> {
-  const l = globalForListener.doorwatchPgListener;
-  if (!l) return;
+function stop(l: Listener): void {
   l.stopped = true;
-  globalForListener.doorwatchPgListener = undefined;
   const client = l.client;
   l.client = null;
   if (client) {
     client.removeAllListeners();
-    await client.end().catch(() => undefined);
+    client.on('error', () => undefined);
+    client.end().catch(() => undefined);
   }
 }
