@@ -2,6 +2,7 @@
 // returned). NOTIFY is delivered on commit, in commit order; after a lost connection the
 // listener reconnects, LISTENs again and tells subscribers that anything may have changed
 // (notifications sent while it was away are gone).
+import { processSlot } from '@/lib/config/process-state';
 import pg from 'pg';
 import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
@@ -20,7 +21,7 @@ interface Listener {
   ready: Promise<void>;
 }
 
-const globalForListener = globalThis as unknown as { doorwatchPgListener?: Listener };
+const current = processSlot<Listener>('doorwatchPgListener');
 
 /** Everything may have changed: what a reconnect announces. */
 const EVERYTHING: Change = { servers: [], tokens: [], allTokens: true };
@@ -59,7 +60,7 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
 
 /** Starts this instance's listener once (later calls wait for the same one). */
 export function ensurePgListener(url: string): Promise<void> {
-  const existing = globalForListener.doorwatchPgListener;
+  const existing = current.get();
   if (existing && existing.url === url) return existing.ready;
   // Another database URL (settings changed under `next dev`): the old connection must not keep publishing.
   if (existing) stop(existing);
@@ -68,7 +69,7 @@ export function ensurePgListener(url: string): Promise<void> {
   l.ready = connect(l, false).catch((err) =>
     componentLogger('live').error({ err: err instanceof Error ? err.message : String(err) }, 'LISTEN connection failed, retrying'),
   );
-  globalForListener.doorwatchPgListener = l;
+  current.set(l);
   return l.ready;
 }
 
