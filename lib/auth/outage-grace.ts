@@ -4,7 +4,7 @@
 // process verified within OUTAGE_GRACE_MS is admitted, only when the lookup failed with a
 // retryable database error, and only for the scrape role's route (authorize decides). Keyed by
 // the token's hash, never the token.
-import { isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { hashToken } from './tokens';
 import type { OperatorRecord } from './operator-store';
 

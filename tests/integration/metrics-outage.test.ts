@@ -8,7 +8,7 @@
 // tests/unit/prometheus-domain.test.ts on both databases.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { startThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { testProvider } from '../support/test-database';

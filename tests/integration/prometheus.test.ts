@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { RULES_FILE } from '../support/prometheus-docs';

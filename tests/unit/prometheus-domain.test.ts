@@ -3,16 +3,16 @@
 // first scrape (a counter born at 1 hides the first naive resume from increase()), gauges print 0,
 // every rejection reason is there; with the database gone the scrape still answers, with
 // doorwatch_database_up 0 and no domain series. Plus the two helpers an outage leans on:
-// errorText (pg's empty AggregateError message) and the scrape token's outage grace.
+// databaseErrorLine (pg's empty AggregateError message) and the scrape token's outage grace.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { registerDomainMetrics } from '@/lib/metrics/prometheus/domain-metrics';
+import { registerDomainMetrics } from '@/lib/prometheus/domain-metrics';
 import { REJECTION_REASONS, REJECTION_STATUS } from '@/lib/contract/api/rejections';
-import { errorText } from '@/lib/log/error-text';
+import { databaseErrorLine } from '@/lib/db/database-errors';
 import { OUTAGE_GRACE_MS, lookupWithOutageGrace } from '@/lib/auth/outage-grace';
 import type { OperatorRecord } from '@/lib/auth/operator-store';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -76,14 +76,14 @@ test('a database that cannot be read: the scrape answers with doorwatch_database
   assert.match(text, /# TYPE doorwatch_naive_resumes_total counter/);
 });
 
-test('errorText finds the message of an AggregateError without one (node-pg connection refused)', () => {
+test('databaseErrorLine finds the message of an AggregateError without one (node-pg connection refused)', () => {
   const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   const aggregate = new AggregateError([refused], '');
   assert.equal(aggregate.message, '');
-  assert.equal(errorText(aggregate), 'connect ECONNREFUSED 127.0.0.1:5432');
-  assert.equal(errorText(new Error('', { cause: { code: '57P01' } })), '57P01');
-  assert.equal(errorText(new Error('first\nsecond')), 'first');
-  assert.equal(errorText('plain'), 'plain');
+  assert.equal(databaseErrorLine(aggregate), 'connect ECONNREFUSED 127.0.0.1:5432');
+  assert.equal(databaseErrorLine(new Error('', { cause: { code: '57P01' } })), '57P01');
+  assert.equal(databaseErrorLine(new Error('first\nsecond')), 'first');
+  assert.equal(databaseErrorLine('plain'), 'plain');
 });
 
 test('a scrape token verified before the database went away is admitted within the grace period only', async () => {

@@ -10,7 +10,7 @@ import type { SqlExecutor } from '@/lib/db/sql';
 import { REJECTION_STATUS } from '@/lib/contract/api/rejections';
 import { REFUSAL_HISTOGRAM_COLUMNS, REFUSAL_HISTOGRAM_EDGES } from '@/lib/metrics/refusal-histogram';
 import { componentLogger } from '@/lib/log/logger';
-import { errorText } from '@/lib/log/error-text';
+import { databaseErrorLine } from '@/lib/db/database-errors';
 import { DatabaseHistogram, type HistogramSnapshot } from './database-histogram';
 import { readDomainSnapshot, type DomainSnapshot, type RollupTotals } from './domain-snapshot';
 
@@ -158,7 +158,8 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
       } catch (err) {
         current = null;
         // One line per outage, not one per scrape.
-        if (!down) log.error({ err: errorText(err) }, 'database unavailable: /metrics serves process metrics and doorwatch_database_up 0');
+        if (!down)
+          log.error({ err: databaseErrorLine(err) }, 'database unavailable: /metrics serves process metrics and doorwatch_database_up 0');
         down = true;
       }
       return current !== null;

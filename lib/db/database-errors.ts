@@ -2,9 +2,8 @@
 // retry can cure (connection refused or lost, the server shutting down, a lock or pool wait
 // that timed out, a serialization conflict) is answered 503 + Retry-After: senders retry it
 // with backoff. Anything else (a value the database refuses, a bug) would fail again on every
-// retry, so it must never be a 503: ingest isolates and dead-letters it instead (ingest-events.ts).
-import { ApiError } from '@/lib/http/api-error';
-import { isSqliteBusy } from '@/lib/db/sqlite-busy';
+// retry, so it must never be a 503: ingest isolates and dead-letters it instead (lib/ingest/ingest-events.ts).
+import { isSqliteBusy } from './sqlite-busy';
 
 // PostgreSQL SQLSTATEs: 08 connection exception, 53 insufficient resources, 57P0x shutdown /
 // cannot connect now, 57014 statement timeout/cancel, 40001 serialization, 40P01 deadlock,
@@ -52,29 +51,31 @@ export function isRetryableDatabaseError(err: unknown): boolean {
   });
 }
 
-import { componentLogger } from '@/lib/log/logger';
-import { errorText } from '@/lib/log/error-text';
-
 /**
- * A failed write means nothing was committed; the sender should retry later. Answered 503 +
- * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
- * `component` names who hit it in the log line (ingest, or the route wrapper for other routes).
+ * The first line of a database error, short enough for a log field or a dead letter. Some driver
+ * errors carry no message of their own (node-pg's connection failure is an AggregateError with
+ * message "" whose errors say ECONNREFUSED): the first non-empty message (else code) along the
+ * causes and aggregated errors is used, bounded.
  */
-export function databaseUnavailable(err: unknown, component = 'ingest'): ApiError {
-  componentLogger(component).error({ err: errorText(err) }, 'database unavailable');
-  return new ApiError(
-    503,
-    'database_unavailable',
-    'the database cannot take the request right now; nothing from this request was stored, retry later',
-    {
-      'retry-after': '5',
-    },
-  );
-}
-
-/** Logs a database failure no retry can cure (the caller answers it as a data error). */
-export function logUnstorable(what: string, err: unknown): string {
-  const detail = errorText(err);
-  componentLogger('ingest').error({ err: detail }, what);
-  return detail;
+export function databaseErrorLine(err: unknown, max = 200): string {
+  const queue: unknown[] = [err];
+  const seen: unknown[] = [];
+  let code: string | null = null;
+  while (queue.length > 0 && seen.length < 12) {
+    const e = queue.shift();
+    if (e === null || e === undefined || seen.includes(e)) continue;
+    seen.push(e);
+    if (typeof e !== 'object') {
+      const text = String(e).trim();
+      if (text) return text.split('\n')[0].slice(0, max);
+      continue;
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim()) return message.trim().split('\n')[0].slice(0, max);
+    const c = (e as { code?: unknown }).code;
+    if (code === null && typeof c === 'string' && c) code = c;
+    queue.push((e as { cause?: unknown }).cause);
+    if (e instanceof AggregateError) queue.push(...e.errors);
+  }
+  return (code ?? (err instanceof Error ? err.name : String(err))).slice(0, max);
 }
