@@ -5,14 +5,14 @@
 // retryable database error, and only for the scrape role's route (authorize decides). Keyed by
 // the token's hash, never the token.
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { processSingleton } from '@/lib/config/process-state';
 import { hashToken } from './tokens';
 import type { OperatorRecord } from './operator-store';
 
 export const OUTAGE_GRACE_MS = 10 * 60_000;
 const MAX_ENTRIES = 256;
 
-const state = globalThis as unknown as { doorwatchVerifiedTokens?: Map<string, { record: OperatorRecord; at: number }> };
-const verified = () => (state.doorwatchVerifiedTokens ??= new Map());
+const verified = () => processSingleton('doorwatchVerifiedTokens', () => new Map<string, { record: OperatorRecord; at: number }>());
 
 /**
  * `lookup` of `token`; when it fails with a retryable database error and `allowStale`, the
