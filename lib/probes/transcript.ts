@@ -46,7 +46,12 @@ export class TranscriptRecorder {
     let clean = this.scrub(text);
     if (clean.length > this.limits.maxEntryChars) clean = `${clean.slice(0, this.limits.maxEntryChars - 1)}…`;
     this.chars += clean.length;
-    this.entries.push({ t: Math.round(performance.now() - this.startedAt), dir, text: clean });
+    this.entries.push({ t: this.now(), dir, text: clean });
+  }
+
+  /** Milliseconds since the step started: the clock of the entries and of the step's moments. */
+  now(): number {
+    return Math.round(performance.now() - this.startedAt);
   }
 
   /** `Name: value` lines, secrets replaced. */
