@@ -24,7 +24,7 @@ import { StepScope, type ProbeSession } from './step-scope';
 import { TargetLimiter } from './target-limiter';
 import { DEFAULT_TRANSCRIPT_LIMITS, TranscriptRecorder, type TranscriptLimits } from './transcript';
 import type { ProbeTarget } from './types';
-import { handshake, openStream, type ProbeStream } from './wire';
+import { DEFAULT_WIRE_LIMITS, handshake, openStream, type ProbeStream, type WireLimits } from './wire';
 
 export interface ProbeOptions {
   /** Deadline of each step, start to cleanup excluded. Default 10 s. */
@@ -36,6 +36,8 @@ export interface ProbeOptions {
   /** Per-target concurrency; default: one probe per origin at a time, process-wide. */
   limiter?: TargetLimiter;
   transcriptLimits?: TranscriptLimits;
+  /** Bytes a step reads at most (one SSE event, all its streams, one WebSocket message). */
+  wireLimits?: WireLimits;
 }
 
 const sharedLimiter = new TargetLimiter(1);
@@ -45,6 +47,7 @@ interface Settings {
   idleMs: number;
   resetDelayMs: number;
   transcriptLimits: TranscriptLimits;
+  wireLimits: WireLimits;
 }
 
 /** Throws ProbeTargetError for an unusable target; otherwise always resolves with four step results. */
@@ -56,6 +59,7 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
     idleMs: options.idleMs ?? 3_000,
     resetDelayMs: options.resetDelayMs ?? 50,
     transcriptLimits: options.transcriptLimits ?? DEFAULT_TRANSCRIPT_LIMITS,
+    wireLimits: options.wireLimits ?? DEFAULT_WIRE_LIMITS,
   };
   // An idle stream is only told from a dead one if its deadline fits in the step's.
   if (!(settings.idleMs > 0 && settings.resetDelayMs >= 0 && settings.idleMs + settings.resetDelayMs < settings.stepTimeoutMs)) {
@@ -99,7 +103,8 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
   const started = performance.now();
   const transcript = new TranscriptRecorder(started, target.credential, settings.transcriptLimits);
   const headers = target.credential ? { [target.credential.header.toLowerCase()]: target.credential.value } : {};
-  const scope = new StepScope({ target: url, headers, transcript }, settings.stepTimeoutMs);
+  const ctx = { target: url, headers, transcript, limits: settings.wireLimits, received: { bytes: 0 } };
+  const scope = new StepScope(ctx, settings.stepTimeoutMs);
   const moments = noMoments();
   let outcome: StepOutcome;
   try {
@@ -319,7 +324,7 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
     if (read.kind === 'end') {
       return {
         ...out,
-        detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}`,
+        detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}${read.detail ? ` (${read.detail})` : ''}`,
         latencyMs: since(),
       };
     }
