@@ -7,9 +7,9 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
-import type { Resettable } from '@/lib/sim/injector';
-import { SUBPROTOCOL } from '@/lib/sim/server';
-import { SseParser, type SseEvent } from '@/lib/sim/sse';
+import type { Resettable } from '@/lib/wire/injector';
+import { SUBPROTOCOL } from '@/lib/wire/subprotocol';
+import { SseParser, type SseEvent } from '@/lib/wire/sse';
 import type { TranscriptRecorder } from './transcript';
 
 /** What a probe step reads at most from a server: a hostile or broken one cannot grow the process. */
@@ -36,7 +36,7 @@ export interface WireContext {
 }
 
 /** Why a stream was cut by the probe itself: a code for the step's detail (`probe limit …`). */
-export type WireLimit = 'sse_event_bytes' | 'step_bytes' | 'queued_events';
+type WireLimit = 'sse_event_bytes' | 'step_bytes' | 'queued_events';
 
 /** Events read off the socket but not yet taken by the step. */
 const MAX_QUEUED = 1_000;

@@ -8,8 +8,6 @@ import { TABLE_SQL } from './tables';
 
 const T = TABLE_SQL.probeTarget;
 
-export const DEFAULT_PROBE_INTERVAL_MS = 5 * 60_000;
-
 /** What an admin sets. `credential` undefined = keep the stored one; null = none. */
 export interface ProbeTargetInput {
   url: string;
@@ -105,10 +103,6 @@ export async function sealProbeCredentials(sql: SqlExecutor): Promise<{ sealed: 
     ]);
   }
   return { sealed: clear.length, inClear: 0 };
-}
-
-export async function listProbeTargets(sql: SqlExecutor): Promise<StoredProbeTarget[]> {
-  return (await sql.query<Row>(`SELECT * FROM ${T} ORDER BY "server"`)).map(fromRow);
 }
 
 /** The credential to send, opened from its sealed form (for running a probe only). */

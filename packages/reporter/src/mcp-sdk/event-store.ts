@@ -34,10 +34,6 @@ export class OrdinalEventStore<M> implements EventStoreLike<M> {
     this.onReplay = null;
   }
 
-  get released(): boolean {
-    return this.inner === null;
-  }
-
   async storeEvent(streamId: string, message: M): Promise<string> {
     if (!this.inner) throw new RangeError('storeEvent: the session has ended and its event store was released');
     const eventId = await this.inner.storeEvent(streamId, message);
