@@ -169,6 +169,12 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
             )}{' '}
             · every {fmtDuration(target.intervalSeconds * 1000)}
             {target.enabled ? '' : ' (schedule off)'}
+            {target.credentialWarning && (
+              <span className="warn" role="note" data-testid="probe-credential-warning">
+                {' '}
+                · {target.credentialWarning}
+              </span>
+            )}
           </span>
         ) : (
           <span className="small muted">no target (history only)</span>

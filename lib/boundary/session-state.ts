@@ -40,6 +40,13 @@ export interface SessionFacts {
   refusedAt: number | null;
   dualNegotiationAt: number | null;
   dualNegotiationCount: number;
+  /**
+   * Negotiations seen, by their upgrade event's position, and 409s by the negotiation they name
+   * (`data.eventId`): the server and a probe (client side) may both report one negotiation, and
+   * a repeat is the same negotiation, not a second one. Distinct ids only: bounded by the session.
+   */
+  negotiationsSeen: Set<number>;
+  conflictsSeen: Set<string>;
   burnedTokenReuseAt: number | null;
   dropCount: number;
 
@@ -76,6 +83,8 @@ export function initialFacts(): SessionFacts {
     refusedAt: null,
     dualNegotiationAt: null,
     dualNegotiationCount: 0,
+    negotiationsSeen: new Set(),
+    conflictsSeen: new Set(),
     burnedTokenReuseAt: null,
     dropCount: 0,
     deadlockStart: null,
@@ -142,7 +151,11 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
       f.previousToken ??= e.data.previousToken ?? null;
       break;
 
-    case 'upgrade.accepted':
+    case 'upgrade.accepted': {
+      const position = upgradePosition(e.data);
+      // Another report of a negotiation already seen (the probe's view and the server's own).
+      if (f.negotiationsSeen.has(position)) break;
+      f.negotiationsSeen.add(position);
       if (f.refusedAt !== null) f.burnedTokenReuseAt ??= at;
       if (f.state === 'terminated') break;
       if (f.state === 'upgrade_pending') {
@@ -152,9 +165,10 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
       } else {
         // Includes a fresh negotiation after a completed one — not dual.
         f.state = 'upgrade_pending';
-        f.pendingUpgrade = { eventId: upgradePosition(e.data), at };
+        f.pendingUpgrade = { eventId: position, at };
       }
       break;
+    }
 
     case 'upgrade.completed':
       if (f.state === 'terminated') break;
@@ -164,9 +178,16 @@ export function stepFacts(f: SessionFacts, e: DoorwatchEvent): void {
       if (f.deadlockEnd === null) f.deadlockStart = null;
       break;
 
-    case 'upgrade.rejected':
-      if (e.data.status === 409) markDual(f, at);
+    case 'upgrade.rejected': {
+      if (e.data.status !== 409) break;
+      // A 409 naming its negotiation counts once however many report it; one naming none, once per event.
+      const named = (e.data as { eventId?: unknown }).eventId;
+      const key = typeof named === 'number' || typeof named === 'string' ? `n:${named}` : `e:${e.id}`;
+      if (f.conflictsSeen.has(key)) break;
+      f.conflictsSeen.add(key);
+      markDual(f, at);
       break;
+    }
 
     case 'stream.dropped':
       f.dropCount += 1;

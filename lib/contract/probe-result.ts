@@ -65,6 +65,22 @@ export const ZRenegotiationResult = z.object({
 });
 export type RenegotiationResult = z.infer<typeof ZRenegotiationResult>;
 
+/** When the step saw each transition, in ms since the step started (the transcript's clock); null = not reached. */
+export const ZStepMoments = z.object({
+  /** `upgrade-accepted` read (the door). */
+  door: ms.nullable(),
+  /** The TCP reset sent (steps 2–4). */
+  reset: ms.nullable(),
+  /** The request that got the answer sent: the resume (steps 2–4) or the Upgrade (`healthy`). */
+  request: ms.nullable(),
+  /** Its answer observed (for `idle_stream`: when the idle deadline passed). */
+  answer: ms.nullable(),
+  /** `reset_at_door`: the renegotiated session's request sent, and its handshake's answer. */
+  successorOpened: ms.nullable(),
+  successorDone: ms.nullable(),
+});
+export type StepMoments = z.infer<typeof ZStepMoments>;
+
 export const ZStepResult = z.object({
   step: z.enum(PROBE_STEPS),
   answer: z.enum(OBSERVED_ANSWERS),
@@ -87,6 +103,8 @@ export const ZStepResult = z.object({
   tokens: z.array(z.string()),
   startedAt: IsoMs,
   durationMs: ms,
+  /** Absent on runs stored before moments were kept. */
+  moments: ZStepMoments.optional(),
   transcript: ZTranscript,
 });
 export type StepResult = z.infer<typeof ZStepResult>;

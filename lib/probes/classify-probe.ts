@@ -24,20 +24,29 @@ function doorTimeline(doorEventId: number): DoorwatchEvent[] {
   ];
 }
 
+/** Where each resume step puts its cursor relative to the door (docs/probes.md, "The four steps"). */
+const STEP_CURSOR: Record<Exclude<ProbeStepName, 'healthy'>, (door: number) => number | null> = {
+  reset_at_door: (door) => door,
+  reconnect_without_cursor: () => null,
+  cursor_before_door: (door) => door - 1,
+};
+
 /**
  * The answer the rule asks for. The healthy step must upgrade; a resume step must be refused
- * (`superseded`) exactly when decideResume refuses it, and otherwise resume normally.
- * Without a door (the step never reached `upgrade-accepted`) a resume step expects `superseded`
- * when it sends no cursor and `resumed` otherwise — the step then is an error anyway.
+ * (`superseded`) exactly when decideResume refuses it, and otherwise resume normally. A step
+ * that never reached the door (or never sent its resume) is judged by the cursor it would have
+ * sent relative to a door, so `expected` is the same as the table in docs/probes.md whatever
+ * happened — the step is then an error anyway.
  */
 export function expectedAnswer(
   step: ProbeStepName,
   doorEventId: number | null,
   resume: { lastEventId: number | null } | null,
 ): ObservedAnswer {
-  if (step === 'healthy' || resume === null) return 'upgraded';
-  if (doorEventId === null) return resume.lastEventId === null ? 'superseded' : 'resumed';
-  const decision = decideResume(doorTimeline(doorEventId), resume);
+  if (step === 'healthy') return 'upgraded';
+  const door = doorEventId ?? 1;
+  const request = resume ?? { lastEventId: STEP_CURSOR[step](door) };
+  const decision = decideResume(doorTimeline(door), request);
   return decision.action === 'refuse' ? 'superseded' : 'resumed';
 }
 

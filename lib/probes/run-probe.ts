@@ -15,6 +15,7 @@ import {
   type ProbeResult,
   type ProbeStepName,
   type RenegotiationResult,
+  type StepMoments,
   type StepResult,
 } from '@/lib/contract/probe-result';
 import { classifyProbe } from './classify-probe';
@@ -23,7 +24,7 @@ import { StepScope, type ProbeSession } from './step-scope';
 import { TargetLimiter } from './target-limiter';
 import { DEFAULT_TRANSCRIPT_LIMITS, TranscriptRecorder, type TranscriptLimits } from './transcript';
 import type { ProbeTarget } from './types';
-import { handshake, openStream, type ProbeStream } from './wire';
+import { DEFAULT_WIRE_LIMITS, handshake, openStream, type ProbeStream, type WireLimits } from './wire';
 
 export interface ProbeOptions {
   /** Deadline of each step, start to cleanup excluded. Default 10 s. */
@@ -35,6 +36,8 @@ export interface ProbeOptions {
   /** Per-target concurrency; default: one probe per origin at a time, process-wide. */
   limiter?: TargetLimiter;
   transcriptLimits?: TranscriptLimits;
+  /** Bytes a step reads at most (one SSE event, all its streams, one WebSocket message). */
+  wireLimits?: WireLimits;
 }
 
 const sharedLimiter = new TargetLimiter(1);
@@ -44,6 +47,7 @@ interface Settings {
   idleMs: number;
   resetDelayMs: number;
   transcriptLimits: TranscriptLimits;
+  wireLimits: WireLimits;
 }
 
 /** Throws ProbeTargetError for an unusable target; otherwise always resolves with four step results. */
@@ -55,6 +59,7 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
     idleMs: options.idleMs ?? 3_000,
     resetDelayMs: options.resetDelayMs ?? 50,
     transcriptLimits: options.transcriptLimits ?? DEFAULT_TRANSCRIPT_LIMITS,
+    wireLimits: options.wireLimits ?? DEFAULT_WIRE_LIMITS,
   };
   // An idle stream is only told from a dead one if its deadline fits in the step's.
   if (!(settings.idleMs > 0 && settings.resetDelayMs >= 0 && settings.idleMs + settings.resetDelayMs < settings.stepTimeoutMs)) {
@@ -75,14 +80,18 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
   });
 }
 
-/** What a step function returns; runStep adds the step, timing and the transcript. */
-type StepOutcome = Omit<StepResult, 'step' | 'tokens' | 'startedAt' | 'durationMs' | 'transcript'>;
+/** What a step function returns; runStep adds the step, timing, the moments and the transcript. */
+type StepOutcome = Omit<StepResult, 'step' | 'tokens' | 'startedAt' | 'durationMs' | 'transcript' | 'moments'>;
 
-const blank = (step: ProbeStepName): StepOutcome => ({
+const noMoments = (): StepMoments => ({ door: null, reset: null, request: null, answer: null, successorOpened: null, successorDone: null });
+
+// `resume` stays null until the step reaches the door and sends its resume: a step that never
+// got there sent none.
+const blank = (): StepOutcome => ({
   answer: 'error',
   detail: null,
   doorEventId: null,
-  resume: step === 'healthy' ? null : { lastEventId: null },
+  resume: null,
   status: null,
   latencyMs: null,
   handshakeStatus: null,
@@ -94,12 +103,14 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
   const started = performance.now();
   const transcript = new TranscriptRecorder(started, target.credential, settings.transcriptLimits);
   const headers = target.credential ? { [target.credential.header.toLowerCase()]: target.credential.value } : {};
-  const scope = new StepScope({ target: url, headers, transcript }, settings.stepTimeoutMs);
+  const ctx = { target: url, headers, transcript, limits: settings.wireLimits, received: { bytes: 0 } };
+  const scope = new StepScope(ctx, settings.stepTimeoutMs);
+  const moments = noMoments();
   let outcome: StepOutcome;
   try {
-    outcome = step === 'healthy' ? await healthy(scope) : await resumeStep(step, scope, settings);
+    outcome = step === 'healthy' ? await healthy(scope, moments) : await resumeStep(step, scope, settings, moments);
   } catch (err) {
-    outcome = { ...blank(step), detail: `probe failed: ${err instanceof Error ? err.message : String(err)}` };
+    outcome = { ...blank(), detail: `probe failed: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
     await scope.dispose();
   }
@@ -114,6 +125,7 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
     tokens: [...scope.tokens],
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
+    moments,
     transcript: transcript.snapshot(),
   };
 }
@@ -125,6 +137,8 @@ interface Door {
   stream: ProbeStream;
   eventId: number;
   upgradeUrl: URL;
+  /** When `upgrade-accepted` was read, on the transcript's clock. */
+  at: number;
 }
 
 type Failure = { failed: true; answer: ObservedAnswer; detail: string; status: number | null; latencyMs: number | null };
@@ -183,13 +197,14 @@ async function reachDoor(scope: StepScope, extra: Record<string, string>): Promi
       return failure('error', `the new session's stream ended before upgrade-accepted${read.detail ? ` (${read.detail})` : ''}`);
     const { event } = read;
     if (event.event !== 'upgrade-accepted') continue;
+    const at = scope.ctx.transcript.now();
     // The upgrade extension numbers its SSE events (docs/contract.md); the door's id is that number.
     const eventId = event.id !== null && /^\d{1,15}$/.test(event.id) ? Number(event.id) : null;
     if (eventId === null)
       return failure('error', `upgrade-accepted carries ${event.id === null ? 'no event id' : `a non-numeric event id "${event.id}"`}`);
     const upgradeUrl = upgradeUrlOf(event, scope.ctx.target);
     if (typeof upgradeUrl === 'string') return failure('error', upgradeUrl);
-    return { session, stream, eventId, upgradeUrl };
+    return { session, stream, eventId, upgradeUrl, at };
   }
 }
 
@@ -205,12 +220,15 @@ async function upgrade(scope: StepScope, session: ProbeSession, url: URL) {
 
 // --- the steps ---------------------------------------------------------------------------
 
-async function healthy(scope: StepScope): Promise<StepOutcome> {
-  const out = blank('healthy');
+async function healthy(scope: StepScope, moments: StepMoments): Promise<StepOutcome> {
+  const out = blank();
   const door = await reachDoor(scope, {});
   if ('failed' in door) return { ...out, ...pick(door) };
   out.doorEventId = door.eventId;
+  moments.door = door.at;
+  moments.request = scope.ctx.transcript.now();
   const result = await upgrade(scope, door.session, door.upgradeUrl);
+  moments.answer = scope.ctx.transcript.now();
   out.latencyMs = result.latencyMs;
   if (result.kind === 'open') return { ...out, answer: 'upgraded', status: 101, handshakeStatus: 101 };
   if (result.kind === 'error') return { ...out, detail: result.detail };
@@ -229,13 +247,14 @@ function cursorFor(step: ProbeStepName, door: number): number | null | undefined
 }
 
 /** Drops the stream with a real TCP reset `delayMs` after upgrade-accepted, via the sim's injector. */
-function resetAfterUpgrade(scope: StepScope, stream: ProbeStream, delayMs: number): Promise<boolean> {
+function resetAfterUpgrade(scope: StepScope, stream: ProbeStream, delayMs: number, moments: StepMoments): Promise<boolean> {
   return new Promise((resolve) => {
     const schedule = new ResetSchedule({ ratePerSec: 0, afterUpgrade: { share: 1, delayMs: [delayMs, delayMs] } }, createRng(1));
     const timer = setTimeout(() => resolve(false), Math.min(scope.remaining(), delayMs + 1_000));
     const injector = new FaultInjector(schedule, {
       maxResets: 1,
       onReset: () => {
+        moments.reset = scope.ctx.transcript.now();
         clearTimeout(timer);
         resolve(true);
       },
@@ -248,15 +267,15 @@ function resetAfterUpgrade(scope: StepScope, stream: ProbeStream, delayMs: numbe
   });
 }
 
-async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Settings): Promise<StepOutcome> {
-  const out = blank(step);
+async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Settings, moments: StepMoments): Promise<StepOutcome> {
+  const out = blank();
   const door = await reachDoor(scope, {});
   if ('failed' in door) return { ...out, ...pick(door) };
   out.doorEventId = door.eventId;
+  moments.door = door.at;
   const cursor = cursorFor(step, door.eventId);
   if (cursor === undefined) return { ...out, detail: `the door is event ${door.eventId}: there is no cursor before it` };
-  out.resume = { lastEventId: cursor };
-  if (!(await resetAfterUpgrade(scope, door.stream, settings.resetDelayMs))) {
+  if (!(await resetAfterUpgrade(scope, door.stream, settings.resetDelayMs, moments))) {
     return {
       ...out,
       detail: 'the stream closed by itself after upgrade-accepted, before the probe could cut it ahead of the WebSocket handshake',
@@ -265,12 +284,19 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
 
   const resumeHeaders: Record<string, string> = { 'mcp-session-id': door.session.token };
   if (cursor !== null) resumeHeaders['last-event-id'] = String(cursor);
+  out.resume = { lastEventId: cursor };
   const sent = performance.now();
-  const since = () => Math.round(performance.now() - sent);
+  moments.request = scope.ctx.transcript.now();
+  // The answer's latency and moment: from the resume to its answer, never what follows it.
+  const since = () => {
+    moments.answer = scope.ctx.transcript.now();
+    return Math.round(performance.now() - sent);
+  };
   // A server that replays nothing may not even flush its response headers: from the client's
   // side that is the same idle stream, so the headers get the idle deadline too.
   const headerWait = Math.min(settings.idleMs, scope.remaining());
   const opened = await openStream(scope.ctx, resumeHeaders, headerWait);
+  if (opened.kind !== 'stream') moments.answer = scope.ctx.transcript.now();
   if (opened.kind === 'error') {
     if (opened.timedOut && headerWait === settings.idleMs) {
       return {
@@ -298,15 +324,16 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
     if (read.kind === 'end') {
       return {
         ...out,
-        detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}`,
+        detail: `the resumed stream ended without session-superseded${replayed ? ` after ${replayed} event(s)` : ''}${read.detail ? ` (${read.detail})` : ''}`,
         latencyMs: since(),
       };
     }
     const { event } = read;
     if (event.event === 'session-superseded') {
       door.session.alive = false; // the token is burned: nothing to close on the server
-      const renegotiation = step === 'reset_at_door' ? await renegotiate(scope, door.session.token) : null;
-      return { ...out, answer: 'superseded', latencyMs: since(), renegotiation };
+      const latencyMs = since();
+      const renegotiation = step === 'reset_at_door' ? await renegotiate(scope, door.session.token, moments) : null;
+      return { ...out, answer: 'superseded', latencyMs, renegotiation };
     }
     if (event.event !== 'upgrade-accepted') {
       replayed += 1;
@@ -334,11 +361,13 @@ async function resumeStep(step: ProbeStepName, scope: StepScope, settings: Setti
 }
 
 /** After a refusal: a fresh session naming the burned token must reach its door and upgrade. */
-async function renegotiate(scope: StepScope, burned: string): Promise<RenegotiationResult> {
+async function renegotiate(scope: StepScope, burned: string, moments: StepMoments): Promise<RenegotiationResult> {
   const started = performance.now();
+  moments.successorOpened = scope.ctx.transcript.now();
   const door = await reachDoor(scope, { 'mcp-previous-session': burned });
   if ('failed' in door) return { ok: false, detail: door.detail, latencyMs: null };
   const result = await upgrade(scope, door.session, door.upgradeUrl);
+  moments.successorDone = scope.ctx.transcript.now();
   const latencyMs = Math.round(performance.now() - started);
   if (result.kind === 'open') return { ok: true, detail: null, latencyMs };
   return {

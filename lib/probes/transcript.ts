@@ -1,6 +1,9 @@
 // The raw wire transcript of one probe step, kept for the operator: request lines and headers,
 // statuses, SSE events, WebSocket frames summarised. Secrets are redacted before anything is
-// recorded, and the size is bounded so a chatty or hostile server cannot bloat a result.
+// recorded, and the size is bounded so a chatty or hostile server cannot bloat a result. Once the
+// bound is reached, what the verdict rests on (requests, statuses, the door and its answer, local
+// events: everything but ordinary SSE events) still gets in by pushing out the latest ordinary
+// events before it: noise ahead of the door cannot push the door out.
 import type { Transcript, TranscriptEntry } from '@/lib/contract/probe-result';
 
 const ALWAYS_SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
@@ -19,6 +22,8 @@ export const DEFAULT_TRANSCRIPT_LIMITS: TranscriptLimits = { maxEntries: 200, ma
 
 export class TranscriptRecorder {
   private readonly entries: TranscriptEntry[] = [];
+  /** Per entry: may it be pushed out for a kept one. */
+  private readonly filler: boolean[] = [];
   private omitted = 0;
   private chars = 0;
   private readonly secretHeaders: Set<string>;
@@ -38,15 +43,31 @@ export class TranscriptRecorder {
     }
   }
 
-  record(dir: TranscriptEntry['dir'], text: string): void {
-    if (this.entries.length >= this.limits.maxEntries || this.chars >= this.limits.maxTotalChars) {
+  /** `keep` false: an ordinary entry (an SSE message) that a kept one may push out once the transcript is full. */
+  record(dir: TranscriptEntry['dir'], text: string, keep = true): void {
+    let clean = this.scrub(text);
+    if (clean.length > this.limits.maxEntryChars) clean = `${clean.slice(0, this.limits.maxEntryChars - 1)}…`;
+    const fits = () => this.entries.length < this.limits.maxEntries && this.chars + clean.length <= this.limits.maxTotalChars;
+    while (keep && !fits()) {
+      const i = this.filler.lastIndexOf(true);
+      if (i < 0) break;
+      this.chars -= this.entries[i].text.length;
+      this.entries.splice(i, 1);
+      this.filler.splice(i, 1);
+      this.omitted += 1;
+    }
+    if (!fits()) {
       this.omitted += 1;
       return;
     }
-    let clean = this.scrub(text);
-    if (clean.length > this.limits.maxEntryChars) clean = `${clean.slice(0, this.limits.maxEntryChars - 1)}…`;
     this.chars += clean.length;
-    this.entries.push({ t: Math.round(performance.now() - this.startedAt), dir, text: clean });
+    this.entries.push({ t: this.now(), dir, text: clean });
+    this.filler.push(!keep);
+  }
+
+  /** Milliseconds since the step started: the clock of the entries and of the step's moments. */
+  now(): number {
+    return Math.round(performance.now() - this.startedAt);
   }
 
   /** `Name: value` lines, secrets replaced. */

@@ -5,11 +5,24 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
 import type { Resettable } from '@/lib/wire/injector';
 import { SUBPROTOCOL } from '@/lib/wire/subprotocol';
 import { SseParser, type SseEvent } from '@/lib/wire/sse';
 import type { TranscriptRecorder } from './transcript';
+
+/** What a probe step reads at most from a server: a hostile or broken one cannot grow the process. */
+export interface WireLimits {
+  /** Bytes of one SSE event (its lines until the blank line ending it, or one unterminated line). */
+  maxEventBytes: number;
+  /** Bytes read from all the step's streams together. */
+  maxStepBytes: number;
+  /** Largest WebSocket message accepted (`ws` maxPayload); a larger one closes the socket (1009). */
+  maxWsPayload: number;
+}
+
+export const DEFAULT_WIRE_LIMITS: WireLimits = { maxEventBytes: 64 * 1024, maxStepBytes: 1024 * 1024, maxWsPayload: 64 * 1024 };
 
 export interface WireContext {
   /** The MCP endpoint. */
@@ -17,11 +30,27 @@ export interface WireContext {
   /** Sent on every request (the credential, if any). */
   headers: Record<string, string>;
   transcript: TranscriptRecorder;
+  limits: WireLimits;
+  /** Bytes read so far by the step's streams (against `limits.maxStepBytes`). */
+  received: { bytes: number };
 }
 
-export type StreamRead = { kind: 'event'; event: SseEvent } | { kind: 'end'; detail: string | null } | { kind: 'timeout' };
+/** Why a stream was cut by the probe itself: a code for the step's detail (`probe limit …`). */
+type WireLimit = 'sse_event_bytes' | 'step_bytes' | 'queued_events';
+
+/** Events read off the socket but not yet taken by the step. */
+const MAX_QUEUED = 1_000;
+
+export type StreamRead =
+  { kind: 'event'; event: SseEvent } | { kind: 'end'; detail: string | null; limit?: WireLimit } | { kind: 'timeout' };
+
+/** Feeding the parser in slices bounds what one chunk can add before a limit is checked. */
+const SLICE_BYTES = 4 * 1024;
 
 const DATA_PREVIEW = 200;
+
+/** The extension's own events: kept in a full transcript, where ordinary messages give way. */
+const PROTOCOL_EVENTS = new Set(['upgrade-accepted', 'session-superseded', 'upgraded']);
 
 /** One SSE response being read. `next` waits at most the given time; nothing is buffered unboundedly. */
 export class ProbeStream implements Resettable {
@@ -36,12 +65,30 @@ export class ProbeStream implements Resettable {
     private readonly ctx: WireContext,
   ) {
     const parser = new SseParser();
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      for (const event of parser.push(chunk)) {
-        const preview = event.data.length > DATA_PREVIEW ? `${event.data.slice(0, DATA_PREVIEW)}…` : event.data;
-        ctx.transcript.record('<', `sse ${event.id === null ? '' : `id=${event.id} `}event=${event.event} data=${preview}`);
-        this.push({ kind: 'event', event });
+    const decoder = new StringDecoder('utf8');
+    // Bytes since the last complete event: what the parser may be holding.
+    let pending = 0;
+    res.on('data', (chunk: Buffer) => {
+      for (let at = 0; at < chunk.length && !this.ended; at += SLICE_BYTES) {
+        const slice = chunk.subarray(at, at + SLICE_BYTES);
+        ctx.received.bytes += slice.length;
+        if (ctx.received.bytes > ctx.limits.maxStepBytes) {
+          return this.cut('step_bytes', `the step read more than ${ctx.limits.maxStepBytes} bytes from the server`);
+        }
+        const events = parser.push(decoder.write(slice));
+        pending = events.length > 0 ? 0 : pending + slice.length;
+        for (const event of events) {
+          const preview = event.data.length > DATA_PREVIEW ? `${event.data.slice(0, DATA_PREVIEW)}…` : event.data;
+          ctx.transcript.record(
+            '<',
+            `sse ${event.id === null ? '' : `id=${event.id} `}event=${event.event} data=${preview}`,
+            PROTOCOL_EVENTS.has(event.event),
+          );
+          this.push({ kind: 'event', event });
+        }
+        if (pending > ctx.limits.maxEventBytes) {
+          return this.cut('sse_event_bytes', `an SSE event went past ${ctx.limits.maxEventBytes} bytes without ending`);
+        }
       }
     });
     const end = (detail: string | null) => {
@@ -90,6 +137,16 @@ export class ProbeStream implements Resettable {
     return true;
   }
 
+  /** The probe stops reading: a limit was passed. The parser and its buffers go with the stream. */
+  private cut(limit: WireLimit, detail: string): void {
+    if (this.ended) return;
+    this.ctx.transcript.record('!', `probe limit ${limit}: ${detail}; stream closed`);
+    this.ended = true;
+    this.res.destroy();
+    this.req.destroy();
+    this.push({ kind: 'end', detail: `probe limit ${limit}: ${detail}`, limit });
+  }
+
   close(): void {
     if (!this.ended) this.ctx.transcript.record('!', 'stream closed by probe');
     this.ended = true;
@@ -100,7 +157,9 @@ export class ProbeStream implements Resettable {
   private push(read: StreamRead): void {
     if (this.waiter) return this.waiter(read);
     // A server flooding events between reads is cut off: the probe only ever needs a few.
-    if (this.queue.length >= 1_000) return void this.close();
+    if (read.kind === 'event' && this.queue.length >= MAX_QUEUED) {
+      return this.cut('queued_events', `more than ${MAX_QUEUED} events arrived faster than the probe reads them`);
+    }
     this.queue.push(read);
   }
 }
@@ -175,7 +234,12 @@ export function handshake(ctx: WireContext, url: URL, timeoutMs: number): Promis
   );
   return new Promise((resolve) => {
     let settled = false;
-    const ws = new WebSocket(url, [SUBPROTOCOL], { headers: ctx.headers, followRedirects: false, handshakeTimeout: timeoutMs });
+    const ws = new WebSocket(url, [SUBPROTOCOL], {
+      headers: ctx.headers,
+      followRedirects: false,
+      handshakeTimeout: timeoutMs,
+      maxPayload: ctx.limits.maxWsPayload,
+    });
     const settle = (r: HandshakeResult) => {
       if (settled) return;
       settled = true;

@@ -7,12 +7,16 @@ import type { ProbeVerdict } from '@/lib/contract/probe-result';
 import { countProbeRuns, readProbeRuns, type StoredProbeRun } from '@/lib/store/probe-runs';
 import { readProbeTarget, type StoredProbeTarget } from '@/lib/store/probe-targets';
 
+const CREDENTIAL_IN_CLEAR =
+  'the credential is stored unencrypted: set DOORWATCH_SECRET_KEY (openssl rand -base64 32) and restart to seal it';
+
 export function toProbeTargetView(t: StoredProbeTarget): TProbeTargetView {
   return {
     server: t.server,
     url: t.url,
     credentialHeader: t.credentialHeader,
     credentialSet: t.credentialSet,
+    credentialWarning: t.credentialInClear ? CREDENTIAL_IN_CLEAR : null,
     intervalSeconds: Math.round(t.intervalMs / 1000),
     enabled: t.enabled,
     lastRunAt: t.lastRunAt === null ? null : toIsoMs(t.lastRunAt),

@@ -5,6 +5,7 @@ import { settings } from '@/lib/config/settings';
 import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { provisionServersFromEnv, sealStoredSecrets } from '@/lib/store/servers/server-registry';
 import { sealContactPointSecrets } from '@/lib/store/alert-contact-points';
+import { sealProbeCredentials } from '@/lib/store/probe-targets';
 
 export async function prepareInstance(): Promise<void> {
   const db = getDb();
@@ -18,6 +19,14 @@ export async function prepareInstance(): Promise<void> {
   const sealedContactPoints = await sealContactPointSecrets(db.sql);
   if (sealedContactPoints)
     log.info({ sealedContactPoints }, 'alert contact point secrets stored in clear sealed with DOORWATCH_SECRET_KEY');
+  const probes = await sealProbeCredentials(db.sql);
+  if (probes.sealed)
+    log.info({ sealedProbeCredentials: probes.sealed }, 'probe credentials stored in clear sealed with DOORWATCH_SECRET_KEY');
+  if (probes.inClear)
+    log.warn(
+      { probeCredentialsInClear: probes.inClear },
+      'probe target credentials stored unencrypted; set DOORWATCH_SECRET_KEY (openssl rand -base64 32) to seal them at rest',
+    );
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
   // PostgreSQL: today's and the coming days' partitions exist before the first event arrives
   // (the retention job keeps them ahead from then on).

@@ -20,7 +20,7 @@ import { applyRollupDelta, rollupInserts } from './rollups';
 import { sessionKey, type SessionKey } from './session-key';
 import type { SessionRow } from './session-row';
 import { sessionUpsert, sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from './sessions';
-import { recordSyntheticTokens, syntheticTokenInsert, syntheticTokensOf } from './synthetic-tokens';
+import { recordSyntheticTokens, syntheticTokenInsert, syntheticTokensAmong } from './synthetic-tokens';
 import { TABLE_SQL } from './tables';
 
 export interface SessionRef {
@@ -118,20 +118,24 @@ const sqliteStatements: IngestStatements = {
       touched.set(sessionKey(server, e.token), { server, token: e.token });
       if (previousTokens[i] !== null) newPrevTokens.add(previousTokens[i]!);
     });
-    if (newPrevTokens.size > 0) {
-      for (const p of await sessionsWithTokens(tx, [...newPrevTokens]))
+    // A probe's token is synthetic on every server that reports it: the sessions of other servers
+    // with such a token are touched too, so one reported before the probe recorded it is flipped.
+    const syntheticTokens = await syntheticTokensAmong(tx, [...new Set([...touched.values()].map((k) => k.token))]);
+    const alsoTouch = new Set([...newPrevTokens, ...syntheticTokens]);
+    if (alsoTouch.size > 0) {
+      for (const p of await sessionsWithTokens(tx, [...alsoTouch]))
         touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
     }
     const keys = [...touched.values()];
     const timelines = await loadTimelines(tx, keys);
     const oldRows = new Map<SessionKey, SessionRow>();
     const synthetic = new Set<SessionKey>();
+    for (const k of keys) if (syntheticTokens.has(k.token)) synthetic.add(sessionKey(k.server, k.token));
     for (const [srv, tokens] of groupByServer(keys)) {
       for (const r of await sessionsOfServer(tx, srv, tokens)) {
         oldRows.set(sessionKey(r.server, r.token), r);
         if (Number(r.synthetic) === 1) synthetic.add(sessionKey(r.server, r.token));
       }
-      for (const t of await syntheticTokensOf(tx, srv, tokens)) synthetic.add(sessionKey(srv, t));
     }
     const successorCandidates: SuccessorCandidate[] = [];
     for (const r of await sessionsNamingPredecessors(tx, [...new Set(keys.map((k) => k.token))])) {
@@ -175,7 +179,7 @@ const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
  *   f  an event this statement inserted (eventId): its timeline copy comes from the batch;
  *   e  a stored event of a touched session;
  *   s  a touched session's stored row ("data": the row as JSON, so one column carries all);
- *   y  a touched session whose token a probe recorded;
+ *   y  a touched token a probe recorded (on any server: "server" is null);
  *   c  a stored session naming a touched token as previousToken ("type": that token, "at": openedAt).
  * Every read sees the state at the statement's start (the locks are already held: step 1), so
  * stored events and the inserted ones ("f") never overlap. A new row is inserted only if no
@@ -204,6 +208,10 @@ const INSERT_AND_LOAD = `WITH "v" AS (
   SELECT "s"."server", "s"."token" FROM ${TABLE_SQL.session} "s"
    WHERE "s"."token" = ANY (ARRAY(SELECT "v"."previousToken" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
                                    WHERE "v"."previousToken" IS NOT NULL))
+  UNION
+  SELECT "s"."server", "s"."token" FROM ${TABLE_SQL.session} "s"
+   WHERE "s"."token" = ANY (ARRAY(SELECT "t"."token" FROM ${TABLE_SQL.syntheticToken} "t"
+                                   WHERE "t"."token" = ANY (ARRAY(SELECT "v"."token" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"))))
 )
 SELECT 'f' AS "k", NULL::text AS "server", NULL::text AS "token", "eventId", NULL::text AS "type", NULL::int8 AS "at", NULL::int4 AS "seq", NULL::text AS "data"
   FROM "ins"
@@ -214,8 +222,8 @@ UNION ALL
 SELECT 's', "s"."server", "s"."token", NULL, NULL, NULL, NULL, row_to_json("s")::text FROM ${TABLE_SQL.session} "s"
  WHERE "s"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "s"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
 UNION ALL
-SELECT 'y', "t"."server", "t"."token", NULL, NULL, NULL, NULL, NULL FROM ${TABLE_SQL.syntheticToken} "t"
- WHERE "t"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "t"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
+SELECT DISTINCT 'y', NULL::text, "t"."token", NULL::text, NULL::text, NULL::int8, NULL::int4, NULL::text FROM ${TABLE_SQL.syntheticToken} "t"
+ WHERE "t"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
 UNION ALL
 SELECT 'c', "s"."server", "s"."token", NULL, "s"."previousToken", "s"."openedAt", NULL, NULL FROM ${TABLE_SQL.session} "s"
  WHERE "s"."previousToken" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched")) AND "s"."openedAt" IS NOT NULL`;
@@ -266,19 +274,23 @@ const postgresqlStatements: IngestStatements = {
       append(key, asStored(e));
       if (previousTokens[i] !== null) newPrevTokens.add(previousTokens[i]!);
     });
-    // Stored rows first: the predecessors among them are touched too, wherever they live.
+    // A probe's tokens are synthetic on every server (the "touched" CTE took their sessions in).
+    const syntheticTokens = new Set<string>();
+    for (const r of result) if (r.k === 'y') syntheticTokens.add(r.token!);
+    // Stored rows first: the predecessors among them are touched too, wherever they live, and so
+    // are other servers' sessions of a probe's token.
     const oldRows = new Map<SessionKey, SessionRow>();
     for (const r of result) {
       if (r.k !== 's') continue;
       const row = JSON.parse(r.data!) as SessionRow;
       const key = sessionKey(row.server, row.token);
-      if (newPrevTokens.has(row.token)) touched.set(key, { server: row.server, token: row.token });
+      if (newPrevTokens.has(row.token) || syntheticTokens.has(row.token)) touched.set(key, { server: row.server, token: row.token });
       if (touched.has(key)) oldRows.set(key, row);
     }
     const synthetic = new Set<SessionKey>();
     const successorCandidates: SuccessorCandidate[] = [];
     for (const r of result) {
-      if (r.k === 'f' || r.k === 's') continue;
+      if (r.k === 'f' || r.k === 's' || r.k === 'y') continue;
       const key = sessionKey(r.server!, r.token!);
       if (r.k === 'c') {
         if (!touched.has(key))
@@ -286,9 +298,9 @@ const postgresqlStatements: IngestStatements = {
         continue;
       }
       if (!touched.has(key)) continue;
-      if (r.k === 'e') append(key, rowToEvent(r as TimelineRow));
-      else synthetic.add(key);
+      append(key, rowToEvent(r as TimelineRow));
     }
+    for (const k of touched.values()) if (syntheticTokens.has(k.token)) synthetic.add(sessionKey(k.server, k.token));
     for (const [key, row] of oldRows) if (Number(row.synthetic) === 1) synthetic.add(key);
     return { inserted, touched: [...touched.values()], timelines, oldRows, synthetic, successorCandidates };
   },

@@ -3,7 +3,7 @@
 // opened to run a probe; readers get the header name and whether a value is set.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { settings } from '@/lib/config/settings';
-import { openSecret, sealSecret } from './servers/secret-sealing';
+import { isSealed, openSecret, sealSecret } from './servers/secret-sealing';
 import { TABLE_SQL } from './tables';
 
 const T = TABLE_SQL.probeTarget;
@@ -22,6 +22,8 @@ export interface StoredProbeTarget {
   url: string;
   credentialHeader: string | null;
   credentialSet: boolean;
+  /** A credential is stored unsealed (no DOORWATCH_SECRET_KEY when it was set). */
+  credentialInClear: boolean;
   intervalMs: number;
   enabled: boolean;
   lastRunAt: number | null;
@@ -46,6 +48,7 @@ const fromRow = (r: Row): StoredProbeTarget => ({
   url: r.url,
   credentialHeader: r.credentialHeader,
   credentialSet: r.credentialValue !== null,
+  credentialInClear: r.credentialValue !== null && !isSealed(r.credentialValue),
   intervalMs: Number(r.intervalMs),
   enabled: Number(r.enabled) === 1,
   lastRunAt: r.lastRunAt === null ? null : Number(r.lastRunAt),
@@ -79,6 +82,27 @@ export async function deleteProbeTarget(sql: SqlExecutor, server: string): Promi
 export async function readProbeTarget(sql: SqlExecutor, server: string): Promise<StoredProbeTarget | null> {
   const [row] = await sql.query<Row>(`SELECT * FROM ${T} WHERE "server" = ?`, [server]);
   return row ? fromRow(row) : null;
+}
+
+/**
+ * Start-up: credentials stored in clear are sealed once DOORWATCH_SECRET_KEY is set; without it,
+ * how many stay in clear (the start-up warning).
+ */
+export async function sealProbeCredentials(sql: SqlExecutor): Promise<{ sealed: number; inClear: number }> {
+  const key = settings().DOORWATCH_SECRET_KEY;
+  const rows = await sql.query<Pick<Row, 'server' | 'credentialValue'>>(
+    `SELECT "server", "credentialValue" FROM ${T} WHERE "credentialValue" IS NOT NULL`,
+  );
+  const clear = rows.filter((r) => !isSealed(r.credentialValue!));
+  if (key === null) return { sealed: 0, inClear: clear.length };
+  for (const r of clear) {
+    await sql.execute(`UPDATE ${T} SET "credentialValue" = ? WHERE "server" = ? AND "credentialValue" = ?`, [
+      sealSecret(r.credentialValue!, key),
+      r.server,
+      r.credentialValue,
+    ]);
+  }
+  return { sealed: clear.length, inClear: 0 };
 }
 
 /** The credential to send, opened from its sealed form (for running a probe only). */

@@ -1,6 +1,7 @@
-// The "SyntheticToken" table: session tokens a door probe opened, per server. Ingest (store-batch)
-// looks the touched tokens up here, so a probe's session is marked synthetic whoever reports it:
-// the probe's own events or the probed server's reporter, before or after the probe finished.
+// The "SyntheticToken" table: session tokens a door probe opened, recorded under the probed
+// server. Ingest (store-batch) looks the touched tokens up here by token alone, so a probe's
+// session is marked synthetic whoever reports it — the probe's own events, the probed server's
+// reporter, or the same server registered under another name — before or after the probe finished.
 import { insertRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
 
@@ -31,13 +32,13 @@ export async function recordSyntheticTokens(
   await insertRows(tx, syntheticTokenInsert(server, tokens, runId, now));
 }
 
-/** Which of these tokens of `server` a probe opened. */
-export async function syntheticTokensOf(tx: SqlExecutor, server: string, tokens: readonly string[]): Promise<Set<string>> {
+/** Which of these tokens a probe opened, on whichever server it recorded them. */
+export async function syntheticTokensAmong(tx: SqlExecutor, tokens: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const part of chunks([...new Set(tokens)])) {
     const rows = await tx.query<{ token: string }>(
-      `SELECT "token" FROM ${TABLE_SQL.syntheticToken} WHERE "server" = ? AND "token" IN (${placeholders(part.length)})`,
-      [server, ...part],
+      `SELECT DISTINCT "token" FROM ${TABLE_SQL.syntheticToken} WHERE "token" IN (${placeholders(part.length)})`,
+      part,
     );
     for (const r of rows) out.add(r.token);
   }

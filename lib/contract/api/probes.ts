@@ -28,6 +28,8 @@ export const ZProbeTargetView = z.object({
   /** The credential's header name, and whether a value is set (the value itself is never shown). */
   credentialHeader: z.string().nullable(),
   credentialSet: z.boolean(),
+  /** Set when the credential is stored unencrypted: what to do about it. */
+  credentialWarning: z.string().nullable(),
   intervalSeconds: z.int(),
   enabled: z.boolean(),
   lastRunAt: ZIsoMs.nullable(),

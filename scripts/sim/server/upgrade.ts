@@ -53,7 +53,7 @@ export function createUpgradeHandler(table: SessionTable) {
       // Another negotiation holds (or held) this token: the WebSocket layer refuses the second.
       refuseUpgrade(socket, 409, 'Conflict');
       s.record.dual = true;
-      table.emit(s, 'upgrade.rejected', { status: 409, negotiation });
+      table.emit(s, 'upgrade.rejected', { status: 409, negotiation, eventId: negotiation });
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

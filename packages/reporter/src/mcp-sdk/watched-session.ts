@@ -43,7 +43,10 @@ export class WatchedSession<M> {
   };
 
   /** Pass as the transport's `onsessionclosed` (the SDK calls it for DELETE). */
-  readonly onsessionclosed = (): void => this.end('session.closed', { reason: 'delete' });
+  readonly onsessionclosed = (): void => {
+    this.end('session.closed', { reason: 'delete' });
+    this.release();
+  };
 
   /**
    * Chains the transport's `onclose` and `onerror` (call it before or after `server.connect`:
@@ -55,6 +58,7 @@ export class WatchedSession<M> {
     transport.onclose = () => {
       prevClose?.();
       this.end('session.closed', { reason: 'transport_closed' });
+      this.release();
     };
     const prevError = transport.onerror;
     transport.onerror = (error: Error) => {
@@ -126,6 +130,16 @@ export class WatchedSession<M> {
     if (!this.ended) this.emit('stream.dropped', { reason });
   }
 
+  /**
+   * An ended session is remembered (a later resume of it is news) but holds nothing heavy: not
+   * the messages (the inner event store), not the transport; only ids and ordinals.
+   */
+  private release(): void {
+    this.eventStore.release();
+    this.transport = null;
+    this.replays.clear();
+  }
+
   /** Stops the idle timer without reporting (the adapter is shutting down). */
   dispose(): void {
     this.clearIdle();
@@ -140,9 +154,10 @@ export class WatchedSession<M> {
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
       if (this.ended || this.open > 0) return;
+      const transport = this.transport;
       this.end('session.abandoned', { idleMs });
       // Closing the transport ends its streams and frees the session: no more leaks.
-      void this.transport?.close().catch(() => undefined);
+      void transport?.close().catch(() => undefined);
     }, idleMs);
     this.idleTimer.unref?.();
   }
@@ -157,6 +172,9 @@ export class WatchedSession<M> {
     if (type !== null) this.emit(type, data);
     this.ended = true;
     this.clearIdle();
+    // A refusal ends the session for Doorwatch while the transport may still write its terminal
+    // event: the store is released when the transport closes (or on DELETE / abandonment).
+    if (type !== null) this.release();
     this.onEnded(this);
   }
 
