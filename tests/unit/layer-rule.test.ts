@@ -80,7 +80,7 @@ describe('layers/no-upward-import on planted files', () => {
         'lib/route/planted.ts',
         "import { authorize } from '@/lib/auth/require-operator';\nimport { ApiError } from '@/lib/http/api-error';",
       ],
-      ['lib/queries/planted.ts', "import { probeHistory } from '@/lib/probes/probe-service';"],
+      ['lib/probes/planted.ts', "import { toProbeRunView } from '@/lib/queries/probe-history';"],
       ['app/planted.ts', "import { defineRoute } from '@/lib/route/define-route';\nimport { Panel } from '@/components/panel';"],
       ['instrumentation.ts', "export async function register() { await import('./lib/retention/schedule'); }"],
       ['scripts/planted.ts', "import { startSimServer } from './sim/server';\nimport { getDb } from '@/lib/db/client';"],
