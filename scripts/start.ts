@@ -7,6 +7,7 @@
 //    process is the real server's PID.
 import { SettingsError, settings } from '@/lib/config/settings';
 import { componentLogger } from '@/lib/log/logger';
+import { routeConsoleToLog } from '@/lib/log/console-lines';
 
 export interface StartLauncher {
   /** Builds .next when the sources changed (scripts/ensure-build.mjs), after the settings are checked. */
@@ -17,6 +18,7 @@ async function runPrepare(launcher: StartLauncher) {
   // Settings first: a bad value stops the start (one line per bad value) before anything is built, migrated or served.
   const s = settings();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
+  if (s.LOG_FORMAT !== 'pretty') routeConsoleToLog(componentLogger('startup'));
   launcher.ensureBuild();
   // Loaded on demand (esbuild keeps dynamic imports lazy), so serve() never loads the database code.
   const { runMigrations } = await import('@/lib/db/migrate/run-migrations');
@@ -33,6 +35,8 @@ async function runServe() {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   // Served in this process (not `next start`): forwarded headers are normalised from the socket first.
   (process.env as { NODE_ENV?: string }).NODE_ENV = 'production'; // as `next start` sets it
+  // Next's own lines (console.*) become JSON log lines like every other (lib/log/console-lines.ts).
+  if (s.LOG_FORMAT !== 'pretty') routeConsoleToLog(componentLogger('next'));
   const { startNextServer } = await import('@/scripts/launch/next-server');
   // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's

@@ -23,8 +23,13 @@ export function missingPackages(needs, sys) {
   if (needs.has('postgresql') && !sys.env.DOORWATCH_TEST_PG_URL && !sys.findPostgresBin()) {
     missing.push({ what: 'PostgreSQL server binaries initdb and pg_ctl (integration run on PostgreSQL)', packages: ['postgresql'] });
   }
-  if (needs.has('promtool') && !sys.hasCommand('promtool')) {
-    missing.push({ what: 'promtool (checks the /metrics text and the alert rules)', packages: ['prometheus'] });
+  // One Debian package brings both: promtool checks the /metrics text and the rules, the prometheus server
+  // scrapes the app in tests/integration/prometheus.test.ts.
+  if (needs.has('promtool') && !(sys.hasCommand('promtool') && sys.hasCommand('prometheus'))) {
+    missing.push({
+      what: 'promtool and prometheus (check the /metrics text and the alert rules, scrape the app)',
+      packages: ['prometheus'],
+    });
   }
   return missing;
 }

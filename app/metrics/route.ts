@@ -6,8 +6,8 @@ import { appMetrics } from '@/lib/prometheus/registry';
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(metricsRoute, async () => {
-  const { registry } = appMetrics();
-  return new Response(await registry.metrics(), { status: 200, headers: { 'content-type': registry.contentType } });
+  const { registry, scrape } = appMetrics();
+  return new Response(await scrape(), { status: 200, headers: { 'content-type': registry.contentType } });
 });
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(metricsRoute);

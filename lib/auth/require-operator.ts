@@ -5,6 +5,7 @@ import type { TOperatorRole } from '@/lib/contract/api/operators';
 import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin, isSafeMethod } from './csrf';
 import { throttled } from './failure-throttle';
+import { lookupWithOutageGrace } from './outage-grace';
 import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator, type OperatorRecord } from './operator-store';
 import { SESSION_COOKIE, parseSession, readCookie, verifySessionMac } from './session-cookie';
 
@@ -31,7 +32,11 @@ function unauthorized(message: string): ApiError {
  * Who is calling, or a 401. Bearer wins over a cookie; a cookie session on a non-GET request
  * must pass the CSRF (Origin) check, else 403 `csrf_rejected`.
  */
-export async function authenticate(request: Request, db: Db = getDb()): Promise<AuthenticatedOperator> {
+export async function authenticate(
+  request: Request,
+  db: Db = getDb(),
+  opts: { outageGrace?: boolean } = {},
+): Promise<AuthenticatedOperator> {
   const header = request.headers.get('authorization');
   let record: OperatorRecord | null = null;
   let via: 'bearer' | 'cookie';
@@ -41,7 +46,7 @@ export async function authenticate(request: Request, db: Db = getDb()): Promise<
     if (!m) throw unauthorized('Authorization must be "Bearer <operator token>"');
     // Guessing is throttled per client address and token prefix (429 + Retry-After).
     record = await throttled(clientAddress(request), m[1], async () => {
-      const found = await findActiveOperatorByToken(db, m[1]);
+      const found = await lookupWithOutageGrace(m[1], opts.outageGrace === true, () => findActiveOperatorByToken(db, m[1]));
       if (!found) throw unauthorized('unknown or revoked operator token');
       return found;
     });
@@ -71,7 +76,8 @@ export async function requireOperator(request: Request, role: TOperatorRole, db:
 
 /** requireOperator, keeping how the caller authenticated (the route wrapper hands this to handlers). */
 export async function authorize(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<AuthenticatedOperator> {
-  const op = await authenticate(request, db);
+  // Only the scrape route (/metrics) may authorise from memory while the database is down (outage-grace.ts).
+  const op = await authenticate(request, db, { outageGrace: role === 'scrape' });
   if (RANK[op.role] < RANK[role]) {
     throw new ApiError(403, 'forbidden', `this needs the ${role} role; your token has ${op.role}`);
   }

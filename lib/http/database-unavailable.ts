@@ -6,9 +6,10 @@ import { ApiError } from './api-error';
 /**
  * A failed write means nothing was committed; the sender should retry later. Answered 503 +
  * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
+ * `component` names who hit it in the log line (ingest, or the route wrapper for other routes).
  */
-export function databaseUnavailable(err: unknown): ApiError {
-  componentLogger('ingest').error({ err: databaseErrorLine(err) }, 'database unavailable');
+export function databaseUnavailable(err: unknown, component = 'ingest'): ApiError {
+  componentLogger(component).error({ err: databaseErrorLine(err) }, 'database unavailable');
   return new ApiError(
     503,
     'database_unavailable',

@@ -27,6 +27,8 @@ export interface Rejection {
   reason: TRejectionReason;
   at: number;
   skewMs?: number | null;
+  /** The refused request's id, so its log line joins the request's own line. */
+  reqId?: string;
 }
 
 export class RejectionRecorder {
@@ -46,7 +48,7 @@ export class RejectionRecorder {
     const claimed = this.names.has(r.server) || this.names.size < MAX_PENDING_NAMES ? r.server : null;
     if (claimed !== null) this.names.add(claimed);
     add(this.pending, claimed ?? UNKNOWN_SERVER_BUCKET, r, claimed === null ? [r.server] : null);
-    logger().warn({ server: r.server, reason: r.reason, skewMs: r.skewMs ?? undefined }, 'ingest request refused');
+    logger().warn({ reqId: r.reqId, server: r.server, reason: r.reason, skewMs: r.skewMs ?? undefined }, 'ingest request refused');
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.intervalMs);
       this.timer.unref();

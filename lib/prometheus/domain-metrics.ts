@@ -1,34 +1,18 @@
 // The domain families of /metrics, computed at scrape time from the database so they are the
 // same on every instance and survive restarts: counters are all-time rollup sums (the rollups
 // are never pruned) and the rejection table (retention folds old minutes into all-time rows,
-// so those never go down either); gauges count Session rows now. One GROUP BY per source per
-// scrape: the rollup sums are read once and shared by every family derived from them.
+// so those never go down either); gauges count Session rows now. `refresh()` reads everything
+// once per scrape (domain-snapshot.ts); the families print that snapshot. When the database
+// cannot be read, the domain families print nothing and `doorwatch_database_up` prints 0, while
+// the process and HTTP families go on: the instance is alive, its database is not.
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { SqlExecutor } from '@/lib/db/sql';
 import { REJECTION_STATUS } from '@/lib/contract/api/rejections';
 import { REFUSAL_HISTOGRAM_COLUMNS, REFUSAL_HISTOGRAM_EDGES } from '@/lib/metrics/refusal-histogram';
-import { rollupTotalsByServer } from '@/lib/store/rollups';
-import { rejectionTotals } from '@/lib/store/ingest-rejections';
-import { ongoingDeadlocksByServer, sessionsInStateByServer } from '@/lib/store/sessions';
+import { componentLogger } from '@/lib/log/logger';
+import { databaseErrorLine } from '@/lib/db/database-errors';
 import { DatabaseHistogram, type HistogramSnapshot } from './database-histogram';
-import type { RollupColumn } from '@/lib/metrics/rollup-contributions';
-
-const ROLLUP_READ = [
-  'events',
-  'boundary',
-  'refused',
-  'naiveResumes',
-  'dualNegotiations',
-  'burnedReuses',
-  'deadlocks',
-  'renegotiations',
-  'renegUnder50ms',
-  'renegUnder200ms',
-  'renegLatencyMsSum',
-  'refusalLatencyMsSum',
-  ...REFUSAL_HISTOGRAM_COLUMNS,
-] as const satisfies readonly RollupColumn[];
-type RollupTotals = Map<string, Record<(typeof ROLLUP_READ)[number], number>>;
+import { readDomainSnapshot, type DomainSnapshot, type RollupTotals } from './domain-snapshot';
 
 export interface DomainSources {
   sql: () => SqlExecutor;
@@ -36,26 +20,35 @@ export interface DomainSources {
   now?: () => number;
 }
 
-/** Registers the domain families on `registry`. */
-export function registerDomainMetrics(registry: Registry, src: DomainSources): void {
-  // One rollup read per scrape: every rollup family asks within the same scrape (a few ms apart).
-  let cached: { at: number; totals: Promise<RollupTotals> } | null = null;
-  const rollups = (): Promise<RollupTotals> => {
-    const now = Date.now();
-    if (!cached || now - cached.at > 1_000) cached = { at: now, totals: rollupTotalsByServer(src.sql(), ROLLUP_READ) };
-    return cached.totals;
-  };
+export interface DomainMetrics {
+  /** Reads the database for the next scrape; false (and the domain families empty) when it cannot. */
+  refresh(): Promise<boolean>;
+}
 
-  const rollupCounter = (name: string, help: string, column: (typeof ROLLUP_READ)[number]) =>
+/** Registers the domain families on `registry`. */
+export function registerDomainMetrics(registry: Registry, src: DomainSources): DomainMetrics {
+  let current: DomainSnapshot | null = null;
+  let down = false;
+  const log = componentLogger('metrics');
+
+  new Gauge({
+    name: 'doorwatch_database_up',
+    help: 'Whether this instance could read the database for this scrape (1) or not (0: the domain families are absent from this scrape).',
+    registers: [registry],
+    collect() {
+      this.set(current ? 1 : 0);
+    },
+  });
+
+  const rollupCounter = (name: string, help: string, column: keyof RollupTotals) =>
     new Counter({
       name,
       help,
       labelNames: ['server'],
       registers: [registry],
-      async collect() {
-        const totals = await rollups();
+      collect() {
         this.reset();
-        for (const [server, t] of totals) this.inc({ server }, t[column]);
+        for (const [server, t] of current?.rollups ?? []) this.inc({ server }, t[column]);
       },
     });
 
@@ -64,10 +57,9 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
     help: 'Sessions that reached the upgrade boundary (a resume after a durable upgrade-accepted), by how the resume was answered: refused (correct), naive_resume, pending (not answered yet).',
     labelNames: ['server', 'outcome'],
     registers: [registry],
-    async collect() {
-      const totals = await rollups();
+    collect() {
       this.reset();
-      for (const [server, t] of totals) {
+      for (const [server, t] of current?.rollups ?? []) {
         this.inc({ server, outcome: 'refused' }, t.refused);
         this.inc({ server, outcome: 'naive_resume' }, t.naiveResumes);
         this.inc({ server, outcome: 'pending' }, Math.max(0, t.boundary - t.refused - t.naiveResumes));
@@ -89,23 +81,26 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
   rollupCounter('doorwatch_deadlocks_ended_total', 'Deadlocks (naive resumes left idle) that have ended.', 'deadlocks');
   rollupCounter('doorwatch_events_accepted_total', 'Events stored by ingest (duplicates not included).', 'events');
 
-  const sessionGauge = (name: string, help: string, read: (sql: SqlExecutor) => Promise<Map<string, number>>) =>
+  const sessionGauge = (name: string, help: string, read: (s: DomainSnapshot) => Map<string, number>) =>
     new Gauge({
       name,
       help,
       labelNames: ['server'],
       registers: [registry],
-      async collect() {
-        const counts = await read(src.sql());
+      collect() {
         this.reset();
-        for (const [server, n] of counts) this.set({ server }, n);
+        if (current) for (const [server, n] of read(current)) this.set({ server }, n);
       },
     });
-  sessionGauge('doorwatch_deadlocks_ongoing', 'Unended naive resumes idle for at least the deadlock threshold now.', (sql) =>
-    ongoingDeadlocksByServer(sql, (src.now ?? Date.now)() - src.deadlockThresholdMs()),
+  sessionGauge(
+    'doorwatch_deadlocks_ongoing',
+    'Unended naive resumes idle for at least the deadlock threshold now.',
+    (s) => s.deadlocksOngoing,
   );
-  sessionGauge('doorwatch_upgrades_pending', 'Sessions with an upgrade-accepted whose WebSocket handshake has not completed.', (sql) =>
-    sessionsInStateByServer(sql, 'upgrade_pending'),
+  sessionGauge(
+    'doorwatch_upgrades_pending',
+    'Sessions with an upgrade-accepted whose WebSocket handshake has not completed.',
+    (s) => s.upgradesPending,
   );
 
   new Counter({
@@ -113,10 +108,10 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
     help: `Refused ingest requests by status and reason (401 reasons are told apart here, never to the sender). Unregistered server names share server="*unknown*".`,
     labelNames: ['server', 'status', 'reason'],
     registers: [registry],
-    async collect() {
-      const rows = await rejectionTotals(src.sql());
+    collect() {
       this.reset();
-      for (const r of rows) this.inc({ server: r.server, status: String(REJECTION_STATUS[r.reason]), reason: r.reason }, r.count);
+      for (const r of current?.rejections ?? [])
+        this.inc({ server: r.server, status: String(REJECTION_STATUS[r.reason]), reason: r.reason }, r.count);
     },
   });
 
@@ -126,7 +121,7 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
       'doorwatch_refusal_latency_seconds',
       'Time from the resume at the boundary to its session-superseded answer (buckets are [lower, upper) in whole ms).',
       async () =>
-        [...(await rollups())].map(([server, t]): HistogramSnapshot => {
+        [...(current?.rollups ?? [])].map(([server, t]): HistogramSnapshot => {
           let cumulative = 0;
           const buckets = REFUSAL_HISTOGRAM_EDGES.map((edge, i): [number, number] => [
             edge / 1000,
@@ -142,7 +137,7 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
       'doorwatch_renegotiation_latency_seconds',
       'Time from the refusal to the successor session opening (renegotiation).',
       async () =>
-        [...(await rollups())].map(([server, t]): HistogramSnapshot => ({
+        [...(current?.rollups ?? [])].map(([server, t]): HistogramSnapshot => ({
           server,
           buckets: [
             [0.05, t.renegUnder50ms],
@@ -153,4 +148,21 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): v
         })),
     ),
   );
+
+  return {
+    async refresh() {
+      try {
+        current = await readDomainSnapshot(src.sql(), (src.now ?? Date.now)() - src.deadlockThresholdMs());
+        if (down) log.info('database readable again for /metrics');
+        down = false;
+      } catch (err) {
+        current = null;
+        // One line per outage, not one per scrape.
+        if (!down)
+          log.error({ err: databaseErrorLine(err) }, 'database unavailable: /metrics serves process metrics and doorwatch_database_up 0');
+        down = true;
+      }
+      return current !== null;
+    },
+  };
 }

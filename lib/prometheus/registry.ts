@@ -19,9 +19,14 @@ function build() {
   // stay available per type as doorwatch_nodejs_active_{handles,requests,resources}.
   for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total'])
     registry.removeSingleMetric(`doorwatch_nodejs_${name}`);
-  registerDomainMetrics(registry, { sql: () => getDb().sql, deadlockThresholdMs });
+  const domain = registerDomainMetrics(registry, { sql: () => getDb().sql, deadlockThresholdMs });
   const instance = {
     registry,
+    /** The /metrics text: the database is read once (domain-metrics.ts), then every family is printed. */
+    async scrape(): Promise<string> {
+      await domain.refresh();
+      return registry.metrics();
+    },
     httpRequestDuration: new Histogram({
       name: 'doorwatch_http_request_duration_seconds',
       help: 'API request duration on this instance, by route pattern, method and status.',

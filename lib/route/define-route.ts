@@ -37,6 +37,8 @@ export interface RouteInput<C extends RouteContract> {
   operator: C['auth'] extends 'scrape' | 'viewer' | 'admin' ? AuthenticatedOperator : null;
   /** Adds fields (counts, a reason) to this request's log line; never secrets. */
   annotate: Annotate;
+  /** This request's id (its log line's reqId and the x-request-id answer header), for other lines it causes. */
+  reqId: string;
 }
 
 /** A plain value is answered as JSON with the contract's first success status; a Response is passed through. */
@@ -60,11 +62,15 @@ function requestId(request: Request): string {
  * metric, labelled with the operation's path. defineRoute's handlers and the 405s for methods a
  * path does not serve (method-not-allowed.ts) both answer through it.
  */
-export async function observed(route: string, request: Request, answer: (annotate: Annotate) => Promise<Response>): Promise<Response> {
+export async function observed(
+  route: string,
+  request: Request,
+  answer: (annotate: Annotate, reqId: string) => Promise<Response>,
+): Promise<Response> {
   const start = performance.now();
   const id = requestId(request);
   const fields: Record<string, string | number | boolean | null> = {};
-  const response = await answer((more) => Object.assign(fields, more));
+  const response = await answer((more) => Object.assign(fields, more), id);
   const seconds = (performance.now() - start) / 1000;
   response.headers.set('x-request-id', id);
   const line = {
@@ -90,8 +96,8 @@ export async function observed(route: string, request: Request, answer: (annotat
 export function defineRoute<const C extends RouteContract>(contract: C, handler: RouteHandler<C>): DefinedRoute<C> {
   const cacheControl = contract.cacheControl ?? 'no-store';
   const run = (request: Request, context: NextContext): Promise<Response> =>
-    observed(contract.path, request, (annotate) => handle(request, context, annotate));
-  const handle = async (request: Request, context: NextContext, annotate: RouteInput<C>['annotate']): Promise<Response> => {
+    observed(contract.path, request, (annotate, reqId) => handle(request, context, annotate, reqId));
+  const handle = async (request: Request, context: NextContext, annotate: Annotate, reqId: string): Promise<Response> => {
     try {
       const operator =
         contract.auth === 'scrape' || contract.auth === 'viewer' || contract.auth === 'admin'
@@ -117,6 +123,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
         body,
         operator,
         annotate,
+        reqId,
       } as RouteInput<C>;
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });
@@ -135,7 +142,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
         return errorResponse(err);
       }
       if (isRetryableDatabaseError(err)) {
-        const unavailable = databaseUnavailable(err);
+        const unavailable = databaseUnavailable(err, 'http');
         annotate({ code: unavailable.code });
         return errorResponse(unavailable);
       }

@@ -280,10 +280,13 @@ describe('probes and logs', () => {
     assert.ok(id);
     await new Promise((r) => setTimeout(r, 300));
     const out = app.output();
-    const lines = out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const raw = out.split('\n').filter((l) => l.trim() !== '');
+    assert.deepEqual(
+      raw.filter((l) => !l.startsWith('{')),
+      [],
+      "every line of the server output is a JSON log line (Next's own lines included)",
+    );
+    const lines = raw.map((l) => JSON.parse(l) as Record<string, unknown>);
     const meLine = lines.find((l) => l.reqId === id);
     assert.ok(meLine, 'the request line carries the id sent back');
     assert.equal(meLine.route, '/api/auth/me');
@@ -292,6 +295,13 @@ describe('probes and logs', () => {
     const ingestLine = lines.find((l) => l.route === '/api/v1/ingest/{server}' && l.status === 200);
     assert.ok(ingestLine && typeof ingestLine.accepted === 'number' && ingestLine.server);
     assert.ok(lines.some((l) => l.msg === 'ingest request refused' && l.reason === 'signature_mismatch' && l.server === 'alpha'));
+    const refusedLines = lines.filter((l) => l.msg === 'ingest request refused');
+    assert.ok(refusedLines.length > 0);
+    for (const r of refusedLines) {
+      const request = lines.find((l) => l.reqId === r.reqId && l.route === '/api/v1/ingest/{server}');
+      assert.ok(typeof r.reqId === 'string' && request, `a refusal line joins its request's line by reqId: ${JSON.stringify(r)}`);
+      assert.ok(Number(request.status) >= 400, JSON.stringify(request));
+    }
     assert.ok(
       lines.some((l) => l.msg === 'ingest request refused' && l.reason === 'timestamp_out_of_tolerance' && typeof l.skewMs === 'number'),
     );

@@ -17,7 +17,7 @@ function fakeSystem(opts: { root: boolean; apt: boolean; installWorks?: boolean;
     findPostgresBin: () => (installed.has('postgresql') ? '/usr/lib/postgresql/15/bin' : null),
     isRoot: () => opts.root,
     hasApt: () => opts.apt,
-    hasCommand: (name) => name === 'promtool' && installed.has('prometheus'),
+    hasCommand: (name) => (name === 'promtool' || name === 'prometheus') && installed.has('prometheus'),
     log: (line) => logs.push(line),
     run: (cmd, args) => {
       runs.push(`${cmd} ${args.join(' ')}`);

@@ -2,6 +2,7 @@
 // DOORWATCH_SERVERS at start-up, the `npm run server` CLI, and the admin API.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
+import type { SqlExecutor } from '@/lib/db/sql';
 import { settings } from '@/lib/config/settings';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from '@/lib/contract/server-secret';
 import { SecretSealingError, type SealingKey } from '@/lib/config/sealing-key';
@@ -86,6 +87,12 @@ export async function listServers(db: Db): Promise<ServerInfo[]> {
 /** Name and registration time of every registered server. */
 export async function registeredServers(db: Db): Promise<{ name: string; createdAt: Date }[]> {
   return db.prisma.server.findMany({ select: { name: true, createdAt: true } });
+}
+
+/** Names of the registered servers, one plain read (the /metrics scrape lists every one, at 0 when idle). */
+export async function registeredServerNames(sql: SqlExecutor): Promise<string[]> {
+  const rows = await sql.query<{ name: string }>(`SELECT "name" FROM "Server" ORDER BY "name"`);
+  return rows.map((r) => r.name);
 }
 
 /**

@@ -14,13 +14,13 @@ const limiter = rateLimiterFromEnv();
 const rejections = rejectionRecorder(() => getDb().sql);
 
 // auth 'webhook': lib/ingest checks the signature over the raw body, so the handler reads the request itself.
-export const POST = defineRoute(ingestRoute, async ({ db, params, request, annotate }) => {
+export const POST = defineRoute(ingestRoute, async ({ db, params, request, annotate, reqId }) => {
   const start = performance.now();
   let reason = 'other';
   try {
     const { status, body } = await handleIngestRequest(db, limiter, params.server, request, (r) => {
       reason = r.reason;
-      rejections.record(r);
+      rejections.record({ ...r, reqId });
     });
     annotate({ server: params.server, accepted: body.accepted, duplicates: body.duplicates, rejected: body.rejected.length });
     recordIngestRequest({
