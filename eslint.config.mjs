@@ -6,6 +6,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/lint/layer-rule.mjs';
 
 export default defineConfig([
   globalIgnores(['.next/', 'lib/db/generated/', 'data/', 'test-output/', 'next-env.d.ts', '**/dist/']),
@@ -35,6 +36,12 @@ export default defineConfig([
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
     },
+  },
+  {
+    // The floor plan of docs/architecture.md's layer table: no import points up a layer.
+    files: ['app/**', 'components/**', 'lib/**', 'scripts/**', 'proxy.ts', 'instrumentation.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/no-upward-import': 'error' },
   },
   {
     // Tests and benchmarks read untyped JSON response bodies; `as any` stays banned in the product code.

@@ -1,0 +1,3 @@
+import type { ESLint } from 'eslint';
+export function importTarget(importerAbsolute: string, specifier: string): string | null;
+export const layersPlugin: ESLint.Plugin;
