@@ -1,5 +1,5 @@
 import { alertHistoryRoute } from '@/lib/contract/api/routes';
-import { alertHistory } from '@/lib/alerts/alert-views';
+import { alertHistory } from '@/lib/alerts/alert-history';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 
