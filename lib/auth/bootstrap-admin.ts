@@ -5,7 +5,7 @@
 import type { Db } from '@/lib/db/client';
 import { MIN_ADMIN_TOKEN_LENGTH, settings } from '@/lib/config/settings';
 import { findOperatorById, insertOperator, putAdminOperator } from '@/lib/store/operators';
-import { BOOTSTRAP_OPERATOR_ID } from './operator-store';
+import { BOOTSTRAP_OPERATOR_ID } from './operators';
 import { generateOperatorToken, hashToken } from './tokens';
 
 export { MIN_ADMIN_TOKEN_LENGTH };

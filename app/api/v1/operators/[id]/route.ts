@@ -1,4 +1,4 @@
-import { revokeOperator } from '@/lib/auth/operator-store';
+import { revokeOperator } from '@/lib/auth/operators';
 import { operatorRevokeRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
