@@ -34,7 +34,7 @@ export async function ensureBootstrapAdmin(db: Db, env: { DOORWATCH_ADMIN_TOKEN?
   return { action: 'generated', token };
 }
 
-/** Startup hook (lib/startup/prepare-instance.ts): install the bootstrap admin and print a generated token once. */
+/** Startup hook (lib/instance/prepare-instance.ts): install the bootstrap admin and print a generated token once. */
 export async function prepareBootstrapAdmin(db: Db): Promise<void> {
   const result = await ensureBootstrapAdmin(db);
   if (result.action === 'generated') {

@@ -9,8 +9,8 @@ import { getDb } from '@/lib/db/client';
 import { foldRejectionsBefore } from '@/lib/store/ingest-rejections';
 import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { componentLogger } from '@/lib/log/logger';
-import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job';
 import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const log = componentLogger('retention');
