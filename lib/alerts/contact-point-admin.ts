@@ -6,7 +6,7 @@ import type { TContactPoint, TContactPointCreate } from '@/lib/contract/api/aler
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { ApiError } from '@/lib/http/api-error';
 import { deleteContactPoint, insertContactPoint, listContactPoints, type ContactPointRow } from '@/lib/store/alert-contact-points';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 /** Admins see the whole URL; viewers its origin only (incoming-webhook URLs often carry a secret). */
 function contactPointView(c: ContactPointRow, admin: boolean): TContactPoint {

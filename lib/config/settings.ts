@@ -7,10 +7,10 @@
 import { processSlot } from './process-state';
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
-import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/db/config';
-import { DEFAULT_ALARM_HOLD_MS } from '@/lib/ui/alarm';
-import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/store/servers/secret-sealing';
-import { SERVER_NAME, isWellFormedSecret } from '@/lib/store/servers/server-secret';
+import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/config/database-url';
+import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
+import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
+import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;

@@ -5,7 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { settings } from '@/lib/config/settings';
-import type { DatabaseConfig } from './config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 import { AsyncQueue, type Sql } from './sql';
 import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';

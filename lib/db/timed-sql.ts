@@ -1,5 +1,5 @@
 // Times every statement and transaction of an Sql handle for the database-duration metric. The
-// observer is installed by lib/metrics/prometheus (lib/db must not depend on it); until one is,
+// observer is installed by lib/prometheus (lib/db must not depend on it); until one is,
 // timing costs one check per statement.
 import { processSlot } from '@/lib/config/process-state';
 import type { Sql, SqlExecutor } from './sql';
