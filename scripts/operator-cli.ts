@@ -3,7 +3,7 @@ import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ApiError } from '@/lib/http/api-error';
-import { createOperator, isOperatorRole, listOperators, revokeOperator } from '@/lib/auth/operator-store';
+import { createOperator, isOperatorRole, listOperators, revokeOperator } from '@/lib/auth/operators';
 
 const USAGE = `usage: npm run operator -- <command>
   create NAME --role viewer|admin|scrape   new operator token; printed once (stored hashed); scrape reads /metrics only

@@ -22,7 +22,7 @@ async function runPrepare(launcher: StartLauncher) {
   launcher.ensureBuild();
   // Loaded on demand (esbuild keeps dynamic imports lazy), so serve() never loads the database code.
   const { runMigrations } = await import('@/lib/db/migrate/run-migrations');
-  const { prepareInstance } = await import('@/lib/startup/prepare-instance');
+  const { prepareInstance } = await import('@/lib/instance/prepare-instance');
   const { withStartupLock } = await import('@/lib/db/startup-lock');
   const config = s.DATABASE_URL;
   const report = await runMigrations(config);

@@ -1,11 +1,11 @@
 // The alert schedule of a server process (started from instrumentation.ts): every
-// DOORWATCH_ALERT_INTERVAL_MS the leader (lib/schedule/leader-lease.ts: a PostgreSQL advisory
+// DOORWATCH_ALERT_INTERVAL_MS the leader (lib/instance/leader-lease.ts: a PostgreSQL advisory
 // lock; SQLite always leads) evaluates every rule once, then sends the notifications due.
 import { processSingleton } from '@/lib/config/process-state';
 import { settings } from '@/lib/config/settings';
 import { getDb } from '@/lib/db/client';
-import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job';
 import { alertLog } from './alert-log';
 import { deliverDueNotifications } from './deliver-notifications';
 import { evaluateAlerts } from './evaluate-alerts';

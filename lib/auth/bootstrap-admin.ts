@@ -5,7 +5,7 @@
 import type { Db } from '@/lib/db/client';
 import { MIN_ADMIN_TOKEN_LENGTH, settings } from '@/lib/config/settings';
 import { findOperatorById, insertOperator, putAdminOperator } from '@/lib/store/operators';
-import { BOOTSTRAP_OPERATOR_ID } from './operator-store';
+import { BOOTSTRAP_OPERATOR_ID } from './operators';
 import { generateOperatorToken, hashToken } from './tokens';
 
 export { MIN_ADMIN_TOKEN_LENGTH };
@@ -34,7 +34,7 @@ export async function ensureBootstrapAdmin(db: Db, env: { DOORWATCH_ADMIN_TOKEN?
   return { action: 'generated', token };
 }
 
-/** Startup hook (lib/startup/prepare-instance.ts): install the bootstrap admin and print a generated token once. */
+/** Startup hook (lib/instance/prepare-instance.ts): install the bootstrap admin and print a generated token once. */
 export async function prepareBootstrapAdmin(db: Db): Promise<void> {
   const result = await ensureBootstrapAdmin(db);
   if (result.action === 'generated') {

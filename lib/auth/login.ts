@@ -5,7 +5,7 @@ import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
 import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin } from './csrf';
 import { throttled } from './failure-throttle';
-import { findActiveOperatorByToken, isOperatorRole } from './operator-store';
+import { findActiveOperatorByToken, isOperatorRole } from './operators';
 import { SESSION_TTL_MS, clearSessionCookieHeader, sessionCookieHeader, signSession } from './session-cookie';
 
 /** Login is itself CSRF-checked (a forged login would put a victim into the attacker's account). */

@@ -6,7 +6,8 @@ import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin, isSafeMethod } from './csrf';
 import { throttled } from './failure-throttle';
 import { lookupWithOutageGrace } from './outage-grace';
-import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator, type OperatorRecord } from './operator-store';
+import type { OperatorRecord } from '@/lib/store/operators';
+import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator } from './operators';
 import { SESSION_COOKIE, parseSession, readCookie, verifySessionMac } from './session-cookie';
 
 export interface Operator {

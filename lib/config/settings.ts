@@ -334,5 +334,5 @@ export function reloadSettings(): Settings {
   return settings();
 }
 
-/** The deadlock threshold ingest summarises with and queries judge by (DOORWATCH_DEADLOCK_THRESHOLD_MS). */
+/** The deadlock threshold ingest summarizes with and queries judge by (DOORWATCH_DEADLOCK_THRESHOLD_MS). */
 export const deadlockThresholdMs = (): number => settings().DOORWATCH_DEADLOCK_THRESHOLD_MS;

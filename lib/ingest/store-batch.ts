@@ -86,7 +86,7 @@ function pickSuccessors(candidates: readonly SuccessorCandidate[]): Map<string, 
  * previousToken/openedAt (successor candidates inside this batch); sessions with a successor are
  * folded again with it.
  */
-function summarise(
+function summarizeSessions(
   loaded: LoadedBatch,
   freshPerKey: ReadonlyMap<SessionKey, number>,
   fresh: { server: string; ids: ReadonlySet<string> },
@@ -181,7 +181,7 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     const freshPerKey = new Map<SessionKey, number>();
     for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
     const freshIds = { server, ids: loaded.inserted };
-    const sessionRows = summarise(loaded, freshPerKey, freshIds, delta, options);
+    const sessionRows = summarizeSessions(loaded, freshPerKey, freshIds, delta, options);
     pruneZeroCells(delta);
     change = changeOf(loaded.touched);
     // Open pages learn what changed: delivered with the commit (lib/live).

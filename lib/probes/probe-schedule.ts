@@ -5,8 +5,8 @@
 import { processSingleton } from '@/lib/config/process-state';
 import { getDb, type Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
-import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob } from '@/lib/schedule/periodic-job';
+import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { startPeriodicJob } from '@/lib/instance/periodic-job';
 import { dueProbeTargets } from '@/lib/store/probe-targets';
 import { runServerProbe } from './probe-service';
 import { componentLogger } from '@/lib/log/logger';

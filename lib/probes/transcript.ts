@@ -1,5 +1,5 @@
 // The raw wire transcript of one probe step, kept for the operator: request lines and headers,
-// statuses, SSE events, WebSocket frames summarised. Secrets are redacted before anything is
+// statuses, SSE events, WebSocket frames summarized. Secrets are redacted before anything is
 // recorded, and the size is bounded so a chatty or hostile server cannot bloat a result. Once the
 // bound is reached, what the verdict rests on (requests, statuses, the door and its answer, local
 // events: everything but ordinary SSE events) still gets in by pushing out the latest ordinary

@@ -1,5 +1,5 @@
 // The in-app retention schedule: started once per server process from instrumentation.ts
-// (Node.js runtime only) as a periodic job of the retention leader (lib/schedule: a PostgreSQL
+// (Node.js runtime only) as a periodic job of the retention leader (lib/instance/leader-lease: a PostgreSQL
 // advisory lock, key 72707373; SQLite always leads), so one instance prunes and does partition
 // DDL at a time. On PostgreSQL each run first keeps the daily partitions created ahead
 // (lib/store/partitions.ts), which it does even when retention is off (DOORWATCH_RETENTION_DAYS=0).
@@ -9,8 +9,8 @@ import { getDb } from '@/lib/db/client';
 import { foldRejectionsBefore } from '@/lib/store/ingest-rejections';
 import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { componentLogger } from '@/lib/log/logger';
-import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job';
 import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const log = componentLogger('retention');

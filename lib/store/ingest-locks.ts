@@ -2,7 +2,7 @@
 // writer: none). Both are transaction-scoped advisory locks, released at commit or rollback, so a
 // crashed instance leaves none behind; docs/architecture.md ("Several instances") says why.
 // - per token: two transactions adding events to one token (two instances, or two requests)
-//   would each summarise the timeline without the other's events and the later commit would
+//   would each summarize the timeline without the other's events and the later commit would
 //   overwrite the earlier summary (a lost update, and rollup deltas against the wrong old row);
 // - per event id, class EVENT_ID_LOCK_CLASS of the two-key space: "Event" is partitioned by "at"
 //   (lib/store/partitions.ts), so its primary key cannot keep (server, eventId) unique alone, and

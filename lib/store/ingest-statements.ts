@@ -174,7 +174,7 @@ const BATCH_COLUMNS: readonly ColumnSpec[] = [...EVENT_COLUMNS, { name: 'previou
 const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
 
 /**
- * One statement inserts the new events and reads everything summarising them needs, each row
+ * One statement inserts the new events and reads everything summarizing them needs, each row
  * tagged by "k":
  *   f  an event this statement inserted (eventId): its timeline copy comes from the batch;
  *   e  a stored event of a touched session;

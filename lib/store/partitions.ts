@@ -18,7 +18,7 @@ export type PartitionedTable = keyof typeof PARTITIONED;
 
 /**
  * Serialises partition DDL between instances and with retention's detach (an xact lock, so it
- * never waits on the retention leader's session lock 72707373; see lib/schedule/leader-lease.ts).
+ * never waits on the retention leader's session lock 72707373; see lib/instance/leader-lease.ts).
  */
 const PARTITION_DDL_LOCK = 72707374;
 

@@ -1,6 +1,6 @@
 // Where ingest time goes, without HTTP: calls lib/ingest's ingestEvents directly on a fresh
 // SQLite (or PostgreSQL) database with the same 500-event batches, times them, and (run under
-// `node --cpu-prof`) summarises the profile by package and function. With --check it also
+// `node --cpu-prof`) summarizes the profile by package and function. With --check it also
 // proves the seeder consistent: the same fleet seeded in bulk and ingested through
 // ingestEvents must give identical Session rows (but updatedAt) and Rollup rows.
 //   npx tsx scripts/bench/profile-ingest.ts [--events 50000] [--database-url ...] [--check]
@@ -76,7 +76,7 @@ function fleetBatches(events: number, servers: number, now: number, prefix: stri
   return out;
 }
 
-export function summariseProfile(dir: string) {
+export function summarizeProfile(dir: string) {
   const file = readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile'))
     .sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];

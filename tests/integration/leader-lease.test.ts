@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readDatabaseConfig } from '@/lib/config/database-url';
-import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob } from '@/lib/schedule/periodic-job';
+import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { startPeriodicJob } from '@/lib/instance/periodic-job';
 import { createTestDatabase } from '../support/test-database';
 
 test('two instances: exactly one leads a job; the other takes over when it lets go', async () => {

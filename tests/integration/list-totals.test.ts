@@ -17,7 +17,7 @@ import { parseSessionQuery } from '@/lib/queries/session-filter';
 import { listSessions } from '@/lib/queries/session-list';
 import { listDeadLetters, parseDeadLetterQuery } from '@/lib/queries/dead-letter-list';
 import { probeHistory } from '@/lib/queries/probe-history';
-import { alertHistory } from '@/lib/alerts/alert-views';
+import { alertHistory } from '@/lib/alerts/alert-history';
 import { countUpTo } from '@/lib/store/capped-count';
 import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { insertAlertTransition } from '@/lib/store/alert-transitions';

@@ -119,7 +119,7 @@ test(`an event ingested on instance A appears on instance B's change stream (${t
     const next = await stream.next('change');
     assert.deepEqual(next.tokens, [{ server: 'alpha', token: 'live-tok-2' }]);
 
-    // A batch too large for one NOTIFY payload (8,000 bytes) arrives summarised: the server, every token.
+    // A batch too large for one NOTIFY payload (8,000 bytes) arrives summarized: the server, every token.
     const many = Array.from({ length: 300 }, (_, i) => session(`live-big-${'x'.repeat(30)}-${i}`, 1)).flat();
     assert.equal((await postEvents(a.url, 'alpha', SECRET, many)).status, 200);
     const big = await stream.next('change', (d) => d.allTokens || d.tokens.length > 100);

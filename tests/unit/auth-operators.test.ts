@@ -6,7 +6,7 @@ import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { authenticate, requireOperator } from '@/lib/auth/require-operator';
-import { createOperator, listOperators, revokeOperator, BOOTSTRAP_OPERATOR_ID } from '@/lib/auth/operator-store';
+import { createOperator, listOperators, revokeOperator, BOOTSTRAP_OPERATOR_ID } from '@/lib/auth/operators';
 import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
 import { reloadSettings } from '@/lib/config/settings';
 import { hashToken, generateOperatorToken } from '@/lib/auth/tokens';

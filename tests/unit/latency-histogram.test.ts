@@ -99,7 +99,7 @@ describe('latency histogram', () => {
   });
 
   test("summarizing bucket counts is the nearest-rank summary of the buckets' values", () => {
-    // The reference: every bucket with a positive count as its representative value, summarised as
+    // The reference: every bucket with a positive count as its representative value, summarized as
     // exact counted latencies. Buckets from both signs and zero, counts from −3 (a late event's
     // retraction) up, so empty and negative cells are in the draw.
     const cells = fc.array(fc.tuple(fc.integer({ min: -60, max: 400 }), fc.integer({ min: -3, max: 4 })), { maxLength: 120 });

@@ -22,7 +22,7 @@ test('a change round-trips through its NOTIFY payload', () => {
   assert.equal(decodeChange('{"servers":1}'), null);
 });
 
-test('a large change is summarised under the 8,000-byte NOTIFY limit: servers only, every token may have changed', () => {
+test('a large change is summarized under the 8,000-byte NOTIFY limit: servers only, every token may have changed', () => {
   const tokens = Array.from({ length: 500 }, (_, i) => ({ server: 'demo-us-1', token: `tok-${'x'.repeat(40)}-${i}` }));
   const payload = encodeChange(changeOf(tokens));
   assert.ok(Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES);

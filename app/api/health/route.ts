@@ -1,5 +1,5 @@
 import { healthRoute } from '@/lib/contract/api/routes';
-import { checkHealth } from '@/lib/health/check-health';
+import { checkHealth } from '@/lib/instance/check-health';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,5 +1,5 @@
 import { readyRoute } from '@/lib/contract/api/routes';
-import { checkReadiness } from '@/lib/health/check-readiness';
+import { checkReadiness } from '@/lib/instance/check-readiness';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,4 +1,4 @@
-import { createOperator, listOperators } from '@/lib/auth/operator-store';
+import { createOperator, listOperators } from '@/lib/auth/operators';
 import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,5 +1,5 @@
 import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes';
-import { contactPointList, createContactPoint } from '@/lib/alerts/alert-views';
+import { contactPointList, createContactPoint } from '@/lib/alerts/contact-point-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

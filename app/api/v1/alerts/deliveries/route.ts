@@ -1,5 +1,5 @@
 import { alertDeliveryListRoute } from '@/lib/contract/api/routes';
-import { deliveryList } from '@/lib/alerts/alert-views';
+import { deliveryList } from '@/lib/alerts/alert-history';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

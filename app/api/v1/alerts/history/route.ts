@@ -1,5 +1,5 @@
 import { alertHistoryRoute } from '@/lib/contract/api/routes';
-import { alertHistory } from '@/lib/alerts/alert-views';
+import { alertHistory } from '@/lib/alerts/alert-history';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

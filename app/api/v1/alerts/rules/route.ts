@@ -1,5 +1,5 @@
 import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes';
-import { createRule, listRuleViews } from '@/lib/alerts/alert-views';
+import { createRule, listRuleViews } from '@/lib/alerts/alert-rule-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,4 +1,4 @@
-import { revokeOperator } from '@/lib/auth/operator-store';
+import { revokeOperator } from '@/lib/auth/operators';
 import { operatorRevokeRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,5 +1,5 @@
 import { contactPointDeleteRoute } from '@/lib/contract/api/routes';
-import { removeContactPoint } from '@/lib/alerts/alert-views';
+import { removeContactPoint } from '@/lib/alerts/contact-point-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

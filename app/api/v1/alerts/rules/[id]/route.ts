@@ -1,5 +1,5 @@
 import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes';
-import { patchRule, removeRule } from '@/lib/alerts/alert-views';
+import { patchRule, removeRule } from '@/lib/alerts/alert-rule-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,4 +1,5 @@
-// Operators: create, list, revoke, look up by token (rows in lib/store/operators.ts).
+// The operator service: create, list, revoke, look up by token, record use. Names, roles, token
+// hashing and views live here; lib/store/operators.ts only reads and writes the rows.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
@@ -12,8 +13,6 @@ import {
   type OperatorRecord,
 } from '@/lib/store/operators';
 import { generateOperatorToken, hashToken } from './tokens';
-
-export type { OperatorRecord };
 
 export const BOOTSTRAP_OPERATOR_ID = 'bootstrap-admin';
 

@@ -1,0 +1,120 @@
+// Alert rules for the API: list (with each rule's state and the day's failed deliveries), create,
+// patch and delete; a rule may only name contact points that exist. Routes stay thin over these.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '@/lib/db/client';
+import type { TAlertRule, TAlertRuleCreate, TAlertRuleListResponse, TAlertRulePatch } from '@/lib/contract/api/alerts';
+import { toIsoMs } from '@/lib/contract/timestamp';
+import { ApiError } from '@/lib/http/api-error';
+import {
+  deleteAlertRule,
+  findAlertRule,
+  insertAlertRule,
+  listAlertRules,
+  updateAlertRule,
+  type AlertRuleRow,
+} from '@/lib/store/alert-rules';
+import { readAlertStates, type AlertStateRow } from '@/lib/store/alert-states';
+import { countFailedDeliveries } from '@/lib/store/alert-deliveries';
+import { existingContactPointIds } from '@/lib/store/alert-contact-points';
+import { sessionsPath } from './sessions-link';
+
+const DAY_MS = 86_400_000;
+
+function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number): TAlertRule {
+  return {
+    id: r.id,
+    name: r.name,
+    measure: r.measure,
+    comparison: r.comparison,
+    threshold: r.threshold,
+    windowSeconds: Math.round(r.windowMs / 1000),
+    forSeconds: Math.round(r.forMs / 1000),
+    server: r.server,
+    enabled: r.enabled,
+    contactPointIds: r.contactPointIds,
+    createdAt: toIsoMs(r.createdAt),
+    updatedAt: toIsoMs(r.updatedAt),
+    status: s
+      ? {
+          state: s.state,
+          since: toIsoMs(s.since),
+          activeSince: s.activeSince === null ? null : toIsoMs(s.activeSince),
+          value: s.value,
+          evaluatedAt: toIsoMs(s.evaluatedAt),
+        }
+      : null,
+    sessionsPath: sessionsPath(r.server, (s?.activeSince ?? nowMs) - r.windowMs, nowMs),
+  };
+}
+
+export async function listRuleViews(db: Db, nowMs: number): Promise<TAlertRuleListResponse> {
+  const [rules, states, failedDeliveries] = await Promise.all([
+    listAlertRules(db.sql),
+    readAlertStates(db.sql),
+    countFailedDeliveries(db.sql, nowMs - DAY_MS),
+  ]);
+  const views = rules.map((r) => ruleView(r, states.get(r.id), nowMs));
+  return { rules: views, firing: views.filter((v) => v.status?.state === 'firing').length, failedDeliveries };
+}
+
+async function ruleResponse(db: Db, id: string, nowMs: number): Promise<{ rule: TAlertRule }> {
+  const rule = await findAlertRule(db.sql, id);
+  if (!rule) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+  return { rule: ruleView(rule, (await readAlertStates(db.sql)).get(id), nowMs) };
+}
+
+async function assertContactPoints(db: Db, ids: readonly string[]): Promise<void> {
+  const found = await existingContactPointIds(db.sql, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length)
+    throw new ApiError(
+      400,
+      'contact_point_not_found',
+      `no contact point with id ${missing.map((m) => `"${m}"`).join(', ')}; create it first`,
+    );
+}
+
+export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number): Promise<{ rule: TAlertRule }> {
+  await assertContactPoints(db, body.contactPointIds);
+  const id = randomUUID();
+  await insertAlertRule(db.sql, {
+    id,
+    name: body.name,
+    measure: body.measure,
+    comparison: body.comparison,
+    threshold: body.threshold,
+    windowMs: body.windowSeconds * 1000,
+    forMs: body.forSeconds * 1000,
+    server: body.server,
+    enabled: body.enabled,
+    contactPointIds: body.contactPointIds,
+    createdAt: nowMs,
+    updatedAt: nowMs,
+  });
+  return ruleResponse(db, id, nowMs);
+}
+
+export async function patchRule(db: Db, id: string, patch: TAlertRulePatch, nowMs: number): Promise<{ rule: TAlertRule }> {
+  const rule = await findAlertRule(db.sql, id);
+  if (!rule) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+  if (patch.contactPointIds) await assertContactPoints(db, patch.contactPointIds);
+  const next: AlertRuleRow = {
+    ...rule,
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.measure !== undefined && { measure: patch.measure }),
+    ...(patch.comparison !== undefined && { comparison: patch.comparison }),
+    ...(patch.threshold !== undefined && { threshold: patch.threshold }),
+    ...(patch.windowSeconds !== undefined && { windowMs: patch.windowSeconds * 1000 }),
+    ...(patch.forSeconds !== undefined && { forMs: patch.forSeconds * 1000 }),
+    ...(patch.server !== undefined && { server: patch.server }),
+    ...(patch.enabled !== undefined && { enabled: patch.enabled }),
+    ...(patch.contactPointIds !== undefined && { contactPointIds: patch.contactPointIds }),
+    updatedAt: nowMs,
+  };
+  if (!(await updateAlertRule(db.sql, next))) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+  return ruleResponse(db, id, nowMs);
+}
+
+export async function removeRule(db: Db, id: string): Promise<void> {
+  if (!(await deleteAlertRule(db.sql, id))) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+}
