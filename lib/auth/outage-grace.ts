@@ -7,7 +7,7 @@
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { processSingleton } from '@/lib/config/process-state';
 import { hashToken } from './tokens';
-import type { OperatorRecord } from './operator-store';
+import type { OperatorRecord } from '@/lib/store/operators';
 
 export const OUTAGE_GRACE_MS = 10 * 60_000;
 const MAX_ENTRIES = 256;

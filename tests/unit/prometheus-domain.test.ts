@@ -14,7 +14,7 @@ import { registerDomainMetrics } from '@/lib/prometheus/domain-metrics';
 import { REJECTION_REASONS, REJECTION_STATUS } from '@/lib/contract/api/rejections';
 import { databaseErrorLine } from '@/lib/db/database-errors';
 import { OUTAGE_GRACE_MS, lookupWithOutageGrace } from '@/lib/auth/outage-grace';
-import type { OperatorRecord } from '@/lib/auth/operator-store';
+import type { OperatorRecord } from '@/lib/store/operators';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 let db: Db;
