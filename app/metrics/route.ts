@@ -1,4 +1,4 @@
-import { metricsRoute } from '@/lib/contract/api/routes';
+import { metricsRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { appMetrics } from '@/lib/metrics/prometheus/registry';

@@ -1,4 +1,4 @@
-import { healthRoute } from '@/lib/contract/api/routes';
+import { healthRoute } from '@/lib/contract/api/routes/meta';
 import { checkHealth } from '@/lib/health/check-health';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

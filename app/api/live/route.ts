@@ -1,4 +1,4 @@
-import { liveRoute } from '@/lib/contract/api/routes';
+import { liveRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 

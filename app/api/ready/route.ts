@@ -1,4 +1,4 @@
-import { readyRoute } from '@/lib/contract/api/routes';
+import { readyRoute } from '@/lib/contract/api/routes/meta';
 import { checkReadiness } from '@/lib/health/check-readiness';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

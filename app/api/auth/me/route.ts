@@ -1,5 +1,5 @@
 import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
-import { meRoute } from '@/lib/contract/api/routes';
+import { meRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
-import { openApiRoute } from '@/lib/contract/api/routes';
+import { openApiRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 

@@ -1,5 +1,5 @@
 import { createOperator, listOperators } from '@/lib/auth/operator-store';
-import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes';
+import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 

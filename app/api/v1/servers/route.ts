@@ -1,4 +1,4 @@
-import { serverListRoute } from '@/lib/contract/api/routes';
+import { serverListRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';

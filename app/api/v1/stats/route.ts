@@ -1,4 +1,4 @@
-import { statsRoute } from '@/lib/contract/api/routes';
+import { statsRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { computeStats } from '@/lib/queries/stats';

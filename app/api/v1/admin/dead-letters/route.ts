@@ -1,4 +1,4 @@
-import { deadLetterListRoute } from '@/lib/contract/api/routes';
+import { deadLetterListRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { listDeadLetters, parseDeadLetterQuery } from '@/lib/queries/dead-letter-list';

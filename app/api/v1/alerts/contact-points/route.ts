@@ -1,4 +1,4 @@
-import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes';
+import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes/alerts';
 import { contactPointList, createContactPoint } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

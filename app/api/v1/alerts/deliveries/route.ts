@@ -1,4 +1,4 @@
-import { alertDeliveryListRoute } from '@/lib/contract/api/routes';
+import { alertDeliveryListRoute } from '@/lib/contract/api/routes/alerts';
 import { deliveryList } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

@@ -1,4 +1,4 @@
-import { alertHistoryRoute } from '@/lib/contract/api/routes';
+import { alertHistoryRoute } from '@/lib/contract/api/routes/alerts';
 import { alertHistory } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

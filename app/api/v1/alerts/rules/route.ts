@@ -1,4 +1,4 @@
-import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes';
+import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes/alerts';
 import { createRule, listRuleViews } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

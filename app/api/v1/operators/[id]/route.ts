@@ -1,5 +1,5 @@
 import { revokeOperator } from '@/lib/auth/operator-store';
-import { operatorRevokeRoute } from '@/lib/contract/api/routes';
+import { operatorRevokeRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 

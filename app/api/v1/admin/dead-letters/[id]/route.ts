@@ -1,4 +1,4 @@
-import { deadLetterRoute } from '@/lib/contract/api/routes';
+import { deadLetterRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { getDeadLetter } from '@/lib/queries/dead-letter-list';

@@ -1,4 +1,4 @@
-import { serverRemoveRoute } from '@/lib/contract/api/routes';
+import { serverRemoveRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { removeServer } from '@/lib/store/servers/server-registry';

@@ -1,4 +1,4 @@
-import { contactPointDeleteRoute } from '@/lib/contract/api/routes';
+import { contactPointDeleteRoute } from '@/lib/contract/api/routes/alerts';
 import { removeContactPoint } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

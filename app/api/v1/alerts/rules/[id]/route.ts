@@ -1,4 +1,4 @@
-import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes';
+import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes/alerts';
 import { patchRule, removeRule } from '@/lib/alerts/alert-views';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';

@@ -1,4 +1,4 @@
-import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes';
+import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { clearProbeTarget, setProbeTarget } from '@/lib/queries/probe-history';

@@ -1,4 +1,4 @@
-import { secretRotateRoute } from '@/lib/contract/api/routes';
+import { secretRotateRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { rotateSecret } from '@/lib/store/servers/server-registry';

@@ -1,4 +1,4 @@
-import { probeRunRoute } from '@/lib/contract/api/routes';
+import { probeRunRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/http/route';
 import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
 import { runProbeNow } from '@/lib/queries/probe-history';
