@@ -7,7 +7,8 @@ import { RelTime } from '@/components/rel-time';
 import { OneTimeSecret } from '@/components/settings/settings-view';
 import { Empty, ListStates } from '@/components/states';
 import { CONTACT_POINT_FORMATS } from '@/lib/contract/api/alerts';
-import { queryKeys, useContactPoints } from '@/lib/ui/queries';
+import { useContactPoints } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
 

@@ -11,7 +11,8 @@ import { sessionHref } from '@/components/sessions/sessions-view';
 import type { TProbeRunView } from '@/lib/contract/api/probes';
 import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
 import { fmtDateTime, fmtDuration, fmtInt, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { queryKeys, useProbeHistory } from '@/lib/ui/queries';
+import { useProbeHistory } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
 

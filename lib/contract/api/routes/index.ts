@@ -1,5 +1,5 @@
 // Every operation of the HTTP API, declared once, one file per group of routes beside this one.
-// app/api/**/route.ts serves each with defineRoute (lib/http/route.ts); openapi.ts generates the
+// app/api/**/route.ts serves each with defineRoute (lib/route/define-route.ts); openapi.ts generates the
 // document from this list (in this order); a unit test checks the app tree and this list name the
 // same operations.
 import type { RouteContract } from '../route-contract';
