@@ -1,4 +1,4 @@
-import { metricsRoute } from '@/lib/contract/api/routes';
+import { metricsRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { appMetrics } from '@/lib/prometheus/registry';

@@ -1,8 +1,8 @@
 'use client';
 import { useSearchParams } from 'next/navigation';
 import { useRef, useState } from 'react';
-import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
-import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
+import { UiApiError } from '@/lib/ui/fetcher';
+import { writes } from '@/lib/ui/writes';
 
 /** Only same-site paths: never an absolute or protocol-relative URL from the query string. */
 export function safeNext(next: string | null): string {
@@ -28,7 +28,7 @@ export function LoginForm() {
     setBusy(true);
     setError(null);
     try {
-      await apiFetch('/api/auth/login', ZAuthSessionResponse, { method: 'POST', body: { token: token.trim() }, noAuthRedirect: true });
+      await writes.login({ token: token.trim() });
       window.location.assign(next);
     } catch (err) {
       setBusy(false);

@@ -8,13 +8,13 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorState, Loading } from '@/components/states';
 import { sessionHref } from '@/components/sessions/sessions-view';
-import { ZProbeRunView, type TProbeRunView } from '@/lib/contract/api/probes';
+import type { TProbeRunView } from '@/lib/contract/api/probes';
 import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
-import { apiFetch } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtInt, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { useProbeHistory } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
+import { writes } from '@/lib/ui/writes';
 
 const TONE: Record<ProbeVerdict | StepVerdict, string> = { pass: 'good', fail: 'bad', inconclusive: 'warn', error: 'warn' };
 
@@ -142,7 +142,7 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
   const client = useQueryClient();
   const [selected, setSelected] = useState<string | null>(null);
   const run = useMutation({
-    mutationFn: () => apiFetch(`/api/v1/admin/servers/${encodeURIComponent(server)}/probe/run`, ZProbeRunView, { method: 'POST' }),
+    mutationFn: () => writes.runProbe(server),
     onSuccess: (r) => {
       setSelected(r.id);
       void client.invalidateQueries({ queryKey: queryKeys.probes(server) });

@@ -4,13 +4,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
-import { ZRegisteredServersResponse, ZServerSecretResponse } from '@/lib/contract/api/admin-servers';
-import { OPERATOR_ROLES, ZCreateOperatorResponse, type TOperatorRole } from '@/lib/contract/api/operators';
+import { ZRegisteredServersResponse } from '@/lib/contract/api/admin-servers';
+import { OPERATOR_ROLES, type TOperatorRole } from '@/lib/contract/api/operators';
 import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
 import { fmtDateTime } from '@/lib/ui/format';
 import { useMe, useOperators } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
+import { writes } from '@/lib/ui/writes';
 
 /** Shown once: a freshly minted secret or token, with a copy button. */
 export function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
@@ -95,7 +96,7 @@ function ServersAdmin() {
     void qc.invalidateQueries({ queryKey: queryKeys.servers() });
   };
   const add = useMutation({
-    mutationFn: (n: string) => apiFetch('/api/v1/admin/servers', ZServerSecretResponse, { method: 'POST', body: { name: n } }),
+    mutationFn: (n: string) => writes.addServer({ name: n }),
     onSuccess: (r) => {
       setShown({ label: `Webhook secret for ${r.name}`, value: r.secret });
       setName('');
@@ -103,8 +104,7 @@ function ServersAdmin() {
     },
   });
   const rotate = useMutation({
-    mutationFn: (n: string) =>
-      apiFetch(`/api/v1/admin/servers/${encodeURIComponent(n)}/rotate`, ZServerSecretResponse, { method: 'POST', body: {} }),
+    mutationFn: (n: string) => writes.rotateSecret(n),
     onSuccess: (r) => {
       setShown({
         label: `New secret for ${r.name}${r.previousValidUntil ? ` (old one valid until ${fmtDateTime(r.previousValidUntil, global.tz)})` : ''}`,
@@ -114,7 +114,7 @@ function ServersAdmin() {
     },
   });
   const remove = useMutation({
-    mutationFn: (n: string) => apiFetch(`/api/v1/admin/servers/${encodeURIComponent(n)}`, undefined, { method: 'DELETE' }),
+    mutationFn: (n: string) => writes.removeServer(n),
     onSuccess: done,
   });
   const mutationError = add.error ?? rotate.error ?? remove.error;
@@ -224,7 +224,7 @@ function OperatorsAdmin() {
   const [role, setRole] = useState<TOperatorRole>('viewer');
   const [shown, setShown] = useState<Shown>(null);
   const create = useMutation({
-    mutationFn: () => apiFetch('/api/v1/operators', ZCreateOperatorResponse, { method: 'POST', body: { name: name.trim(), role } }),
+    mutationFn: () => writes.createOperator({ name: name.trim(), role }),
     onSuccess: (r) => {
       setShown({ label: `Token for ${r.operator.name} (${r.operator.role})`, value: r.token });
       setName('');
@@ -232,7 +232,7 @@ function OperatorsAdmin() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => apiFetch(`/api/v1/operators/${encodeURIComponent(id)}`, undefined, { method: 'DELETE' }),
+    mutationFn: (id: string) => writes.revokeOperator(id),
     onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.operators() }),
   });
   return (

@@ -2,10 +2,10 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useState, type ReactNode } from 'react';
-import { apiFetch } from '@/lib/ui/fetcher';
 import { tzLabel } from '@/lib/ui/format';
 import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
+import { writes } from '@/lib/ui/writes';
 import { AlertBanner } from './alert-banner';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
@@ -60,7 +60,7 @@ function UserMenu() {
   const me = useMe();
   const signOut = async () => {
     try {
-      await apiFetch('/api/auth/logout', undefined, { method: 'POST', noAuthRedirect: true });
+      await writes.logout();
     } finally {
       window.location.assign('/login');
     }

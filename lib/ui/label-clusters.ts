@@ -65,6 +65,29 @@ interface Draft {
   members: number[];
 }
 
+/** Neighbours along the axis, in chips: a chip stands for a stretch an operator can point at, so neighbours chain only so far. */
+function chain(unplaced: number[], items: readonly ClusterItem[], join: number, maxSpan: number): Draft[] {
+  unplaced.sort((a, b) => items[a].x - items[b].x || a - b);
+  const queue: Draft[] = [];
+  for (const i of unplaced) {
+    const last = queue[queue.length - 1];
+    if (last && items[i].x - items[last.members[last.members.length - 1]].x <= join && items[i].x - items[last.members[0]].x <= maxSpan)
+      last.members.push(i);
+    else queue.push({ members: [i] });
+  }
+  return queue;
+}
+
+/** Takes `blockers` off the plot and gathers the events they held into the chip `d`, in axis order. */
+function absorb(placed: Placed[], d: Draft, blockers: readonly Placed[], items: readonly ClusterItem[]): void {
+  for (const b of blockers) {
+    placed.splice(placed.indexOf(b), 1);
+    if (b.kind === 'label') d.members.push(b.item);
+    else d.members.push(...b.cluster.members);
+  }
+  d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+}
+
 export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
   const { rows, gap, minX, maxX, chipWidth, join = 24, maxSpan = 64, slide = 80 } = opts;
   const chipRows = Math.max(rows, opts.chipRows ?? rows);
@@ -90,15 +113,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
   }
 
   // 2. What is left: neighbours along the axis share a chip.
-  unplaced.sort((a, b) => items[a].x - items[b].x || a - b);
-  const queue: Draft[] = [];
-  for (const i of unplaced) {
-    const last = queue[queue.length - 1];
-    // A chip stands for a stretch an operator can point at: neighbours chain only so far.
-    if (last && items[i].x - items[last.members[last.members.length - 1]].x <= join && items[i].x - items[last.members[0]].x <= maxSpan)
-      last.members.push(i);
-    else queue.push({ members: [i] });
-  }
+  const queue = chain(unplaced, items, join, maxSpan);
 
   /**
    * Where a chip wanted at [from, to] can go: there, in the lowest free row; else slid beside
@@ -185,12 +200,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
           alt = { cost, dist, box: { row: p.box.row, from: f, to: t }, blockers };
       }
       if (alt) {
-        for (const b of alt.blockers) {
-          placed.splice(placed.indexOf(b), 1);
-          if (b.kind === 'label') d.members.push(b.item);
-          else d.members.push(...b.cluster.members);
-        }
-        d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+        absorb(placed, d, alt.blockers, items);
         // Its box keeps the width it was measured for only if the count's digits did not grow.
         const wNow = chipWidth(d.members.length);
         const [f, t] = centred((alt.box.from + alt.box.to) / 2, wNow, minX, maxX);
@@ -202,12 +212,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
         continue;
       }
     }
-    for (const b of best.blockers) {
-      placed.splice(placed.indexOf(b), 1);
-      if (b.kind === 'label') d.members.push(b.item);
-      else d.members.push(...b.cluster.members);
-    }
-    d.members.sort((a, b) => items[a].x - items[b].x || a - b);
+    absorb(placed, d, best.blockers, items);
     queue.unshift(d);
   }
 

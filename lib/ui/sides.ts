@@ -1,12 +1,10 @@
 /**
  * Display side of the door rule: labels, and the adapter from a session detail's timeline
- * (`GET /api/v1/servers/{server}/sessions/{token}`) to the domain rule in
+ * (`GET /api/v1/servers/{server}/sessions/{token}`) to the one rule, `deriveSides` in
  * `lib/boundary/sides.ts`, which decides which side client and server were on.
  */
-import { INITIAL_SIDES, deriveSides as deriveBoundarySides, type Side, type SideStep } from '@/lib/boundary/sides';
+import { INITIAL_SIDES, deriveSides, type Side, type SideStep } from '@/lib/boundary/sides';
 import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
-
-export type { Side, SideStep } from '@/lib/boundary/sides';
 
 export const SIDE_LABELS: Record<Side, string> = {
   sse: 'SSE side',
@@ -25,11 +23,11 @@ export interface SideEvent {
 }
 
 /**
- * One step per event, index-aligned with `events`. Stored events were validated at ingest, so
+ * The sides after each event of a session detail's timeline: one step per event, index-aligned with `events`. Stored events were validated at ingest, so
  * each parses back into a contract event; one that does not (it cannot move the fold) keeps
  * the previous sides.
  */
-export function deriveSides(events: readonly SideEvent[]): SideStep[] {
+export function timelineSides(events: readonly SideEvent[]): SideStep[] {
   const parsed: DoorwatchEvent[] = [];
   for (const e of events) {
     const r = ZEvent.safeParse({
@@ -42,7 +40,7 @@ export function deriveSides(events: readonly SideEvent[]): SideStep[] {
     });
     if (r.success) parsed.push(r.data);
   }
-  const byId = new Map(deriveBoundarySides(parsed).map((s) => [s.eventId, s]));
+  const byId = new Map(deriveSides(parsed).map((s) => [s.eventId, s]));
   let prev: SideStep = {
     eventId: '',
     ...INITIAL_SIDES,

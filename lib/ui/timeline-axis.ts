@@ -3,7 +3,7 @@
  * (linear time, or evenly spaced in timeline order), over the whole session or a zoom window.
  * Also the view's URL state: `?spacing=time|sequence` (absent: automatic) and `?zoom=ISO/ISO`.
  *
- * Pure: no React, no DOM. The chart (components/session/timeline-chart.tsx) draws what this says.
+ * Pure: no React, no DOM. The chart (components/sessions/timeline/) draws what this says.
  */
 import { formatInstant, parseInstant } from '@/lib/time/instant';
 

@@ -1,5 +1,5 @@
 // Shared helpers for the benchmarks: starting the built app on loopback with its own
-// database, PostgreSQL scratch databases, percentiles, machine load, peak RSS sampling.
+// database, PostgreSQL scratch databases, percentiles, machine load (peak RSS sampling: process-tree.ts).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,6 +11,7 @@ import { openDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { provisionServersFromEnv } from '@/lib/store/servers/server-registry';
 import { ensureBootstrapAdmin } from '@/lib/auth/bootstrap-admin';
+import { childPids, readCpuSeconds, treeSampler, type TreeMemory } from './process-tree';
 
 export const ROOT = join(__dirname, '..', '..');
 export const ADMIN_TOKEN = 'dw_test_admin_token_0123456789abcdef';
@@ -205,93 +206,6 @@ export async function appDir(): Promise<string> {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   snapshot = dir;
   return dir;
-}
-
-/** VmRSS and VmHWM (kB) of one process; null when it is gone. */
-function readRssKb(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? 0);
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  } catch {
-    return null;
-  }
-}
-
-function commandLine(pid: number): string {
-  try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    // Paths shortened to their last two parts: `node tsx/dist/cli.mjs scripts/start.ts`.
-    return argv
-      .map((a) => (a.startsWith('/') ? a.split('/').slice(-2).join('/') : a))
-      .join(' ')
-      .slice(0, 120);
-  } catch {
-    return '';
-  }
-}
-
-export interface TreeMemory {
-  /** Highest sum of VmRSS over the whole tree at one sample (every 100 ms). */
-  peakRssMb: number;
-  /** Sum of every process's own VmHWM: an upper bound that cannot miss a spike between samples. */
-  hwmSumMb: number;
-  processes: { pid: number; command: string; peakRssMb: number }[];
-}
-
-/** Samples the RSS of a process and all its descendants from /proc until stopped. */
-export function treeSampler(root: number, intervalMs = 100) {
-  const seen = new Map<number, { command: string; hwm: number }>();
-  let peakKb = 0;
-  const sample = () => {
-    let sum = 0;
-    for (const pid of [root, ...childPids(root)]) {
-      const r = readRssKb(pid);
-      if (!r) continue;
-      sum += r.rss;
-      // The command is read again each time (`sh -c node …` may exec into node under the same pid),
-      // but an exited process (a zombie has no command line) keeps the last one seen.
-      const p = seen.get(pid);
-      const command = commandLine(pid);
-      seen.set(pid, { command: command || p?.command || '?', hwm: Math.max(p?.hwm ?? 0, r.hwm) });
-    }
-    peakKb = Math.max(peakKb, sum);
-  };
-  sample();
-  const timer = setInterval(sample, intervalMs);
-  timer.unref();
-  return {
-    peakKb: () => (sample(), peakKb),
-    memory: (): TreeMemory => {
-      sample();
-      const processes = [...seen].map(([pid, p]) => ({ pid, command: p.command, peakRssMb: round(p.hwm / 1024) }));
-      return { peakRssMb: round(peakKb / 1024), hwmSumMb: round(processes.reduce((s, p) => s + p.peakRssMb, 0)), processes };
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
-function readCpuSeconds(pid: number): number {
-  try {
-    // Fields after the command name: utime and stime are the 12th and 13th (clock ticks, 100/s).
-    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
-      if (kids) for (const k of kids.split(/\s+/)) out.push(Number(k), ...childPids(Number(k)));
-    }
-  } catch {
-    /* gone */
-  }
-  return out;
 }
 
 /**

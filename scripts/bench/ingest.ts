@@ -29,8 +29,8 @@ import {
   appDir,
   type Args,
   type BenchApp,
-  type TreeMemory,
 } from './common';
+import type { TreeMemory } from './process-tree';
 
 interface Batch {
   server: string;

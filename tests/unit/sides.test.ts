@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { deriveSides, naiveShape, type SideStep } from '@/lib/boundary/sides';
 import { deriveSessionFacts } from '@/lib/boundary/session-state';
-import { deriveSides as deriveDisplaySides } from '@/lib/ui/sides';
+import { timelineSides } from '@/lib/ui/sides';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { Timeline, pendingUpgrade } from './support/timeline';
 import { historyArb, permute } from './support/histories';
@@ -145,10 +145,10 @@ describe('sides of the door', () => {
   test('the display adapter is index-aligned with the detail timeline and agrees with the domain rule', () => {
     const tl = pendingUpgrade().resume(1_100, 5).accepted(1_110).timeout(301_110);
     const detail = tl.events.map((e) => ({ id: e.id, type: e.type, at: e.at, seq: e.seq ?? null, data: e.data, receivedAt: e.at }));
-    assert.deepEqual(deriveDisplaySides(detail), deriveSides(tl.events));
+    assert.deepEqual(timelineSides(detail), deriveSides(tl.events));
     // An event that no longer parses (cannot move the fold) keeps the previous sides.
     const odd = [...detail.slice(0, 2), { ...detail[2], id: 'odd', type: 'stream.mystery' }, ...detail.slice(3)];
-    const steps = deriveDisplaySides(odd);
+    const steps = timelineSides(odd);
     assert.equal(steps.length, odd.length);
     assert.deepEqual({ ...steps[2] }, { ...steps[1], eventId: 'odd', door: false, dual: false });
   });

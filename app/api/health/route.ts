@@ -1,4 +1,4 @@
-import { healthRoute } from '@/lib/contract/api/routes';
+import { healthRoute } from '@/lib/contract/api/routes/meta';
 import { checkHealth } from '@/lib/instance/check-health';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

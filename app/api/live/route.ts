@@ -1,4 +1,4 @@
-import { liveRoute } from '@/lib/contract/api/routes';
+import { liveRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

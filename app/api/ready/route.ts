@@ -1,4 +1,4 @@
-import { readyRoute } from '@/lib/contract/api/routes';
+import { readyRoute } from '@/lib/contract/api/routes/meta';
 import { checkReadiness } from '@/lib/instance/check-readiness';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

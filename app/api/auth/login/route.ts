@@ -1,5 +1,5 @@
 import { login } from '@/lib/auth/login';
-import { loginRoute } from '@/lib/contract/api/routes';
+import { loginRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

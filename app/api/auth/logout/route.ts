@@ -1,5 +1,5 @@
 import { logout } from '@/lib/auth/login';
-import { logoutRoute } from '@/lib/contract/api/routes';
+import { logoutRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,5 +1,5 @@
 import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
-import { meRoute } from '@/lib/contract/api/routes';
+import { meRoute } from '@/lib/contract/api/routes/access';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,4 +1,4 @@
-import { changesRoute } from '@/lib/contract/api/routes';
+import { changesRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { changeStream } from '@/lib/live/change-stream';

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
-import { openApiRoute } from '@/lib/contract/api/routes';
+import { openApiRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

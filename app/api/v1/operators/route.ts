@@ -1,5 +1,5 @@
+import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes/access';
 import { createOperator, listOperators } from '@/lib/auth/operators';
-import { operatorCreateRoute, operatorListRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

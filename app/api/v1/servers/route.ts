@@ -1,4 +1,4 @@
-import { serverListRoute } from '@/lib/contract/api/routes';
+import { serverListRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';

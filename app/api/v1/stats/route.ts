@@ -1,4 +1,4 @@
-import { statsRoute } from '@/lib/contract/api/routes';
+import { statsRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { computeStats } from '@/lib/queries/stats';

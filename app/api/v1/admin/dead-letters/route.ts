@@ -1,4 +1,4 @@
-import { deadLetterListRoute } from '@/lib/contract/api/routes';
+import { deadLetterListRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { listDeadLetters, parseDeadLetterQuery } from '@/lib/queries/dead-letter-list';

@@ -1,4 +1,4 @@
-import { registeredServerListRoute, serverAddRoute } from '@/lib/contract/api/routes';
+import { registeredServerListRoute, serverAddRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { addServer, listServers } from '@/lib/store/servers/server-registry';

@@ -1,4 +1,4 @@
-import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes';
+import { contactPointCreateRoute, contactPointListRoute } from '@/lib/contract/api/routes/alerts';
 import { contactPointList, createContactPoint } from '@/lib/alerts/contact-point-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,4 +1,4 @@
-import { alertDeliveryListRoute } from '@/lib/contract/api/routes';
+import { alertDeliveryListRoute } from '@/lib/contract/api/routes/alerts';
 import { deliveryList } from '@/lib/alerts/alert-history';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

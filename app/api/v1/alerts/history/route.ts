@@ -1,4 +1,4 @@
-import { alertHistoryRoute } from '@/lib/contract/api/routes';
+import { alertHistoryRoute } from '@/lib/contract/api/routes/alerts';
 import { alertHistory } from '@/lib/alerts/alert-history';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

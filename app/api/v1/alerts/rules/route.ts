@@ -1,4 +1,4 @@
-import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes';
+import { alertRuleCreateRoute, alertRuleListRoute } from '@/lib/contract/api/routes/alerts';
 import { createRule, listRuleViews } from '@/lib/alerts/alert-rule-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,4 +1,4 @@
-import { ingestRoute } from '@/lib/contract/api/routes';
+import { ingestRoute } from '@/lib/contract/api/routes/meta';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { ApiError } from '@/lib/http/api-error';

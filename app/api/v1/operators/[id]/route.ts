@@ -1,5 +1,5 @@
+import { operatorRevokeRoute } from '@/lib/contract/api/routes/access';
 import { revokeOperator } from '@/lib/auth/operators';
-import { operatorRevokeRoute } from '@/lib/contract/api/routes';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 

@@ -1,4 +1,4 @@
-import { sessionExportRoute } from '@/lib/contract/api/routes';
+import { sessionExportRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { HydrationBoundary } from '@tanstack/react-query';
 import { GET as sessionDetailRoute } from '@/app/api/v1/servers/[server]/sessions/[token]/route';
-import { SessionView } from '@/components/session/session-view';
+import { SessionView } from '@/components/sessions/session-view';
 import { safeDecode } from '@/lib/ui/format';
 import { sessionDetailQuery } from '@/lib/ui/query-defs';
 import { prefetch } from '@/lib/ui/server-prefetch';

@@ -1,4 +1,4 @@
-import { deadLetterRoute } from '@/lib/contract/api/routes';
+import { deadLetterRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { getDeadLetter } from '@/lib/queries/dead-letter-list';

@@ -1,4 +1,4 @@
-import { serverRemoveRoute } from '@/lib/contract/api/routes';
+import { serverRemoveRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { removeServer } from '@/lib/store/servers/server-registry';

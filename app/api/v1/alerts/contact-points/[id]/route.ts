@@ -1,4 +1,4 @@
-import { contactPointDeleteRoute } from '@/lib/contract/api/routes';
+import { contactPointDeleteRoute } from '@/lib/contract/api/routes/alerts';
 import { removeContactPoint } from '@/lib/alerts/contact-point-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,4 +1,4 @@
-import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes';
+import { alertRuleDeleteRoute, alertRuleUpdateRoute } from '@/lib/contract/api/routes/alerts';
 import { patchRule, removeRule } from '@/lib/alerts/alert-rule-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';

@@ -1,4 +1,4 @@
-import { probeHistoryRoute } from '@/lib/contract/api/routes';
+import { probeHistoryRoute } from '@/lib/contract/api/routes/query';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { probeHistory } from '@/lib/queries/probe-history';

@@ -1,4 +1,4 @@
-import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes';
+import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { clearProbeTarget, setProbeTarget } from '@/lib/probes/probe-admin';

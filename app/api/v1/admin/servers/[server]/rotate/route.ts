@@ -1,4 +1,4 @@
-import { secretRotateRoute } from '@/lib/contract/api/routes';
+import { secretRotateRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { rotateSecret } from '@/lib/store/servers/server-registry';

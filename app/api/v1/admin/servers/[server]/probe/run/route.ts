@@ -1,4 +1,4 @@
-import { probeRunRoute } from '@/lib/contract/api/routes';
+import { probeRunRoute } from '@/lib/contract/api/routes/admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { runProbeNow } from '@/lib/probes/probe-admin';

@@ -1,0 +1,78 @@
+'use client';
+// The session's heading (token, server, state, flags, links to the range around it) and, while it is
+// deadlocked, the alarm saying which kind of naive resume caused it.
+import { LiveDuration } from '@/components/live-duration';
+import { RowLink } from '@/components/row-link';
+import type { TSessionView } from '@/lib/contract/api/sessions';
+import { naiveShape, type SideStep } from '@/lib/boundary/sides';
+import type { ParamPatch } from '@/lib/ui/url-state';
+import { Flags, StateChip } from './flag-chip';
+
+export function SessionHead({
+  session: s,
+  sides,
+  around,
+  receivedAt,
+  link,
+}: {
+  session: TSessionView;
+  sides: SideStep[];
+  /** A window around this session for "see it on the overview / in the list". */
+  around: { from: string; to: string };
+  receivedAt: number;
+  link: (path: string, extra?: ParamPatch) => string;
+}) {
+  return (
+    <>
+      <div className="page-head">
+        <h1>
+          Session{' '}
+          <span className="mono" style={{ fontSize: 15 }} data-testid="session-token">
+            {s.token}
+          </span>
+        </h1>
+        <span className="sub">
+          on{' '}
+          <RowLink href={link('/sessions', { server: s.server })} className="mono">
+            {s.server}
+          </RowLink>
+        </span>
+        <StateChip state={s.state} />
+        <Flags flags={s.flags} />
+        <span className="row gap" style={{ marginLeft: 'auto' }}>
+          <RowLink className="btn btn-xs" href={link('/', { ...around, server: s.server })} title="Overview around this session">
+            Overview at this time
+          </RowLink>
+          <RowLink className="btn btn-xs" href={link('/sessions', { ...around, server: s.server })}>
+            Sessions around it
+          </RowLink>
+        </span>
+      </div>
+
+      {s.deadlock?.ongoing && (
+        <div className="alarm" role="alert">
+          <span className="alarm-count">●</span>
+          <div className="alarm-text">
+            <strong>
+              Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={receivedAt} testId="deadlocked-for" />
+            </strong>
+            <div className="small" data-testid="deadlock-shape">
+              {naiveShape(sides) === 'server_holds_upgrade' ? (
+                <>
+                  The server accepted a fresh stream on this token without <code>Last-Event-ID</code> while its{' '}
+                  <code>upgrade.accepted</code> was still pending. Both ends are on SSE, but the server still holds the pending upgrade: the
+                  token is stuck, and the next negotiation on it collides (409).
+                </>
+              ) : (
+                <>
+                  The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still
+                  waiting for a handshake.
+                </>
+              )}
+            </div>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+// Every operation of the HTTP API, declared once, one file per group of routes beside this one.
+// app/api/**/route.ts serves each with defineRoute (lib/route/define-route.ts); openapi.ts generates the
+// document from this list (in this order); a unit test checks the app tree and this list name the
+// same operations.
+import type { RouteContract } from '../route-contract';
+import {
+  changesRoute,
+  probeHistoryRoute,
+  serverListRoute,
+  sessionDetailRoute,
+  sessionExportRoute,
+  sessionListRoute,
+  statsRoute,
+} from './query';
+import { loginRoute, logoutRoute, meRoute, operatorCreateRoute, operatorListRoute, operatorRevokeRoute } from './access';
+import {
+  deadLetterListRoute,
+  deadLetterRoute,
+  probeRunRoute,
+  probeTargetClearRoute,
+  probeTargetSetRoute,
+  registeredServerListRoute,
+  secretRotateRoute,
+  serverAddRoute,
+  serverRemoveRoute,
+} from './admin';
+import {
+  alertDeliveryListRoute,
+  alertHistoryRoute,
+  alertRuleCreateRoute,
+  alertRuleDeleteRoute,
+  alertRuleListRoute,
+  alertRuleUpdateRoute,
+  contactPointCreateRoute,
+  contactPointDeleteRoute,
+  contactPointListRoute,
+} from './alerts';
+import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
+
+export const API_ROUTES: readonly RouteContract[] = [
+  statsRoute,
+  sessionListRoute,
+  sessionExportRoute,
+  sessionDetailRoute,
+  serverListRoute,
+  operatorListRoute,
+  operatorCreateRoute,
+  operatorRevokeRoute,
+  deadLetterListRoute,
+  deadLetterRoute,
+  registeredServerListRoute,
+  serverAddRoute,
+  serverRemoveRoute,
+  secretRotateRoute,
+  probeTargetSetRoute,
+  probeTargetClearRoute,
+  probeRunRoute,
+  probeHistoryRoute,
+  ingestRoute,
+  loginRoute,
+  logoutRoute,
+  meRoute,
+  healthRoute,
+  openApiRoute,
+  changesRoute,
+  alertRuleListRoute,
+  alertRuleCreateRoute,
+  alertRuleUpdateRoute,
+  alertRuleDeleteRoute,
+  alertHistoryRoute,
+  contactPointListRoute,
+  contactPointCreateRoute,
+  contactPointDeleteRoute,
+  alertDeliveryListRoute,
+  liveRoute,
+  readyRoute,
+  metricsRoute,
+];
