@@ -43,6 +43,7 @@ const node = (script) => join(root, script);
 const CHECKS = [
   { label: 'typecheck (tsc --noEmit)', args: [node('node_modules/typescript/bin/tsc'), '--noEmit', '-p', root] },
   { label: 'lint (eslint)', args: [node('node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'] },
+  { label: 'dead code (knip: unused files, exports, dependencies)', args: [node('node_modules/knip/bin/knip.js'), '--no-progress'] },
   { label: 'format (prettier --check)', args: [node('node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'] },
 ];
 // A test file that runs longer than this has hung: it is stopped and counts as failed.

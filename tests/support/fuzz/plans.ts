@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { TEST_ADMIN_TOKEN } from '../app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { API_ROUTES } from '@/lib/contract/api/routes';
 
 export const SERVER = 'alpha';

@@ -28,8 +28,8 @@ import {
 
 const INGEST_SEED = 1010;
 const QUERY_SEED = 2020;
-export const INGEST_CASES = 10_000;
-export const QUERY_CASES = 2_000;
+const INGEST_CASES = 10_000;
+const QUERY_CASES = 2_000;
 const IN_FLIGHT = 8;
 
 let app: AppServer;
