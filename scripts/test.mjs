@@ -1,20 +1,24 @@
-// npm test: every suite, in order, none skipped silently. Prints one closing line
-// "N passed, N failed" and exits non-zero if any suite failed or could not run.
-import { spawn, execFileSync } from 'node:child_process';
+// npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
+// the test files run side by side, each test file in its own process with its own server, ports,
+// database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
+// DOORWATCH_TEST_JOBS (default 6) at a time. A failing job's whole output is printed when it
+// ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
+// could not run. `npm test unit browser` runs only those suites.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuild } from './ensure-build.mjs';
 import { buildPackages } from './build-packages.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
 import { startTestCluster } from './test-postgres.mjs';
+import { jobLimit, killAll, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 process.env.CHECKPOINT_DISABLE = '1';
 
 const SUITES = [
-  { name: 'unit', dir: 'tests/unit', needs: ['promtool'] },
+  { name: 'unit', dir: 'tests/unit', needs: ['promtool'], estimate: 10 },
   // The integration suite runs on both databases (DOORWATCH_TEST_DATABASE, tests/support/test-database.ts).
   {
     name: 'integration',
@@ -22,6 +26,7 @@ const SUITES = [
     dir: 'tests/integration',
     needs: ['build', 'promtool'],
     env: { DOORWATCH_TEST_DATABASE: 'sqlite' },
+    estimate: 60,
   },
   {
     name: 'integration',
@@ -29,9 +34,20 @@ const SUITES = [
     dir: 'tests/integration',
     needs: ['build', 'postgresql', 'promtool'],
     env: { DOORWATCH_TEST_DATABASE: 'postgresql' },
+    estimate: 60,
   },
-  { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'] },
+  { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'], estimate: 60 },
 ];
+
+const node = (script) => join(root, script);
+const CHECKS = [
+  { label: 'typecheck (tsc --noEmit)', args: [node('node_modules/typescript/bin/tsc'), '--noEmit', '-p', root] },
+  { label: 'lint (eslint)', args: [node('node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'] },
+  { label: 'dead code (knip: unused files, exports, dependencies)', args: [node('node_modules/knip/bin/knip.js'), '--no-progress'] },
+  { label: 'format (prettier --check)', args: [node('node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'] },
+];
+// A test file that runs longer than this has hung: it is stopped and counts as failed.
+const FILE_TIMEOUT_MS = Number(process.env.DOORWATCH_TEST_FILE_TIMEOUT_S ?? 1200) * 1000;
 
 function testFiles(dir) {
   const out = [];
@@ -47,30 +63,78 @@ function testFiles(dir) {
   return out;
 }
 
-function runSuite(suite, files, extraEnv = {}) {
-  return new Promise((resolve) => {
-    const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...suite.env, ...extraEnv },
-    });
-    // The whole output is kept: the spec reporter lists failures again after its summary lines.
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      out += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      const count = (label) => Number([...out.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
-      resolve({ code, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled') });
-    });
-  });
+/** Counts from a spec reporter's summary ("ℹ pass 12"); a non-zero exit without a counted failure is one failure. */
+function countTests({ code, out }) {
+  const count = (label) => Number([...out.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
+  const fail = count('fail') + count('cancelled');
+  return { pass: count('pass'), fail: code !== 0 && fail === 0 ? 1 : fail, skipped: count('skipped') + count('todo') };
 }
 
-async function main() {
-  const only = process.argv.slice(2);
-  const selected = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
+const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+
+/** The build (next build when sources changed) in a child process, so checks and unit tests run meanwhile. */
+async function build() {
+  const r = await runProcess(process.execPath, [node('scripts/ensure-build.mjs')], { cwd: root, env: process.env });
+  console.log(`\n== build: ${r.code === 0 ? 'ok' : 'FAILED'} (${seconds(r.ms)})`);
+  if (r.code !== 0) {
+    process.stdout.write(r.out);
+    throw new Error('the build failed (output above)');
+  }
+}
+
+function jobsFor(selected, { built, cluster }, durations) {
+  const jobs = [];
+  for (const check of CHECKS)
+    jobs.push({
+      key: check.label,
+      label: check.label,
+      ready: Promise.resolve(),
+      // Checks first: they are quick to fail and the build competes with them for the cores.
+      estimate: Infinity,
+      run: async () => {
+        const r = await runProcess(process.execPath, check.args, { cwd: root, env: process.env });
+        return { ...r, pass: r.code === 0 ? 1 : 0, fail: r.code === 0 ? 0 : 1, skipped: 0 };
+      },
+    });
+  for (const suite of selected) {
+    const label = suite.label ?? suite.name;
+    const needsPg = suite.needs.includes('postgresql');
+    const ready = Promise.all([suite.needs.includes('build') ? built : null, needsPg ? cluster : null]);
+    for (const file of testFiles(suite.dir)) {
+      const key = `${label}: ${file}`;
+      jobs.push({
+        key,
+        suite: label,
+        label: needsPg ? `${file} (postgresql)` : suite.env ? `${file} (sqlite)` : file,
+        ready,
+        estimate: durations[key] ?? suite.estimate,
+        run: async () => {
+          const env = { ...process.env, ...suite.env, ...(needsPg ? { DOORWATCH_TEST_PG_URL: (await cluster).url } : {}) };
+          const args = ['--import', 'tsx', '--test', '--test-reporter=spec', file];
+          const r = await runProcess(process.execPath, args, { cwd: root, env, timeoutMs: FILE_TIMEOUT_MS });
+          return { ...r, ...countTests(r) };
+        },
+      });
+    }
+  }
+  return jobs;
+}
+
+function report(job, r) {
+  if (r.blocked) {
+    console.log(`  not run  ${job.label}: ${r.blocked.message}`);
+    return;
+  }
+  const counts = `${r.pass} passed${r.fail ? `, ${r.fail} failed` : ''}${r.skipped ? `, ${r.skipped} skipped` : ''}`;
+  console.log(`  ${r.fail ? 'FAIL' : 'ok  '}  ${job.label}: ${counts} (${seconds(r.ms)})`);
+  if (r.fail) {
+    console.log(`---- output of ${job.label} ----`);
+    process.stdout.write(r.out.endsWith('\n') ? r.out : `${r.out}\n`);
+    console.log(`---- end of ${job.label} ----`);
+  }
+}
+
+function preflight(selected) {
   const needs = new Set(selected.flatMap((s) => s.needs ?? []));
   const problems = checkPrerequisites(needs);
   if (problems.length) {
@@ -80,78 +144,85 @@ async function main() {
     process.exit(1);
   }
   mkdirSync(join(root, 'test-output'), { recursive: true });
-  execFileSync(process.execPath, [join(root, 'scripts/prisma-generate.mjs'), '--check'], { stdio: 'inherit' });
-  // The app, the simulator and the tests import the workspace packages' built dist/.
+  execFileSync(process.execPath, [node('scripts/prisma-generate.mjs'), '--check'], { stdio: 'inherit' });
+  // The app, the simulator, tsc and the tests import the workspace packages' built dist/.
   buildPackages();
-  console.log('\n== typecheck (tsc --noEmit)');
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
-  console.log('\n== lint (eslint)');
-  execFileSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'], {
-    stdio: 'inherit',
-    cwd: root,
-  });
-  console.log('\n== dead code (knip: unused files, exports, dependencies)');
-  execFileSync(process.execPath, [join(root, 'node_modules/knip/bin/knip.js'), '--no-progress'], { stdio: 'inherit', cwd: root });
-  console.log('\n== format (prettier --check)');
-  execFileSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], {
-    stdio: 'inherit',
-    cwd: root,
-  });
-  if (selected.some((s) => s.needs?.includes('build'))) ensureBuild();
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const selected = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
+  preflight(selected);
+  const limit = jobLimit();
+  const started = Date.now();
+  const built = selected.some((s) => s.needs.includes('build')) ? build() : Promise.resolve();
+  const cluster = selected.some((s) => s.needs.includes('postgresql')) ? startTestCluster() : null;
+  // Both are awaited through the jobs that need them; a failure there fails those jobs, not the run.
+  built.catch(() => {});
+  cluster?.catch(() => {});
+  let stopCluster = () => {};
+  cluster?.then(
+    (c) => {
+      stopCluster = () => c.stop();
+      console.log(
+        c.started
+          ? `   PostgreSQL: throwaway cluster at ${c.url}`
+          : `   PostgreSQL: DOORWATCH_TEST_PG_URL (${c.url.replace(/:[^:@/]*@/, ':***@')})`,
+      );
+    },
+    () => {},
+  );
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.once(sig, () => {
+      killAll();
+      stopCluster();
+      process.exit(130);
+    });
+
+  const durationsFile = join(root, 'test-output', 'test-durations.json');
+  const durations = readDurations(durationsFile);
+  const jobs = jobsFor(selected, { built, cluster }, durations);
+  console.log(
+    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS)`,
+  );
+  let results;
+  try {
+    results = await runPool(jobs, limit, report);
+  } finally {
+    stopCluster();
+  }
+  writeDurations(
+    durationsFile,
+    durations,
+    jobs.map((j) => ({ key: j.key, ms: results.get(j.key)?.ms })),
+  );
 
   let pass = 0,
     fail = 0,
     skipped = 0;
-  let cluster = null;
-  const stopCluster = () => {
-    cluster?.stop();
-    cluster = null;
-  };
-  for (const sig of ['SIGINT', 'SIGTERM'])
-    process.once(sig, () => {
-      stopCluster();
-      process.exit(130);
-    });
-  try {
-    for (const suite of selected) {
-      const label = suite.label ?? suite.name;
-      const files = testFiles(suite.dir);
-      console.log(`\n== ${label}: ${files.length} file(s)`);
-      if (files.length === 0) {
-        console.log(`   (no ${suite.name} tests yet)`);
-        continue;
-      }
-      const extraEnv = {};
-      if (suite.needs?.includes('postgresql')) {
-        cluster ??= await startTestCluster();
-        console.log(
-          cluster.started
-            ? `   PostgreSQL: throwaway cluster at ${cluster.url}`
-            : `   PostgreSQL: DOORWATCH_TEST_PG_URL (${cluster.url.replace(/:[^:@/]*@/, ':***@')})`,
-        );
-        extraEnv.DOORWATCH_TEST_PG_URL = cluster.url;
-      }
-      const started = Date.now();
-      const r = await runSuite(suite, files, extraEnv);
-      pass += r.pass;
-      fail += r.fail + r.cancelled;
-      skipped += r.skipped;
-      if (r.code !== 0 && r.fail + r.cancelled === 0) {
-        console.error(`suite ${label} exited with ${r.code}`);
-        fail += 1;
-      }
-      console.log(
-        `== ${label}: ${r.pass} passed, ${r.fail} failed${r.skipped ? `, ${r.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`,
-      );
-    }
-  } finally {
-    stopCluster();
+  const failed = [];
+  const bySuite = new Map();
+  for (const job of jobs) {
+    const r = results.get(job.key);
+    const f = r.blocked ? 1 : r.fail;
+    pass += r.pass ?? 0;
+    fail += f;
+    skipped += r.skipped ?? 0;
+    if (f) failed.push(job.label);
+    if (!job.suite) continue;
+    const s = bySuite.get(job.suite) ?? { pass: 0, fail: 0, ms: 0 };
+    bySuite.set(job.suite, { pass: s.pass + (r.pass ?? 0), fail: s.fail + f, ms: s.ms + (r.ms ?? 0) });
   }
+  console.log('');
+  for (const [label, s] of bySuite) console.log(`== ${label}: ${s.pass} passed, ${s.fail} failed (${seconds(s.ms)} in its files)`);
+  if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
+  console.log(`wall time ${seconds(Date.now() - started)}`);
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(fail > 0 ? 1 : 0);
 }
 
 main().catch((err) => {
+  killAll();
   console.error(err instanceof Error ? err.message : err);
   console.log('0 passed, 1 failed');
   process.exit(1);

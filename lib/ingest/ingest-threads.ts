@@ -107,6 +107,8 @@ class IngestThread {
 export class IngestThreadPool {
   private readonly threads: (IngestThread | null)[];
   private nextId = 1;
+  private closed = false;
+  private readonly respawns = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly file: string,
@@ -118,11 +120,16 @@ export class IngestThreadPool {
   }
 
   private spawn(slot: number): void {
+    if (this.closed) return;
     this.threads[slot] = new IngestThread(this.file, this.setup, (thread, code) => {
-      if (this.threads[slot] !== thread) return;
+      if (this.closed || this.threads[slot] !== thread) return;
       this.threads[slot] = null;
       componentLogger('ingest').error({ slot, code }, 'ingest thread exited; starting another');
-      setTimeout(() => this.spawn(slot), RESPAWN_DELAY_MS).unref();
+      const timer = setTimeout(() => {
+        this.respawns.delete(timer);
+        this.spawn(slot);
+      }, RESPAWN_DELAY_MS).unref();
+      this.respawns.add(timer);
     });
   }
 
@@ -158,8 +165,14 @@ export class IngestThreadPool {
     };
   }
 
+  /** Ends every thread for good: the exits that terminate() causes start no replacements. */
   async close(): Promise<void> {
-    await Promise.all(this.threads.flatMap((t) => (t ? [t.worker.terminate()] : [])));
+    this.closed = true;
+    for (const timer of this.respawns) clearTimeout(timer);
+    this.respawns.clear();
+    const live = this.threads.filter((t): t is IngestThread => t !== null);
+    this.threads.fill(null);
+    await Promise.all(live.map((t) => t.worker.terminate()));
   }
 }
 

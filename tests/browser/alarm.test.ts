@@ -9,10 +9,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
+import { signedIn } from '../support/signed-in';
 import { postEvents } from '../support/post-events';
-import { SERVERS, launch, shot, signIn } from './fixtures';
+import { SERVERS, launch, shot } from './fixtures';
 
 const HOLD_MS = 8000;
 
@@ -60,13 +61,6 @@ function refusedSession(token: string, t: number) {
   ];
 }
 
-async function signedIn(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  await signIn(page, app.url);
-  return page;
-}
-
 interface AlarmSample {
   t: number;
   level: string;
@@ -104,7 +98,7 @@ describe('alarm', () => {
   test('flapping deadlocks: red holds, steps down once by the clock a hold after the last one cleared, never green', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url);
       // Absolute, so nothing refetches on a timer: only a pushed change or the clock can move the alarm.
       const from = iso(Date.now() - 10 * 60_000);
       const to = iso(Date.now() + 10 * 60_000);
@@ -212,7 +206,7 @@ describe('alarm', () => {
     await post(SERVERS.good, refusedSession('tok-good-2', Date.now() - 2000));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url);
       await page.goto(`${app.url}/?from=now-15m&to=now`);
       const strip = page.locator('[data-testid="server-strip"]');
       await strip.waitFor();
@@ -293,7 +287,7 @@ describe('alarm', () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', timezoneId: 'UTC' });
     try {
       // One sign-in; the width and the theme change on the same page.
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url);
       await page.goto(`${app.url}/?from=now-15m&to=now`);
       await page.locator('[data-testid="alarm-headline"]').waitFor();
       for (const [width, scheme] of [

@@ -6,9 +6,10 @@
 // Screenshots land in test-output/screenshots/errors-*.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { SERVERS, TOKENS, launch, seed, serversEnv, shot, signIn } from './fixtures';
+import { signedIn } from '../support/signed-in';
+import { SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 
 // A zone neither browser below is in, with an offset no one would guess (+13:45 / +12:45).
 const SERVER_TZ = 'Pacific/Chatham';
@@ -19,18 +20,6 @@ let browser: Browser;
 let anchor: number;
 
 /** The page, with the console errors and uncaught errors it logs from now on. */
-async function signedIn(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`${new URL(page.url()).pathname}: ${String(e)}`));
-  await signIn(page, app.url);
-  return { page, errors };
-}
-
 /** HH:MM:SS.mmm of `ms` in `zone`, by the browser-independent Intl of this test process. */
 function clockIn(ms: number, zone: string): string {
   const hms = new Intl.DateTimeFormat('en-GB', {
@@ -70,7 +59,8 @@ describe('wrong addresses, time zones', () => {
       test(`${width} px, ${theme}: an unknown page and an unknown server answer 404 in the shell and theme, each saying which`, async () => {
         const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, colorScheme: theme });
         try {
-          const { page, errors } = await signedIn(context);
+          const errors: string[] = [];
+          const page = await signedIn(context, app.url, errors);
           const inShell = async () => {
             assert.equal(await page.locator('header.topbar').count(), 1);
             assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
@@ -135,7 +125,7 @@ describe('wrong addresses, time zones', () => {
   test('a bad range in a link, on every page with a range: what is wrong and one click back, no Retry', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     try {
-      const { page } = await signedIn(context);
+      const page = await signedIn(context, app.url);
       for (const path of ['/sessions', '/dead-letters', '/'])
         for (const [bad, why] of [
           ['from=banana', /from="banana" is not a time/],
@@ -166,7 +156,8 @@ describe('wrong addresses, time zones', () => {
     test(`a browser in ${zone} (the server in ${SERVER_TZ}): the server writes local times in the browser's zone; no console error on any page`, async () => {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: zone });
       try {
-        const { page, errors } = await signedIn(context);
+        const errors: string[] = [];
+        const page = await signedIn(context, app.url, errors);
         // The boot script told the server the browser's zone (by the browser's name for it: Chromium says Asia/Calcutta).
         const named = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
         const cookie = (await context.cookies(app.url)).find((c) => c.name === 'doorwatch-tz');
@@ -220,7 +211,8 @@ describe('wrong addresses, time zones', () => {
     const zone = BROWSER_ZONES[1];
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: zone });
     try {
-      const { page, errors } = await signedIn(context);
+      const errors: string[] = [];
+      const page = await signedIn(context, app.url, errors);
       await context.clearCookies({ name: 'doorwatch-tz' });
       const res = await page.goto(`${app.url}/servers/${SERVERS.good.name}/sessions/${TOKENS.refused}`);
       assert.ok(((await res?.text()) ?? '').includes(clockIn(anchor, SERVER_TZ)), "without the cookie, the server's own zone");

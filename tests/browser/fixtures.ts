@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { postEvents } from '../support/post-events';
 
-export const ADMIN_TOKEN = 'dw_test_admin_token_0123456789abcdef';
+export { TEST_ADMIN_TOKEN as ADMIN_TOKEN } from '../support/app-server';
 export const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
 
 export const SERVERS = {
@@ -134,10 +134,4 @@ function launchChromium(): Promise<Browser> {
 
 export const shot = (name: string) => join(SCREENSHOTS, `${name}.png`);
 
-/** Signs `page` in with the bootstrap admin token through the login form; resolves on the overview. */
-export async function signIn(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/login`);
-  await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
-  await page.click('[data-testid="login-submit"]');
-  await page.waitForURL((u) => u.pathname === '/');
-}
+export { signIn } from '../support/signed-in';

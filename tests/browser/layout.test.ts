@@ -5,25 +5,15 @@
 // land in test-output/screenshots/layout-* for a person to look at.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { SERVERS, TOKENS, launch, seed, serversEnv, shot, signIn } from './fixtures';
+import { signedIn } from '../support/signed-in';
+import { SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents } from '../support/post-events';
 
 let app: AppServer;
 let browser: Browser;
 const consoleErrors: string[] = [];
-
-async function signedIn(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`${new URL(page.url()).pathname}: ${String(e)}`));
-  await signIn(page, app.url);
-  return page;
-}
 
 const legendOf = (page: Page, chart: string) =>
   page
@@ -49,7 +39,7 @@ describe('layout', () => {
   test('charts split by server: one series per server in the legend, kept in the URL and across a reload, under the server filter', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       await page.goto(`${app.url}/?from=now-1h&to=now`);
       await page.locator('[data-testid="chart-boundary"] .recharts-bar-rectangle').first().waitFor();
       // By outcome first.
@@ -117,7 +107,7 @@ describe('layout', () => {
   test('a bad range offers a way back, an unknown page stays in the shell and theme, latencies under 1 ms read "<1 ms"', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       // Not a time, and an inverted range: the message says what is wrong, one click fixes it (no Retry).
       for (const bad of ['from=banana', 'from=now-5m&to=now-1h']) {
         await page.goto(`${app.url}/?${bad}&server=${SERVERS.naive.name}`);
@@ -223,7 +213,7 @@ describe('layout', () => {
     for (const width of [1280, 390]) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
       try {
-        const page = await signedIn(context);
+        const page = await signedIn(context, app.url, consoleErrors);
         await page.goto(`${app.url}/servers/${SERVERS.naive.name}/sessions/${token}`);
         await page.locator('[data-testid="timeline-svg"]').waitFor();
         for (const spacing of ['time', 'sequence']) {
@@ -330,7 +320,7 @@ describe('layout', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     const problems: string[] = [];
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       for (const query of ['from=now-1h&to=now', absolute()]) {
         await page.goto(`${app.url}/sessions?${query}`);
         await page.locator('[data-testid="session-row"]').first().waitFor();
@@ -388,7 +378,7 @@ describe('layout', () => {
         const problems: string[] = [];
         const check = (ok: boolean, problem: string) => void (ok || problems.push(problem));
         try {
-          const page = await signedIn(context);
+          const page = await signedIn(context, app.url, consoleErrors);
           for (const p of PAGES) {
             await page.goto(`${app.url}${p.path()}`);
             await page.locator(p.ready).first().waitFor();

@@ -7,10 +7,11 @@
 // test-output/screenshots/timeline-*.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
+import { signedIn } from '../support/signed-in';
 import { postEvents } from '../support/post-events';
-import { SERVERS, TOKENS, launch, seed, serversEnv, shot, signIn } from './fixtures';
+import { SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 
 let app: AppServer;
 let browser: Browser;
@@ -32,17 +33,6 @@ async function postSession(token: string, steps: [string, number, Record<string,
   }));
   const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, events);
   assert.equal(res.status, 200, JSON.stringify(res.body));
-}
-
-async function signedIn(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`${new URL(page.url()).pathname}: ${String(e)}`));
-  await signIn(page, app.url);
-  return page;
 }
 
 interface Box {
@@ -140,7 +130,7 @@ describe('session timeline', () => {
     for (const width of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
       try {
-        const page = await signedIn(context);
+        const page = await signedIn(context, app.url, consoleErrors);
         for (const spacing of ['time', 'sequence']) {
           const where = `${width} px, ${spacing}`;
           await page.goto(sessionUrl(LONG, `?spacing=${spacing}`));
@@ -203,7 +193,7 @@ describe('session timeline', () => {
     for (const width of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
       try {
-        const page = await signedIn(context);
+        const page = await signedIn(context, app.url, consoleErrors);
         await page.goto(sessionUrl(LONG, '?spacing=time'));
         await page.locator('[data-testid="timeline-svg"][data-spacing="time"][data-ready]').waitFor();
         // Unzoomed, the door's four events are one smear on a 5-minute axis.
@@ -288,7 +278,7 @@ describe('session timeline', () => {
   test('a link with a zoom that cannot be read says so and offers the whole session', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       await page.goto(sessionUrl(LONG, '?zoom=banana&spacing=even'));
       const notice = page.locator('[data-testid="timeline-url-problem"]');
       await notice.waitFor();
@@ -311,7 +301,7 @@ describe('session timeline', () => {
   test('only the naive answer is red; the door carries the table number; +Δ says which is cumulative and which a gap', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       await page.goto(sessionUrl(LONG, '?spacing=sequence'));
       await page.locator('[data-testid="timeline-svg"][data-spacing="sequence"][data-ready]').waitFor();
       // Eleven resume.accepted, ten ordinary before the door: one red, in the table and on the chart.
@@ -356,7 +346,7 @@ describe('session timeline', () => {
   test('a naive resume without Last-Event-ID: the lanes and the alarm both say SSE, the server holding the upgrade', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
-      const page = await signedIn(context);
+      const page = await signedIn(context, app.url, consoleErrors);
       await page.goto(sessionUrl(NO_CURSOR));
       await page.locator('[data-testid="timeline-svg"][data-ready]').waitFor();
       const shape = await page.locator('[data-testid="deadlock-shape"]').innerText();
@@ -386,7 +376,7 @@ describe('session timeline', () => {
       for (const width of WIDTHS) {
         const context = await browser.newContext({ viewport: { width, height: 1000 }, colorScheme: scheme, timezoneId: 'UTC' });
         try {
-          const page = await signedIn(context);
+          const page = await signedIn(context, app.url, consoleErrors);
           for (const [name, token] of [
             ['long', LONG],
             ['short', TOKENS.deadlock],

@@ -1,11 +1,10 @@
 // Server registration through the admin API, end to end with signed ingest.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
 import { randomBytes } from 'node:crypto';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 let app: AppServer;
 
 const api = (path: string, init: RequestInit & { token?: string } = {}) =>

@@ -6,13 +6,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { generateSecret } from '@/lib/contract/server-secret';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();
 const ENV = {
   DOORWATCH_SERVERS: `alpha=${SECRET}`,

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
+import { call as httpCall, type CallOptions } from '../support/http';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const root = join(__dirname, '..', '..');
 let app: AppServer;
 
@@ -17,35 +17,7 @@ after(async () => {
   await app?.stop();
 });
 
-interface Opts {
-  method?: string;
-  token?: string;
-  cookie?: string;
-  origin?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-async function call(path: string, o: Opts = {}) {
-  const headers: Record<string, string> = { ...o.headers };
-  if (o.token) headers.authorization = `Bearer ${o.token}`;
-  if (o.cookie) headers.cookie = o.cookie;
-  if (o.origin) headers.origin = o.origin;
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, {
-    method: o.method ?? 'GET',
-    headers,
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body };
-}
+const call = (path: string, o: CallOptions = {}) => httpCall(app.url, path, o);
 
 const READ_PATHS = [
   '/api/v1/stats',

@@ -5,11 +5,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
+import { call as httpCall, type CallOptions } from '../support/http';
 import { postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();
 let app: AppServer;
 const at = (ms: number) => new Date(Date.parse('2026-11-29T10:00:00.000Z') + ms).toISOString();
@@ -33,19 +33,7 @@ function rawGet(
   });
 }
 
-async function call(path: string, init: RequestInit & { token?: string } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  const res = await fetch(`${app.url}${path}`, { ...init, headers });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body };
-}
+const call = (path: string, o: CallOptions = {}) => httpCall(app.url, path, o);
 
 before(async () => {
   app = await startAppServer({ env: { DOORWATCH_SERVERS: `alpha=${SECRET}` } });

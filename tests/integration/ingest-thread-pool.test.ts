@@ -150,3 +150,17 @@ test('a thread that dies: its request is answered 503, the request thread ingest
     ],
   );
 });
+
+test('close ends every thread for good: its exits start no replacements', async () => {
+  const bundle = join(ROOT, INGEST_THREAD_BUNDLE);
+  const closing = new IngestThreadPool(bundle, 2, { sqliteLock: sqliteWriteLock().buffer, pgPoolSize: 2 });
+  const inside = closing as unknown as { threads: ({ worker: Worker } | null)[]; respawns: Set<unknown> };
+  const workers = inside.threads.map((t) => t!.worker);
+  const exited = workers.map((w) => new Promise((resolve) => w.once('exit', resolve)));
+  await closing.close();
+  await Promise.all(exited);
+  assert.deepEqual(inside.threads, [null, null], 'no thread left in the pool');
+  assert.equal(inside.respawns.size, 0, 'no replacement scheduled');
+  const examine = closing.examiner(() => Promise.reject(new Error('fallback')));
+  await assert.rejects(examine('alpha', bytes('{}'), signed('{}'), [SECRET]), /fallback/, 'a closed pool examines nothing on a thread');
+});

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
 import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { createTestDatabase, testProvider } from '../support/test-database';
@@ -277,7 +277,7 @@ describe('signatures', () => {
 describe('reporter status', () => {
   const body = (events: unknown[], reporter: unknown) => JSON.stringify({ events, reporter });
   const lossOf = async (server: string) => {
-    const res = await fetch(`${app.url}/api/v1/servers`, { headers: { authorization: 'Bearer dw_test_admin_token_0123456789abcdef' } });
+    const res = await fetch(`${app.url}/api/v1/servers`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     return (await res.json()).servers.find((s: any) => s.name === server).reporterLoss;
   };
 

@@ -4,12 +4,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { generateSecret } from '@/lib/contract/server-secret';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();
 const SERVERS = { DOORWATCH_SERVERS: `alpha=${SECRET}` };
 

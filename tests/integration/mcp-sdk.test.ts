@@ -18,14 +18,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createReporter, type Reporter } from '@doorwatch/reporter';
 import { createMcpSdkAdapter, type McpSdkAdapter } from '@doorwatch/reporter/mcp-sdk';
-import { startAppServer, type AppServer } from '@/tests/support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '@/tests/support/app-server';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
 
 const SERVER = { name: 'sdk-server', secret: generateSecret() };
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const IDLE_MS = 1_500;
 const STEPS = 8;
 

@@ -5,7 +5,7 @@
 // (server, minute) order); on SQLite the same holds through its single writer lock.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { generateSecret } from '@/lib/contract/server-secret';
@@ -165,7 +165,7 @@ test(`two instances on one ${testProvider()} database ingesting the same tokens 
   // And both instances answer the same stats as the single one.
   const stats = async (app: AppServer) => {
     const res = await fetch(`${app.url}/api/v1/stats?from=${at(-60_000)}&to=${at(3_600_000)}`, {
-      headers: { authorization: 'Bearer dw_test_admin_token_0123456789abcdef' },
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     assert.equal(res.status, 200);
     const { now, ...body } = await res.json();

@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
+import { call as httpCall, type CallOptions } from '../support/http';
 import { postEvents, postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
@@ -15,7 +16,6 @@ import { ZReadyResponse } from '@/lib/contract/api/health-probes';
 import { Q_BATCHES, Q_RANGE } from '../support/query-fixtures';
 import { dashboardExpressions, exposedSeriesNames, metricNamesIn, rulesText } from '../support/prometheus-docs';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRETS: Record<string, string> = {
   alpha: generateSecret(),
   beta: generateSecret(),
@@ -27,26 +27,7 @@ let app: AppServer;
 let scrapeToken = '';
 let sessionCookie = '';
 
-async function call(path: string, init: { token?: string; cookie?: string; method?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.cookie) headers.cookie = init.cookie;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // text (metrics)
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
+const call = (path: string, o: CallOptions = {}) => httpCall(app.url, path, { redirect: 'manual', ...o });
 
 /** `name{a="x",b="y"}` → value, labels sorted. */
 function samples(text: string): Map<string, number> {

@@ -4,12 +4,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { Q_BATCHES, Q_RANGE } from '../support/query-fixtures';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRETS: Record<string, string> = {
   alpha: generateSecret(),
   beta: generateSecret(),

@@ -1,9 +1,8 @@
 // Dashboard pages are not served without a login session: the server redirects to /login.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 let app: AppServer;
 before(async () => {
   app = await startAppServer();

@@ -4,7 +4,7 @@
 // /api/v1/stats) and a scheduled run are checked. Runs on SQLite and PostgreSQL.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { measure } from '@/lib/alerts/measures';
@@ -16,7 +16,6 @@ import type { TProbeHistoryResponse, TProbeRunView } from '@/lib/contract/api/pr
 import type { TServerListResponse } from '@/lib/contract/api/servers';
 import type { TSessionListResponse } from '@/lib/contract/api/sessions';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const CREDENTIAL = 'probe-credential-5c2e91';
 let app: AppServer;
 const sims: SimServer[] = [];

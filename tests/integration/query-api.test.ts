@@ -1,7 +1,7 @@
 // The query API through real HTTP against the built app, seeded through signed ingest.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
@@ -10,7 +10,6 @@ import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRETS: Record<string, string> = {
   alpha: generateSecret(),
   beta: generateSecret(),

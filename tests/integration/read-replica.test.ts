@@ -17,6 +17,7 @@ import { primaryWalPosition, replayedPast } from '@/lib/db/replica-position';
 import { WRITTEN_COOKIE } from '@/lib/route/read-after-write';
 import { startThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
+import { call as httpCall, type CallOptions } from '../support/http';
 import { postEvents } from '../support/post-events';
 import { testProvider } from '../support/test-database';
 
@@ -44,24 +45,7 @@ const opened = (token: string) => [
   { id: `${token}-u`, token, type: 'upgrade.accepted', at: new Date(T0 + 100).toISOString(), data: { eventId: 1 } },
 ];
 
-async function api(app: AppServer, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
-  const headers: Record<string, string> = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.cookie) headers.cookie = init.cookie;
-  const res = await fetch(`${app.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* text (metrics) */
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
+const api = (app: AppServer, path: string, o: CallOptions = {}) => httpCall(app.url, path, { token: TEST_ADMIN_TOKEN, ...o });
 
 async function ingest(app: AppServer, events: unknown[]) {
   const res = await postEvents(app.url, 'alpha', SECRET, events);

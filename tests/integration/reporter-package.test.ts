@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,15 @@ import { testProvider } from '../support/test-database';
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '../..');
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+const PACKAGE = join(REPO, 'packages/reporter');
+
+/** Every file under `dir` with its size and modification time. */
+function snapshot(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).sort().map((f) => {
+    const st = statSync(join(dir, f));
+    return `${f} ${st.size} ${st.mtimeMs}`;
+  });
+}
 const SERVER = { name: 'pkg-consumer', secret: generateSecret() };
 // Bounds each child process; a hang fails the test instead of stalling CI.
 const STEP_TIMEOUT_MS = 120_000;
@@ -60,14 +69,23 @@ test(
   'the packed package installs offline, type-checks under NodeNext and Bundler, and its events are stored',
   { skip: testProvider() !== 'sqlite' && 'the reporter and its wire format do not depend on the database: run once, on SQLite' },
   async () => {
-    // npm pack runs the package's prepack (tsc build), so the tarball holds fresh dist/.
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], {
-      cwd: join(REPO, 'packages/reporter'),
-      timeout: STEP_TIMEOUT_MS,
-    });
+    // Packed as a publisher would, from a copy of the package's folder alone: its own devDependencies
+    // (npm install), then npm pack (prepack builds dist/). The checkout is not written to.
+    const before = snapshot(PACKAGE);
+    const copy = join(dir, 'reporter');
+    cpSync(PACKAGE, copy, { recursive: true, filter: (src) => !/[/\\](dist|node_modules)$/.test(src) });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: copy, timeout: STEP_TIMEOUT_MS });
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: copy, timeout: STEP_TIMEOUT_MS });
     const [{ filename, files }] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    const paths = files.map((f) => f.path);
+    const paths = files.map((f) => f.path).sort();
     assert.ok(paths.includes('dist/index.js') && paths.includes('dist/index.d.ts'), paths.join(', '));
+    assert.ok(paths.includes('dist/mcp-sdk/index.js') && paths.includes('dist/mcp-sdk/index.d.ts'), paths.join(', '));
+    // Only what a consumer needs: no sources, no source maps pointing at them, no build config.
+    assert.deepEqual(
+      paths.filter((p) => !/^dist\/.+\.(js|d\.ts)$/.test(p)),
+      ['README.md', 'package.json'],
+    );
+    assert.deepEqual(snapshot(PACKAGE), before, 'packing left the checkout untouched');
 
     const project = join(dir, 'consumer');
     mkdirSync(join(project, 'src'), { recursive: true });

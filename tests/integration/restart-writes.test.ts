@@ -6,12 +6,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { generateSecret } from '@/lib/contract/server-secret';
 
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();
 // A functional bound, not a benchmark: the freeze lasted the whole busy timeout (10 s, set
 // below), so half of it separates a frozen server from a busy machine.

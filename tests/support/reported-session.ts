@@ -2,8 +2,7 @@
 // Python file): its events, its summary, the server's verdict and the reporter's loss status.
 import type { AppServer } from './app-server';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
-
-const ADMIN = 'dw_test_admin_token_0123456789abcdef';
+import { TEST_ADMIN_TOKEN as ADMIN } from './app-server';
 
 export interface ReportedSession {
   eventIds: string[];

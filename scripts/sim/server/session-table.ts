@@ -41,7 +41,14 @@ export interface Session {
   timeline: DoorwatchEvent[];
   stream: Conn | null;
   ws: WebSocket | null;
-  lastWriteAt: number;
+  /**
+   * The idle clock counts only silence the client could hear: time with a stream attached since
+   * the last write on it. Time between streams (a reset, a slow reconnect under load) does not
+   * count. `heardSilenceMs` is what earlier streams heard since the last write; `silenceSince`
+   * is when the current stream's silence began (null while no stream is attached).
+   */
+  heardSilenceMs: number;
+  silenceSince: number | null;
   idleTimer: NodeJS.Timeout | null;
   messageTimer: NodeJS.Timeout | null;
   upgradeTimer: NodeJS.Timeout | null;
@@ -86,7 +93,8 @@ export class SessionTable {
       timeline: [],
       stream: null,
       ws: null,
-      lastWriteAt: Date.now(),
+      heardSilenceMs: 0,
+      silenceSince: null,
       idleTimer: null,
       messageTimer: null,
       upgradeTimer: null,
@@ -111,6 +119,7 @@ export class SessionTable {
     const c = s.stream;
     if (!c || c.dropped || c.endedByServer) return;
     c.res.write(formatSse(entry));
+    this.heard(s);
   }
 
   /** Numbers an event, keeps it in the log for resumes and writes it to the stream if connected. */
@@ -118,21 +127,33 @@ export class SessionTable {
     const entry: LogEntry = { id: s.nextId++, event, data: JSON.stringify(data) };
     s.log.push(entry);
     this.write(s, entry);
-    this.touch(s);
     return entry;
   }
 
-  /** Something was written for the session: push its idle deadline out. */
-  touch(s: Session): void {
-    s.lastWriteAt = Date.now();
-    if (s.idleTimer) s.idleTimer.refresh();
-    else s.idleTimer = setTimeout(() => this.onIdle(s), this.idleTimeoutMs);
+  /** The client heard a write: its silence starts again. */
+  private heard(s: Session): void {
+    s.heardSilenceMs = 0;
+    s.silenceSince = Date.now();
+    this.armIdle(s);
+  }
+
+  private armIdle(s: Session): void {
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.idleTimer = setTimeout(() => this.onIdle(s), Math.max(0, this.idleTimeoutMs - s.heardSilenceMs));
+  }
+
+  /** The stream is gone: bank the silence it heard and stop the clock until the next stream. */
+  private unheard(s: Session): void {
+    if (s.silenceSince !== null) s.heardSilenceMs += Date.now() - s.silenceSince;
+    s.silenceSince = null;
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.idleTimer = null;
   }
 
   private onIdle(s: Session): void {
     s.idleTimer = null;
-    if (s.state === 'terminated' || s.state === 'websocket') return;
-    const idle = Date.now() - s.lastWriteAt;
+    if (s.state === 'terminated' || s.state === 'websocket' || s.silenceSince === null) return;
+    const idle = s.heardSilenceMs + Date.now() - s.silenceSince;
     if (idle < this.idleTimeoutMs) {
       s.idleTimer = setTimeout(() => this.onIdle(s), this.idleTimeoutMs - idle);
       return;
@@ -153,6 +174,7 @@ export class SessionTable {
     if (terminal) this.write(s, terminal);
     c.endedByServer = true;
     s.stream = null;
+    this.unheard(s);
     if (!c.dropped) c.res.end();
   }
 
@@ -169,7 +191,10 @@ export class SessionTable {
   dropped(s: Session, c: Conn, reason: string): void {
     if (c.dropped || c.endedByServer) return;
     c.dropped = true;
-    if (s.stream === c) s.stream = null;
+    if (s.stream === c) {
+      s.stream = null;
+      this.unheard(s);
+    }
     if (s.state === 'terminated') return;
     s.record.drops += 1;
     this.emit(s, 'stream.dropped', { reason });
@@ -190,6 +215,8 @@ export class SessionTable {
     });
     res.on('close', () => this.dropped(s, c, c.reset ? 'tcp_reset' : 'eof'));
     s.stream = c;
+    s.silenceSince = Date.now();
+    this.armIdle(s);
     return c;
   }
 
@@ -198,7 +225,6 @@ export class SessionTable {
     this.attach(s, req, res);
     const entries = after === null ? s.log : s.log.filter((e) => e.id > after);
     for (const e of entries) this.write(s, e);
-    if (entries.length > 0) this.touch(s);
     return this.emit(s, 'resume.accepted', { replayed: entries.length });
   }
 }

@@ -1,0 +1,113 @@
+// The job pool npm test runs on: each job is one child process (a check, or one test file in its
+// own `node --test` process) with its output kept, at most `limit` at a time, started when its
+// prerequisites (the build, the PostgreSQL cluster) are ready. Longest jobs start first (times of
+// the last run, test-output/test-durations.json), so the long poles do not finish last.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+/** DOORWATCH_TEST_JOBS, else 6: test files mostly wait on servers, databases and browsers, so more than the 2 cores pays. */
+export function jobLimit(env = process.env) {
+  const raw = (env.DOORWATCH_TEST_JOBS ?? '').trim();
+  if (raw === '') return 6;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`DOORWATCH_TEST_JOBS must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** Runs `command args` in its own process group; resolves { code, out, ms } (out = stdout and stderr as they came). */
+export function runProcess(command, args, { cwd, env, timeoutMs }) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    let timedOut = false;
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup(child);
+        }, timeoutMs)
+      : null;
+    child.on('error', (err) => (out += `\n${err.message}\n`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      if (timedOut) out += `\n[npm test: stopped after ${Math.round(timeoutMs / 1000)} s without finishing]\n`;
+      resolve({ code: code ?? (signal ? 1 : 0), out, ms: Date.now() - started });
+    });
+  });
+}
+
+const running = new Set();
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+}
+/** Kills every child process group still running (Ctrl+C of npm test). */
+export function killAll() {
+  for (const child of running) killGroup(child);
+}
+
+/** Seconds each job took last time, by key. */
+export function readDurations(file) {
+  try {
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  } catch {
+    return {};
+  }
+}
+export function writeDurations(file, previous, results) {
+  const next = { ...previous };
+  for (const r of results) if (r.ms !== undefined) next[r.key] = Math.round(r.ms / 100) / 10;
+  writeFileSync(file, `${JSON.stringify(next, null, 1)}\n`);
+}
+
+/**
+ * Runs `jobs` ({ key, ready: Promise, estimate, run: () => Promise<result> }) at most `limit` at a
+ * time, longest estimate first among those ready; `onDone(job, result)` as each one ends.
+ */
+export async function runPool(jobs, limit, onDone) {
+  const waiting = [...jobs].sort((a, b) => b.estimate - a.estimate);
+  const readyKeys = new Set();
+  const results = new Map();
+  let active = 0;
+  let wake = () => {};
+  for (const job of waiting)
+    job.ready.then(
+      () => {
+        readyKeys.add(job.key);
+        wake();
+      },
+      (err) => {
+        // A prerequisite failed (the build, the cluster): the job cannot run and counts as failed.
+        readyKeys.add(job.key);
+        job.blocked = err;
+        wake();
+      },
+    );
+  const inFlight = new Set();
+  while (waiting.length || inFlight.size) {
+    const i = active < limit ? waiting.findIndex((j) => readyKeys.has(j.key)) : -1;
+    if (i >= 0) {
+      const [job] = waiting.splice(i, 1);
+      active++;
+      const p = (job.blocked ? Promise.resolve({ blocked: job.blocked }) : job.run()).then((result) => {
+        active--;
+        inFlight.delete(p);
+        results.set(job.key, result);
+        onDone(job, result);
+        wake();
+      });
+      inFlight.add(p);
+      continue;
+    }
+    await new Promise((r) => (wake = r));
+  }
+  return results;
+}

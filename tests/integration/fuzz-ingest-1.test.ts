@@ -1,0 +1,4 @@
+// Issue 10's ingest fuzz, shard 1 of 3 (tests/support/fuzz/suite.ts): the shards run side by side, each on its own app.
+import { fuzzIngestShard } from '../support/fuzz/suite';
+
+fuzzIngestShard(1, 3);
