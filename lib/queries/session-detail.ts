@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/http/api-error';
 import type { SessionRow } from '@/lib/store/session-row';
 import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
 import { findSession, sessionsWithTokens } from '@/lib/store/sessions';
-import { TABLE_SQL } from '@/lib/store/tables';
+import { serverKnown } from '@/lib/store/servers/server-known';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';
@@ -39,17 +39,6 @@ async function predecessorOf(sql: SqlExecutor, row: SessionRow): Promise<Session
   if (named) return named;
   const same = rows.find((r) => r.server === row.server);
   return same ?? [...rows].sort((a, b) => (a.server < b.server ? -1 : 1))[0];
-}
-
-/** A server Doorwatch knows: registered, or seen in its data (the servers GET /api/v1/servers lists). */
-async function serverKnown(sql: SqlExecutor, server: string): Promise<boolean> {
-  const rows = await sql.query<{ one: unknown }>(
-    `SELECT 1 AS "one" FROM "Server" WHERE "name" = ?
-     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.session} WHERE "server" = ? LIMIT 1) s
-     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.rollup} WHERE "server" = ? LIMIT 1) r`,
-    [server, server, server],
-  );
-  return rows.length > 0;
 }
 
 /**
