@@ -3,7 +3,8 @@ import type { Db } from '@/lib/db/client';
 import type { SqlExecutor } from '@/lib/db/sql';
 import { ApiError } from '@/lib/http/api-error';
 import type { SessionRow } from '@/lib/store/session-row';
-import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
+import { readSessionEvents } from '@/lib/store/events';
+import { compareTimelineKeys } from '@/lib/boundary/timeline-order';
 import { findSession, sessionsWithTokens } from '@/lib/store/sessions';
 import { serverKnown } from '@/lib/store/servers/server-known';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
@@ -11,15 +12,6 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';
 
 export const MAX_CHAIN_HOPS = 50;
-
-/** The timeline order of lib/boundary/timeline-order.ts: at, then seq (absent first), then id (code units). */
-export function compareTimeline(a: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>, b: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>): number {
-  if (a.at !== b.at) return a.at - b.at;
-  const sa = a.seq ?? -1;
-  const sb = b.seq ?? -1;
-  if (sa !== sb) return sa - sb;
-  return a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
-}
 
 function parseData(text: string): Record<string, unknown> {
   try {
@@ -75,7 +67,11 @@ async function readDetail(
     throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
   }
 
-  const events = (await readSessionEvents(sql, server, token)).sort(compareTimeline);
+  // The stored events in the timeline order (lib/boundary), keyed once rather than in every comparison.
+  const events = (await readSessionEvents(sql, server, token))
+    .map((e) => ({ atMs: e.at, seq: e.seq, id: e.eventId, stored: e }))
+    .sort(compareTimelineKeys)
+    .map((k) => k.stored);
   const timeline: TTimelineEvent[] = events.map((e) => ({
     id: e.eventId,
     type: e.type,
