@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/db/config';
 import { generateSecret } from '@/lib/store/servers/server-secret';
+import { listOperatorRecords, updateOperator } from '@/lib/store/operators';
 import { createRng } from '@/lib/sim/random';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
@@ -114,7 +115,8 @@ test(`${testProvider()}: after a restart, cold operator tokens used together wit
   await app!.crash();
   const direct = openDb(readDatabaseConfig({ DATABASE_URL: db.url }));
   try {
-    await direct.prisma.operatorToken.updateMany({ data: { lastUsedAt: new Date(Date.now() - 7_200_000) } });
+    for (const op of await listOperatorRecords(direct))
+      await updateOperator(direct, op.id, { lastUsedAt: new Date(Date.now() - 7_200_000) });
   } finally {
     await direct.close();
   }
