@@ -1,8 +1,9 @@
 // The one place that opens the database: one raw Sql per handle, no Prisma client at run time
 // (docs/architecture.md, "One way to the tables"). Everything else asks getDb() and never learns
 // which provider it talks to (except through Sql.provider for dialect details).
+import { processSlot } from '@/lib/config/process-state';
 import { settings } from '@/lib/config/settings';
-import type { DatabaseConfig } from './config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 import { AsyncQueue, type Sql } from './sql';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
@@ -38,12 +39,14 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
   };
 }
 
-const globalForDb = globalThis as unknown as { doorwatchDb?: Db; doorwatchReadDb?: Db };
+const primary = processSlot<Db>('doorwatchDb');
+const readReplica = processSlot<Db>('doorwatchReadDb');
 
-/** Process-wide database handle (kept on globalThis so Next's dev reloads don't leak connections). */
+/** Process-wide database handle (process-wide, lib/config/process-state.ts: Next's dev reloads don't leak connections). */
 export function getDb(): Db {
-  globalForDb.doorwatchDb ??= openDb();
-  return globalForDb.doorwatchDb;
+  let db = primary.get();
+  if (db === undefined) primary.set((db = openDb()));
+  return db;
 }
 
 /**
@@ -54,14 +57,15 @@ export function getDb(): Db {
 export function getReadDb(): Db {
   const replica = settings().DATABASE_READ_URL;
   if (!replica) return getDb();
-  globalForDb.doorwatchReadDb ??= openDb(replica);
-  return globalForDb.doorwatchReadDb;
+  let db = readReplica.get();
+  if (db === undefined) readReplica.set((db = openDb(replica)));
+  return db;
 }
 
 /** Closes the process-wide handles; the next getDb() opens a fresh one (start-up closes its own before serving). */
 export async function closeDb(): Promise<void> {
-  const dbs = [globalForDb.doorwatchDb, globalForDb.doorwatchReadDb].filter((db): db is Db => db !== undefined);
-  globalForDb.doorwatchDb = undefined;
-  globalForDb.doorwatchReadDb = undefined;
+  const dbs = [primary.get(), readReplica.get()].filter((db): db is Db => db !== undefined);
+  primary.set(undefined);
+  readReplica.set(undefined);
   await Promise.all(dbs.map((db) => db.close()));
 }

@@ -1,13 +1,14 @@
 // Readiness: the database answers and every migration this build ships is applied (finished,
 // not rolled back). Once true, the migration check is not repeated (applied migrations do not
 // go away); the database round trip is made on every call.
+import { processSlot } from '@/lib/config/process-state';
 import { getDb } from '@/lib/db/client';
 import { readMigrationFiles } from '@/lib/db/migrate/migration-files';
 import { appliedMigrationNames } from '@/lib/db/migrate/applied-migrations';
 import { pingDatabase } from '@/lib/db/ping';
 import type { TReadyResponse } from '@/lib/contract/api/health-probes';
 
-const state = globalThis as unknown as { doorwatchMigrationsReady?: boolean };
+const migrationsReady = processSlot<boolean>('doorwatchMigrationsReady');
 
 export async function checkReadiness(root = process.cwd()): Promise<TReadyResponse> {
   const db = getDb();
@@ -15,7 +16,7 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
   try {
     await pingDatabase(db.sql);
     database.reachable = true;
-    if (state.doorwatchMigrationsReady) return { status: 'ready', reason: null, message: null, database, migrations: null };
+    if (migrationsReady.get()) return { status: 'ready', reason: null, message: null, database, migrations: null };
     const expected = readMigrationFiles(root, db.config.provider).map((m) => m.name);
     const applied = await appliedMigrationNames(db.sql);
     const pending = expected.filter((n) => !applied.has(n));
@@ -29,7 +30,7 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
         migrations,
       };
     }
-    state.doorwatchMigrationsReady = true;
+    migrationsReady.set(true);
     return { status: 'ready', reason: null, message: null, database, migrations };
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);

@@ -4,7 +4,7 @@
 // a restart frees the lock at once; another instance takes it at its next tick). SQLite
 // deployments are one instance: it always leads.
 import { Client } from 'pg';
-import type { DatabaseConfig } from '@/lib/db/config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 import { tryAdvisoryLock } from '@/lib/db/pg-session';
 
 export interface LeaderLease {

@@ -3,7 +3,7 @@
 // Prisma wrote SQLite's DATETIME as ISO text with "+00:00" ("2026-12-03T14:00:00.000+00:00");
 // a column DEFAULT writes CURRENT_TIMESTAMP ("2026-12-03 14:00:00", UTC); PostgreSQL's TIMESTAMP(3)
 // holds UTC wall time with no zone. (The hot tables keep epoch-ms BIGINTs instead.)
-import type { Provider } from '@/lib/db/config';
+import type { Provider } from '@/lib/config/database-url';
 
 /** A select-list item reading a DATETIME column as text on both databases (`CAST … AS TEXT`). */
 export const dateTimeText = (column: string): string => `CAST("${column}" AS TEXT) AS "${column}"`;

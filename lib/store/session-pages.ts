@@ -1,6 +1,6 @@
 // The session list's reads: a filter's WHERE conditions, one keyset page in a sort order, and the
 // capped count of the matching rows. lib/queries decides the filter and the cursor; the SQL is here.
-import type { Provider } from '@/lib/db/config';
+import type { Provider } from '@/lib/config/database-url';
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { SessionFlag, SessionState } from '@/lib/contract/summary';
 import type { ResumptionFlag } from '@/lib/contract/resumption';

@@ -10,7 +10,7 @@ import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();

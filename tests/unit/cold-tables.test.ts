@@ -10,11 +10,11 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '@/lib/db/generated/sqlite/client';
 import { PrismaClient as PostgresClient } from '@/lib/db/generated/postgresql/client';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { findOperatorById, insertOperator, listOperatorRecords, updateOperator } from '@/lib/store/operators';
 import { activeSecrets, addServer, listServers, registeredServers, rotateSecret } from '@/lib/store/servers/server-registry';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { reloadSettings } from '@/lib/config/settings';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
