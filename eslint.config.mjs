@@ -7,12 +7,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/lint/layer-rule.mjs';
+import noSqlOutsideStore from './scripts/lint/no-sql-outside-store.mjs';
+
+// The project's own SQL rule (scripts/lint/), one plugin registered once below (the layer rule brings its own, layersPlugin); each rule is turned on
+// for the files it governs.
+const doorwatch = { meta: { name: 'doorwatch' }, rules: { 'no-sql-outside-store': noSqlOutsideStore } };
 
 export default defineConfig([
   globalIgnores(['.next/', 'lib/db/generated/', 'data/', 'test-output/', 'next-env.d.ts', '**/dist/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
+    plugins: { doorwatch },
     languageOptions: { globals: { ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
@@ -54,6 +60,10 @@ export default defineConfig([
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
+    // The store owns every statement: SQL text in lib/store (tables) and lib/db (connections, migrations) only.
+    files: ['app/**/*.{ts,tsx,mts,js,mjs}', 'components/**/*.{ts,tsx,mts,js,mjs}', 'lib/**/*.{ts,tsx,mts,js,mjs}'],
+    ignores: ['lib/store/**', 'lib/db/**'],
+    rules: { 'doorwatch/no-sql-outside-store': 'error' },
   },
   {
     // Tests and benchmarks read untyped JSON response bodies; `as any` stays banned in the product code.

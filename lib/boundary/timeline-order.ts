@@ -13,26 +13,41 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-interface Keyed {
-  event: DoorwatchEvent;
+/**
+ * What the order looks at before content: the time (epoch ms), `seq` (absent first), the event id
+ * (code units). The session page sorts stored events by this alone (stored ids are unique per token).
+ */
+export interface TimelineKey {
   atMs: number;
+  seq?: number | null;
+  id: string;
+}
+
+export function compareTimelineKeys(a: TimelineKey, b: TimelineKey): number {
+  if (a.atMs !== b.atMs) return a.atMs - b.atMs;
+  const sa = a.seq ?? -1;
+  const sb = b.seq ?? -1;
+  if (sa !== sb) return sa - sb;
+  return compareStrings(a.id, b.id);
+}
+
+interface Keyed extends TimelineKey {
+  event: DoorwatchEvent;
   /** The canonical JSON, computed only when a tie reaches it (copies of one id): rare, and costly. */
   json?: string;
 }
 
+const keyed = (event: DoorwatchEvent): Keyed => ({ event, atMs: timestampMs(event.at), seq: event.seq, id: event.id });
+
 const jsonOf = (k: Keyed): string => (k.json ??= canonicalJson(k.event));
 
 function compareKeyed(a: Keyed, b: Keyed): number {
-  if (a.atMs !== b.atMs) return a.atMs - b.atMs;
-  const sa = a.event.seq ?? -1;
-  const sb = b.event.seq ?? -1;
-  if (sa !== sb) return sa - sb;
-  return compareStrings(a.event.id, b.event.id) || compareStrings(jsonOf(a), jsonOf(b));
+  return compareTimelineKeys(a, b) || compareStrings(jsonOf(a), jsonOf(b));
 }
 
 /** Compare two events by the timeline order. */
 export function compareEvents(a: DoorwatchEvent, b: DoorwatchEvent): number {
-  return compareKeyed({ event: a, atMs: timestampMs(a.at) }, { event: b, atMs: timestampMs(b.at) });
+  return compareKeyed(keyed(a), keyed(b));
 }
 
 /**
@@ -41,11 +56,10 @@ export function compareEvents(a: DoorwatchEvent, b: DoorwatchEvent): number {
  * that depends only on the set of copies, never on arrival order.
  */
 export function orderTimeline(events: readonly DoorwatchEvent[]): DoorwatchEvent[] {
-  const keyed: Keyed[] = events.map((event) => ({ event, atMs: timestampMs(event.at) }));
-  keyed.sort(compareKeyed);
+  const sorted = events.map(keyed).sort(compareKeyed);
   const seen = new Set<string>();
   const out: DoorwatchEvent[] = [];
-  for (const k of keyed) {
+  for (const k of sorted) {
     if (seen.has(k.event.id)) continue;
     seen.add(k.event.id);
     out.push(k.event);

@@ -1,54 +1,40 @@
-// The one place that chooses the database client. Everything else asks getDb() and never
-// learns which provider it talks to (except through Sql.provider for dialect details).
+// The one place that opens the database: one raw Sql per handle, no Prisma client at run time
+// (docs/architecture.md, "One way to the tables"). Everything else asks getDb() and never learns
+// which provider it talks to (except through Sql.provider for dialect details).
 import { processSlot } from '@/lib/config/process-state';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient as SqliteClient } from './generated/sqlite/client';
-import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { settings } from '@/lib/config/settings';
 import type { DatabaseConfig } from '@/lib/config/database-url';
 import { AsyncQueue, type Sql } from './sql';
-import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';
 import { createPostgresqlSql } from './postgresql-sql';
 import { withQueryTiming } from './timed-sql';
 import { sqliteWriteLock } from './thread-write-lock';
 
-/** Both generated clients have the same models; the app is typed against the SQLite one. */
-export type Prisma = SqliteClient;
-
 export interface Db {
   config: DatabaseConfig;
-  prisma: Prisma;
   sql: Sql;
   close(): Promise<void>;
 }
 
 export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
-  let prisma: Prisma;
   let sql: Sql;
   if (config.provider === 'sqlite') {
-    // One writer per process: Prisma's connection and the raw Sql share one queue, and a lock
-    // held by another process (a migration, the CLI) is waited for on timers, never in SQLite's
-    // busy handler (which would block the event loop).
+    // One writer per process: a lock held by another process (a migration, the CLI) is waited for
+    // on timers, never in SQLite's busy handler (which would block the event loop).
     const lockWaitMs = settings().DOORWATCH_SQLITE_BUSY_TIMEOUT_MS;
     // The lock is shared with the ingest threads' writers (thread-write-lock.ts).
     const writerQueue = new AsyncQueue(sqliteWriteLock());
-    prisma = new SqliteClient({ adapter: queuedSqliteAdapter(config.sqliteFile!, writerQueue, lockWaitMs) });
     sql = createSqliteSql(config.sqliteFile!, lockWaitMs, writerQueue);
   } else {
-    const poolSize = settings().DOORWATCH_PG_POOL_SIZE;
-    // Prisma only serves the small admin tables: a small pool is enough.
-    prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: config.url, max: 3 }) }) as unknown as Prisma;
-    sql = createPostgresqlSql(config.url, poolSize);
+    sql = createPostgresqlSql(config.url, settings().DOORWATCH_PG_POOL_SIZE);
   }
   // Timed for doorwatch_db_query_duration_seconds (a no-op until /metrics installs its observer).
   sql = withQueryTiming(sql);
   return {
     config,
-    prisma,
     sql,
     async close() {
-      await Promise.all([prisma.$disconnect(), sql.close()]);
+      await sql.close();
     },
   };
 }

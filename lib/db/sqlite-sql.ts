@@ -53,8 +53,8 @@ function executor(conn: ReturnType<typeof connection>): SqlExecutor {
 }
 
 /**
- * `queue` is the process's one SQLite writer queue, shared with Prisma's connection (see
- * sqlite-prisma-adapter.ts); `lockWaitMs` bounds how long a write waits, on timers, for a lock
+ * `queue` is the process's one SQLite writer queue (shared with the ingest threads' writers through
+ * its lock); `lockWaitMs` bounds how long a write waits, on timers, for a lock
  * another process holds before it fails with SQLITE_BUSY. The wait counts from when the write
  * asked, not from when it reached the front of the queue: otherwise writes queued behind others
  * that each waited their whole budget would wait many budgets (10 s behind a 4 s timeout, seen).

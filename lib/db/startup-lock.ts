@@ -4,6 +4,7 @@
 // SQLite deployments are one instance; nothing to coordinate.
 import { Client } from 'pg';
 import type { DatabaseConfig } from '@/lib/config/database-url';
+import { takeAdvisoryLock } from './pg-session';
 
 /** pg_advisory_lock key for start-up steps (Prisma's migration lock is 72707369). */
 export const STARTUP_LOCK_KEY = 72707370;
@@ -13,7 +14,7 @@ export async function withStartupLock<T>(config: DatabaseConfig, fn: () => Promi
   const client = new Client({ connectionString: config.url });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    await takeAdvisoryLock(client, STARTUP_LOCK_KEY);
     return await fn();
   } finally {
     // Ending the session releases the lock even if the unlock is never sent.

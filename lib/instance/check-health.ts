@@ -1,4 +1,5 @@
 import { getDb } from '@/lib/db/client';
+import { pingDatabase } from '@/lib/db/ping';
 
 export interface Health {
   status: 'ok' | 'degraded';
@@ -11,7 +12,7 @@ export async function checkHealth(): Promise<Health> {
   const db = getDb();
   const started = performance.now();
   try {
-    await db.sql.query('SELECT 1 AS ok');
+    await pingDatabase(db.sql);
     return {
       status: 'ok',
       database: { provider: db.config.provider, reachable: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 },

@@ -4,6 +4,8 @@
 import { processSlot } from '@/lib/config/process-state';
 import { getDb } from '@/lib/db/client';
 import { readMigrationFiles } from '@/lib/db/migrate/migration-files';
+import { appliedMigrationNames } from '@/lib/db/migrate/applied-migrations';
+import { pingDatabase } from '@/lib/db/ping';
 import type { TReadyResponse } from '@/lib/contract/api/health-probes';
 
 const migrationsReady = processSlot<boolean>('doorwatchMigrationsReady');
@@ -12,14 +14,11 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
   const db = getDb();
   const database = { provider: db.config.provider, reachable: false };
   try {
-    await db.sql.query('SELECT 1 AS ok');
+    await pingDatabase(db.sql);
     database.reachable = true;
     if (migrationsReady.get()) return { status: 'ready', reason: null, message: null, database, migrations: null };
     const expected = readMigrationFiles(root, db.config.provider).map((m) => m.name);
-    const rows = await db.sql.query<{ name: string }>(
-      `SELECT "migration_name" AS "name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`,
-    );
-    const applied = new Set(rows.map((r) => r.name));
+    const applied = await appliedMigrationNames(db.sql);
     const pending = expected.filter((n) => !applied.has(n));
     const migrations = { expected: expected.length, applied: expected.length - pending.length, pending };
     if (pending.length > 0) {

@@ -5,6 +5,7 @@
 // deployments are one instance: it always leads.
 import { Client } from 'pg';
 import type { DatabaseConfig } from '@/lib/config/database-url';
+import { tryAdvisoryLock } from '@/lib/db/pg-session';
 
 export interface LeaderLease {
   /** True while this instance holds the lease; tries to take it when it does not. */
@@ -51,8 +52,7 @@ export function createLeaderLease(config: DatabaseConfig, job: LeaderJob): Leade
           await c.connect();
           client = c;
         }
-        const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key]);
-        held = rows.rows[0]?.ok === true;
+        held = await tryAdvisoryLock(client, key);
         return held;
       } catch {
         await drop();

@@ -8,6 +8,7 @@ import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
 import { behindReplica } from './replica-gate';
 import { componentLogger } from '@/lib/log/logger';
+import { listen } from '@/lib/db/pg-session';
 
 const RECONNECT_MS = [250, 500, 1000, 2000, 5000];
 
@@ -49,7 +50,7 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
   l.client = client;
   try {
     await client.connect();
-    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    await listen(client, CHANGE_CHANNEL);
     l.attempt = 0;
     if (announce) l.publish(EVERYTHING);
   } catch (err) {

@@ -3,23 +3,15 @@ import type { Db } from '@/lib/db/client';
 import type { SqlExecutor } from '@/lib/db/sql';
 import { ApiError } from '@/lib/http/api-error';
 import type { SessionRow } from '@/lib/store/session-row';
-import { readSessionEvents, type StoredEvent } from '@/lib/store/events';
+import { readSessionEvents } from '@/lib/store/events';
+import { compareTimelineKeys } from '@/lib/boundary/timeline-order';
 import { findSession, sessionsWithTokens } from '@/lib/store/sessions';
-import { TABLE_SQL } from '@/lib/store/tables';
+import { serverKnown } from '@/lib/store/servers/server-known';
 import type { TChainLink, TSessionDetailResponse, TTimelineEvent } from '@/lib/contract/api/session-detail';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { toChainLink, toSessionView } from './session-view';
 
 export const MAX_CHAIN_HOPS = 50;
-
-/** The timeline order of lib/boundary/timeline-order.ts: at, then seq (absent first), then id (code units). */
-export function compareTimeline(a: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>, b: Pick<StoredEvent, 'at' | 'seq' | 'eventId'>): number {
-  if (a.at !== b.at) return a.at - b.at;
-  const sa = a.seq ?? -1;
-  const sb = b.seq ?? -1;
-  if (sa !== sb) return sa - sb;
-  return a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
-}
 
 function parseData(text: string): Record<string, unknown> {
   try {
@@ -39,17 +31,6 @@ async function predecessorOf(sql: SqlExecutor, row: SessionRow): Promise<Session
   if (named) return named;
   const same = rows.find((r) => r.server === row.server);
   return same ?? [...rows].sort((a, b) => (a.server < b.server ? -1 : 1))[0];
-}
-
-/** A server Doorwatch knows: registered, or seen in its data (the servers GET /api/v1/servers lists). */
-async function serverKnown(sql: SqlExecutor, server: string): Promise<boolean> {
-  const rows = await sql.query<{ one: unknown }>(
-    `SELECT 1 AS "one" FROM "Server" WHERE "name" = ?
-     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.session} WHERE "server" = ? LIMIT 1) s
-     UNION ALL SELECT 1 FROM (SELECT 1 AS "one" FROM ${TABLE_SQL.rollup} WHERE "server" = ? LIMIT 1) r`,
-    [server, server, server],
-  );
-  return rows.length > 0;
 }
 
 /**
@@ -86,7 +67,11 @@ async function readDetail(
     throw new ApiError(404, 'session_not_found', `no session ${JSON.stringify(token)} on server ${JSON.stringify(server)}`);
   }
 
-  const events = (await readSessionEvents(sql, server, token)).sort(compareTimeline);
+  // The stored events in the timeline order (lib/boundary), keyed once rather than in every comparison.
+  const events = (await readSessionEvents(sql, server, token))
+    .map((e) => ({ atMs: e.at, seq: e.seq, id: e.eventId, stored: e }))
+    .sort(compareTimelineKeys)
+    .map((k) => k.stored);
   const timeline: TTimelineEvent[] = events.map((e) => ({
     id: e.eventId,
     type: e.type,

@@ -34,7 +34,7 @@ import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metric
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
 import { countRejections } from '@/lib/store/ingest-rejections';
-import { TABLE_SQL } from '@/lib/store/tables';
+import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks, type LatencyRow } from '@/lib/store/session-stats';
 import type { TimeRange } from './time-range';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 
@@ -61,12 +61,6 @@ const COUNTERS = [
   ['deadlocks', 'deadlocks'],
   ['renegotiations', 'renegotiations'],
 ] as const;
-
-interface LatencyRow {
-  b: number | bigint | string;
-  value: number | bigint | string;
-  count: number | bigint | string;
-}
 
 /**
  * (bucket, value, count) rows → the counted values per bucket start and, merged per value, over
@@ -149,8 +143,7 @@ const emptyCounts = (): TStatsCounts => ({
 
 export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<TStatsResponse> {
   const { fromMs, toMs } = q.range;
-  const serverSql = q.server === null ? '' : ' AND "server" = ?';
-  const serverParam = q.server === null ? [] : [q.server];
+  const sessions = { fromMs, toMs, server: q.server, cutoffMs: q.nowMs - q.thresholdMs };
   const rollupCols: RollupColumn[] = [
     ...COUNTERS.map(([c]) => c),
     'deadlockIdleMs',
@@ -162,33 +155,19 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   // The reads below do not depend on each other: issued together, so on PostgreSQL they run on
   // several pooled connections at once and the overview waits for the slowest, not for their sum
   // (better-sqlite3 answers each synchronously, so SQLite is unchanged). They were never one snapshot.
-  const [bucketRows, ongoingRows, [candidate], deadLetters, rejectedRequests] = await Promise.all([
+  const [bucketRows, ongoingRows, firstCandidate, deadLetters, rejectedRequests] = await Promise.all([
     // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
     // With split=server grouped by server too: the same rows give the totals and each server's share.
     rollupBucketSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true }, rollupCols),
     // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
-    db.sql.query<{ b: number; server: string; n: number; startSum: number }>(
-      `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
-              COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
-         FROM ${TABLE_SQL.session}
-        WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
-          AND "deadlockEndedAt" IS NULL${serverSql}
-        GROUP BY 1, 2`,
-      [q.bucketMs, fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
-    ),
+    ongoingDeadlocks(db.sql, { ...sessions, bucketMs: q.bucketMs }),
     // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
     // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
-    db.sql.query<{ first: number | null }>(
-      `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
-        WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
-          AND "deadlockEndedAt" IS NULL${serverSql}`,
-      [fromMs, toMs, q.nowMs - q.thresholdMs, ...serverParam],
-    ),
+    nextDeadlockCandidate(db.sql, sessions),
     // What senders got wrong in range.
     countDeadLetters(db.sql, { server: q.server, fromMs, toMs }),
     countRejections(db.sql, { fromMs, toMs, server: q.server }),
   ]);
-  const firstCandidate = candidate?.first === null || candidate?.first === undefined ? null : Number(candidate.first);
 
   const resumption = { ...NO_RESUMPTION };
   const empty = emptyCounts;
@@ -274,27 +253,9 @@ async function latencyPercentiles(
   counted: Record<LatencyMetric, number>,
 ): Promise<{ refusals: LatencyAnswer; renegs: LatencyAnswer }> {
   const { fromMs, toMs } = q.range;
-  const serverSql = q.server === null ? '' : ' AND "server" = ?';
-  const serverParam = q.server === null ? [] : [q.server];
   const exact = (m: LatencyMetric) => counted[m] <= EXACT_MAX_SAMPLES;
   const approximate = (['refusal', 'renegotiation'] as const).filter((m) => !exact(m));
-  const exactRows = (m: LatencyMetric) =>
-    m === 'refusal'
-      ? db.sql.query<LatencyRow>(
-          `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
-             FROM ${TABLE_SQL.session}
-            WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
-              AND "refusalLatencyMs" IS NOT NULL${serverSql}
-            GROUP BY 1, 2`,
-          [q.bucketMs, fromMs, toMs, ...serverParam],
-        )
-      : db.sql.query<LatencyRow>(
-          `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
-             FROM ${TABLE_SQL.session}
-            WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${serverSql}
-            GROUP BY 1, 2`,
-          [q.bucketMs, fromMs, toMs, ...serverParam],
-        );
+  const exactRows = (m: LatencyMetric) => exactLatencyRows(db.sql, m, { fromMs, toMs, server: q.server, bucketMs: q.bucketMs });
   // Exact: one row per (bucket, distinct latency), not one per session: latencies are whole
   // milliseconds. The range totals are the same rows merged per value (bucket starts partition the range).
   // The three reads are independent, so they are issued together (see computeStats).
@@ -356,13 +317,7 @@ async function splitByServer(
     if (cell) cell.deadlocks += n;
   }
   // The newest deadlock start per server ("last deadlock 25 s ago on demo-us-1"), from the deadlockStartedAt index.
-  const serverSql = q.server === null ? '' : ' AND "server" = ?';
-  const lastRows = await db.sql.query<{ server: string; last: number }>(
-    `SELECT "server", MAX("deadlockStartedAt") AS "last" FROM ${TABLE_SQL.session}
-      WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?${serverSql}
-      GROUP BY 1`,
-    [fromMs, toMs, q.nowMs - q.thresholdMs, ...(q.server === null ? [] : [q.server])],
-  );
+  const lastRows = await lastDeadlockStarts(db.sql, { fromMs, toMs, server: q.server, cutoffMs: q.nowMs - q.thresholdMs });
   for (const r of lastRows) if (r.last !== null) entry(String(r.server)).lastDeadlockAt = toIsoMs(Number(r.last));
   return [...out.values()].sort((a, b) => b.boundary - a.boundary || b.deadlocks - a.deadlocks || a.server.localeCompare(b.server));
 }

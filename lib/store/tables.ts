@@ -1,6 +1,9 @@
-// The names of the stored model's hot tables: raw for Sql.insertMany, quoted for SQL text. Readers
-// outside lib/store that keep their own query logic (stats, session lists) name tables through these.
+// The names of the stored model's tables: raw for Sql.insertMany, quoted for SQL text. Only lib/store
+// writes SQL (a lint rule holds the rest of the app to it), so only lib/store names tables.
 export const TABLE = {
+  server: 'Server',
+  serverSecret: 'ServerSecret',
+  operatorToken: 'OperatorToken',
   event: 'Event',
   session: 'Session',
   rollup: 'Rollup',
@@ -23,6 +26,9 @@ export const TABLE = {
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
 export const TABLE_SQL = {
+  server: `"${TABLE.server}"`,
+  serverSecret: `"${TABLE.serverSecret}"`,
+  operatorToken: `"${TABLE.operatorToken}"`,
   event: `"${TABLE.event}"`,
   session: `"${TABLE.session}"`,
   rollup: `"${TABLE.rollup}"`,

@@ -126,7 +126,7 @@ async function main() {
     const raw = openDb(readDatabaseConfig({ DATABASE_URL: url }));
     const stmtStats = new Map<string, { n: number; ms: number }>();
     const db = timedDb(raw, stmtStats);
-    if (raw.config.provider === 'sqlite') await raw.prisma.$executeRawUnsafe('PRAGMA journal_mode = WAL');
+    if (raw.config.provider === 'sqlite') await raw.sql.execute('PRAGMA journal_mode = WAL');
     const batches = fleetBatches(events, servers, now, prefix);
     const lat: number[] = [];
     const t0 = performance.now();

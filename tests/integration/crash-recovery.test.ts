@@ -10,6 +10,7 @@ import { openDb } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { createRng } from '@/lib/wire/random';
+import { listOperatorRecords, updateOperator } from '@/lib/store/operators';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { T0, randomTimelines, shuffled, type SentEvent } from '../support/random-timelines';
@@ -114,7 +115,8 @@ test(`${testProvider()}: after a restart, cold operator tokens used together wit
   await app!.crash();
   const direct = openDb(readDatabaseConfig({ DATABASE_URL: db.url }));
   try {
-    await direct.prisma.operatorToken.updateMany({ data: { lastUsedAt: new Date(Date.now() - 7_200_000) } });
+    for (const op of await listOperatorRecords(direct))
+      await updateOperator(direct, op.id, { lastUsedAt: new Date(Date.now() - 7_200_000) });
   } finally {
     await direct.close();
   }

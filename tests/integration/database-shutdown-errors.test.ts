@@ -1,4 +1,4 @@
-// A PostgreSQL server shutting down and starting again under concurrent Prisma reads, pool queries
+// A PostgreSQL server shutting down and starting again under concurrent store reads, pool queries
 // and open transactions: every error the app sees must classify as retryable (so routes answer
 // 503 + Retry-After, never 500), and a connection lost between two statements of a transaction
 // must not surface as an uncaught exception. Both were seen in CI: Prisma 7 reports "the database
@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/config/database-url';
+import { listServers } from '@/lib/store/servers/server-registry';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/test-postgres.mjs';
@@ -51,7 +52,7 @@ test(
       while (!stop) await work().catch(record);
     };
     const work = [
-      () => db.prisma.serverSecret.findMany({ where: { serverName: 'alpha' } }),
+      () => listServers(db),
       () => db.sql.query('SELECT 1'),
       // Idle between statements, so the shutdown can land while the client is checked out but not querying.
       () =>

@@ -12,6 +12,7 @@ import { reloadSettings } from '@/lib/config/settings';
 import { hashToken, generateOperatorToken } from '@/lib/auth/tokens';
 import { parseSession, signSession, verifySessionMac, SESSION_COOKIE, readCookie } from '@/lib/auth/session-cookie';
 import { assertSameOrigin } from '@/lib/auth/csrf';
+import { findOperatorById } from '@/lib/store/operators';
 
 let db: Db;
 let testDb: TestDatabase;
@@ -48,7 +49,7 @@ describe('bootstrap admin', () => {
     assert.equal(op.role, 'admin');
     assert.equal(op.id, BOOTSTRAP_OPERATOR_ID);
     assert.equal((await ensureBootstrapAdmin(db, {})).action, 'kept');
-    const row = await db.prisma.operatorToken.findUnique({ where: { id: BOOTSTRAP_OPERATOR_ID } });
+    const row = await findOperatorById(db, BOOTSTRAP_OPERATOR_ID);
     assert.equal(row!.tokenHash, hashToken(first.token!)); // never the plain token
   });
 
@@ -93,7 +94,7 @@ describe('requireOperator', () => {
 
   test('cookie session: GET works; a change needs a same-origin Origin; revoking kills the session', async () => {
     const { operator } = await createOperator(db, 'browser', 'admin');
-    const rowHash = (await db.prisma.operatorToken.findUnique({ where: { id: operator.id } }))!.tokenHash;
+    const rowHash = (await findOperatorById(db, operator.id))!.tokenHash;
     const cookie = `${SESSION_COOKIE}=${signSession(operator.id, rowHash, Date.now() + 60_000)}`;
     assert.equal((await requireOperator(req('/x', { headers: { cookie } }), 'viewer', db)).id, operator.id);
     await assert.rejects(requireOperator(req('/x', { method: 'POST', headers: { cookie } }), 'admin', db), fails(403, 'csrf_rejected'));
@@ -112,7 +113,7 @@ describe('requireOperator', () => {
 
   test('forged, expired or foreign-key cookies are 401', async () => {
     const { operator } = await createOperator(db, 'c2', 'viewer');
-    const hash = (await db.prisma.operatorToken.findUnique({ where: { id: operator.id } }))!.tokenHash;
+    const hash = (await findOperatorById(db, operator.id))!.tokenHash;
     const cases = [
       signSession(operator.id, hash, Date.now() - 1),
       signSession(operator.id, 'f'.repeat(64), Date.now() + 60_000),

@@ -21,6 +21,7 @@ import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { RejectionRecorder } from '@/lib/ingest/rejection-recorder';
 import { countRejections, foldRejectionsBefore, rejectionTotals } from '@/lib/store/ingest-rejections';
+import { addServer } from '@/lib/store/servers/server-registry';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
 let db: Db;
@@ -33,7 +34,7 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
-  await db.prisma.server.create({ data: { name: 'delta' } });
+  await addServer(db, 'delta');
   for (const b of Q_BATCHES) {
     const r = await ingestEvents(db, b.server, b.events, { now: NOW });
     assert.deepEqual(r.rejected, []);

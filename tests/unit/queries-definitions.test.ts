@@ -7,7 +7,6 @@ import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets, refusalHistogramCol
 import { ROLLUP_COLUMNS, sessionContributions } from '@/lib/metrics/rollup-contributions';
 import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
-import { compareTimeline } from '@/lib/queries/session-detail';
 import { ZSessionView } from '@/lib/contract/api/sessions';
 import type { SessionRow } from '@/lib/store/session-row';
 
@@ -192,14 +191,5 @@ describe('session view (reader’s clock)', () => {
       assert.ok(flagsOf(r, now, 10_000).includes('deadlock'));
     }
     assert.equal(toSessionView(r, 0, 10_000).deadlockCandidateSince, null);
-  });
-
-  test('timeline order: at, then seq (absent first), then id', () => {
-    const e = (at: number, seq: number | null, eventId: string) => ({ at, seq, eventId, type: 'x', data: '{}', receivedAt: 0 });
-    const sorted = [e(2, null, 'a'), e(1, 5, 'b'), e(1, null, 'z'), e(1, 5, 'a'), e(1, 2, 'c')].sort(compareTimeline);
-    assert.deepEqual(
-      sorted.map((x) => `${x.at}/${x.seq}/${x.eventId}`),
-      ['1/null/z', '1/2/c', '1/5/a', '1/5/b', '2/null/a'],
-    );
   });
 });

@@ -12,6 +12,7 @@ import { readSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { pruneDeadLetters, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+import { addServer } from '@/lib/store/servers/server-registry';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
@@ -45,7 +46,7 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: `file:${join(dir, 'r.db')}` });
   await runMigrations(config);
   db = openDb(config);
-  await db.prisma.server.create({ data: { name: 'alpha' } });
+  await addServer(db, 'alpha');
   const events = [
     ...Array.from({ length: 6 }, (_, i) => session(`old-${i}`, NOW - 40 * DAY + i * 60_000, 2)).flat(), // 6 × 7 = 42 old events
     ...session('recent', NOW - 2 * DAY),

@@ -60,7 +60,7 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     const db = openDb(config);
     await registry.provisionServersFromEnv(db, `edge=${secret}`);
     assert.deepEqual(await registry.sealStoredSecrets(db), { sealed: 0, inClear: 1 });
-    const raw = async () => (await db.prisma.serverSecret.findMany()).map((r) => r.secret);
+    const raw = async () => (await db.sql.query<{ secret: string }>('SELECT "secret" FROM "ServerSecret"')).map((r) => r.secret);
     assert.deepEqual(await raw(), [secret]);
 
     // Restarted with a key.

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
-import { compareEvents, orderTimeline } from '@/lib/boundary/timeline-order';
+import { compareEvents, compareTimelineKeys, orderTimeline } from '@/lib/boundary/timeline-order';
+import { timestampMs } from '@/lib/contract/timestamp';
 import { canonicalJson } from '@/lib/boundary/canonical-json';
 
 function ev(id: string, at: string, extra: Record<string, unknown> = {}): DoorwatchEvent {
@@ -81,5 +82,26 @@ describe('orderTimeline', () => {
   test('canonicalJson ignores key order', () => {
     assert.equal(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } }), '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}');
     assert.equal(canonicalJson({ a: 1, b: 2 }), canonicalJson({ b: 2, a: 1 }));
+  });
+
+  test('keys alone (the session page): at, then seq (absent first), then id; the same order as compareEvents', () => {
+    const k = (atMs: number, seq: number | null, id: string) => ({ atMs, seq, id });
+    const sorted = [k(2, null, 'a'), k(1, 5, 'b'), k(1, null, 'z'), k(1, 5, 'a'), k(1, 2, 'c')].sort(compareTimelineKeys);
+    assert.deepEqual(
+      sorted.map((x) => `${x.atMs}/${x.seq}/${x.id}`),
+      ['1/null/z', '1/2/c', '1/5/a', '1/5/b', '2/null/a'],
+    );
+    // Distinct ids (as stored): sorting by keys gives orderTimeline's order, offsets included.
+    const es = [
+      ev('b', '2026-11-29T10:00:00.000Z', { seq: 3 }),
+      ev('a', '2026-11-29T11:00:00.000+01:00'),
+      ev('c', '2026-11-29T09:59:59.999Z'),
+      ev('d', '2026-11-29T10:00:00.000Z', { seq: 1 }),
+    ];
+    const byKeys = es.map((e) => ({ atMs: timestampMs(e.at), seq: e.seq, id: e.id })).sort(compareTimelineKeys);
+    assert.deepEqual(
+      byKeys.map((x) => x.id),
+      ids(orderTimeline(es)),
+    );
   });
 });

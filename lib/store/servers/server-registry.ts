@@ -2,12 +2,14 @@
 // DOORWATCH_SERVERS at start-up, the `npm run server` CLI, and the admin API.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
-import type { SqlExecutor } from '@/lib/db/sql';
+import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { settings } from '@/lib/config/settings';
 import { SERVER_NAME, generateSecret, isWellFormedSecret } from '@/lib/contract/server-secret';
 import { SecretSealingError, type SealingKey } from '@/lib/config/sealing-key';
 import { isSealed, openSecret, openSecretWith, sealSecret } from './secret-sealing';
 import { StoreError } from '../store-error';
+import { dateTimeParam, dateTimeText, dateTimeValue, requiredDateTime } from '../datetime-column';
+import { TABLE_SQL } from '../tables';
 
 // The keys come from the process's settings (lib/config), validated at start-up.
 const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
@@ -32,10 +34,10 @@ export async function addServer(db: Db, name: string, secret: string = generateS
   assertName(name);
   if (!isWellFormedSecret(secret))
     throw new StoreError('invalid', 'invalid_secret', 'a secret must be whsec_ followed by base64 of 24-64 bytes');
-  const existing = await db.prisma.server.findUnique({ where: { name } });
+  const existing = await serverExists(db.sql, name);
   if (existing)
     throw new StoreError('conflict', 'server_exists', `server "${name}" is already registered; use rotate to change its secret`);
-  await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: sealSecret(secret, sealingKey()) } } } });
+  await createServer(db.sql, name, sealSecret(secret, sealingKey()));
   invalidateSecretCache(name);
   return { name, secret };
 }
@@ -49,36 +51,42 @@ export async function rotateSecret(
   assertName(name);
   if (!Number.isFinite(graceSeconds) || graceSeconds < 0)
     throw new StoreError('invalid', 'invalid_grace', 'graceSeconds must be a number >= 0');
-  const server = await db.prisma.server.findUnique({ where: { name } });
-  if (!server) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
+  if (!(await serverExists(db.sql, name))) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
   const now = new Date();
   const until = new Date(now.getTime() + graceSeconds * 1000);
   const secret = generateSecret();
-  await db.prisma.$transaction([
-    db.prisma.serverSecret.updateMany({
-      where: { serverName: name, OR: [{ expiresAt: null }, { expiresAt: { gt: until } }] },
-      data: { expiresAt: until },
-    }),
-    db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: sealSecret(secret, sealingKey()) } }),
-  ]);
+  await db.sql.transaction(async (tx) => {
+    // Secrets valid past `until` (or forever) now end then; the comparison is made on read times,
+    // not in SQL, because stored DATETIME texts of different writers do not compare as text.
+    const expiring = (await secretRows(tx, name)).filter((r) => r.expiresAt === null || r.expiresAt.getTime() > until.getTime());
+    for (const r of expiring) {
+      await tx.execute(`UPDATE ${TABLE_SQL.serverSecret} SET "expiresAt" = ? WHERE "id" = ?`, [dateTimeParam(until, tx.provider), r.id]);
+    }
+    await insertSecret(tx, name, sealSecret(secret, sealingKey()), now);
+  });
   invalidateSecretCache(name);
   return { name, secret, previousValidUntil: until.toISOString() };
 }
 
 export async function removeServer(db: Db, name: string): Promise<void> {
   assertName(name);
-  const deleted = await db.prisma.server.deleteMany({ where: { name } });
-  if (deleted.count === 0) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
+  const deleted = await db.sql.transaction(async (tx) => {
+    await tx.execute(`DELETE FROM ${TABLE_SQL.serverSecret} WHERE "serverName" = ?`, [name]);
+    return tx.execute(`DELETE FROM ${TABLE_SQL.server} WHERE "name" = ?`, [name]);
+  });
+  if (deleted === 0) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
   invalidateSecretCache(name);
 }
 
 export async function listServers(db: Db): Promise<ServerInfo[]> {
-  const servers = await db.prisma.server.findMany({ orderBy: { name: 'asc' }, include: { secrets: { orderBy: { createdAt: 'asc' } } } });
+  const servers = await registeredServers(db);
+  const secrets = await secretRows(db.sql, null);
   const now = Date.now();
   return servers.map((s) => ({
     name: s.name,
     createdAt: s.createdAt.toISOString(),
-    secrets: s.secrets
+    secrets: secrets
+      .filter((x) => x.serverName === s.name)
       .filter((x) => x.expiresAt === null || x.expiresAt.getTime() > now)
       .map((x) => ({ id: x.id, createdAt: x.createdAt.toISOString(), expiresAt: x.expiresAt?.toISOString() ?? null })),
   }));
@@ -86,12 +94,63 @@ export async function listServers(db: Db): Promise<ServerInfo[]> {
 
 /** Name and registration time of every registered server. */
 export async function registeredServers(db: Db): Promise<{ name: string; createdAt: Date }[]> {
-  return db.prisma.server.findMany({ select: { name: true, createdAt: true } });
+  const rows = await db.sql.query<{ name: string; createdAt: unknown }>(
+    `SELECT "name", ${dateTimeText('createdAt')} FROM ${TABLE_SQL.server} ORDER BY "name"`,
+  );
+  return rows.map((r) => ({ name: r.name, createdAt: requiredDateTime(r.createdAt) }));
+}
+
+interface SecretRow {
+  id: string;
+  serverName: string;
+  secret: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+/** One server's secrets (all servers' for null), oldest first. */
+async function secretRows(sql: SqlExecutor, server: string | null): Promise<SecretRow[]> {
+  const rows = await sql.query<{ id: string; serverName: string; secret: string; createdAt: unknown; expiresAt: unknown }>(
+    `SELECT "id", "serverName", "secret", ${dateTimeText('createdAt')}, ${dateTimeText('expiresAt')} FROM ${TABLE_SQL.serverSecret}` +
+      (server === null ? '' : ' WHERE "serverName" = ?'),
+    server === null ? [] : [server],
+  );
+  return rows
+    .map((r) => ({
+      id: r.id,
+      serverName: r.serverName,
+      secret: r.secret,
+      createdAt: requiredDateTime(r.createdAt),
+      expiresAt: dateTimeValue(r.expiresAt),
+    }))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+async function serverExists(sql: SqlExecutor, name: string): Promise<boolean> {
+  return (await sql.query(`SELECT 1 AS "one" FROM ${TABLE_SQL.server} WHERE "name" = ?`, [name])).length > 0;
+}
+
+async function insertSecret(sql: SqlExecutor, server: string, sealed: string, createdAt = new Date()): Promise<void> {
+  await sql.execute(`INSERT INTO ${TABLE_SQL.serverSecret} ("id", "serverName", "secret", "createdAt") VALUES (?, ?, ?, ?)`, [
+    randomUUID(),
+    server,
+    sealed,
+    dateTimeParam(createdAt, sql.provider),
+  ]);
+}
+
+/** A server row and its first secret, in one transaction. */
+async function createServer(sql: Sql, name: string, sealed: string): Promise<void> {
+  const now = new Date();
+  await sql.transaction(async (tx) => {
+    await tx.execute(`INSERT INTO ${TABLE_SQL.server} ("name", "createdAt") VALUES (?, ?)`, [name, dateTimeParam(now, tx.provider)]);
+    await insertSecret(tx, name, sealed, now);
+  });
 }
 
 /** Names of the registered servers, one plain read (the /metrics scrape lists every one, at 0 when idle). */
 export async function registeredServerNames(sql: SqlExecutor): Promise<string[]> {
-  const rows = await sql.query<{ name: string }>(`SELECT "name" FROM "Server" ORDER BY "name"`);
+  const rows = await sql.query<{ name: string }>(`SELECT "name" FROM ${TABLE_SQL.server} ORDER BY "name"`);
   return rows.map((r) => r.name);
 }
 
@@ -112,14 +171,15 @@ export async function provisionServersFromEnv(db: Db, value = settings().DOORWAT
     if (!SERVER_NAME.test(name) || !isWellFormedSecret(secret)) {
       throw new Error(`DOORWATCH_SERVERS entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>`);
     }
-    const server = await db.prisma.server.findUnique({ where: { name }, include: { secrets: true } });
     const stored = sealSecret(secret, sealingKey());
-    if (!server) {
-      await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: stored } } } });
+    if (!(await serverExists(db.sql, name))) {
+      await createServer(db.sql, name, stored);
     } else if (
-      !server.secrets.some((s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()))
+      !(await secretRows(db.sql, name)).some(
+        (s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()),
+      )
     ) {
-      await db.prisma.serverSecret.create({ data: { id: randomUUID(), serverName: name, secret: stored } });
+      await insertSecret(db.sql, name, stored);
     }
     invalidateSecretCache(name);
     provisioned.push(name);
@@ -140,7 +200,7 @@ function invalidateSecretCache(name: string): void {
 export async function activeSecrets(db: Db, name: string, now = Date.now()): Promise<string[]> {
   const hit = secretCache.get(name);
   if (hit && now - hit.loadedAt < SECRET_CACHE_TTL_MS) return hit.secrets;
-  const rows = await db.prisma.serverSecret.findMany({ where: { serverName: name } });
+  const rows = await secretRows(db.sql, name);
   let secrets: string[];
   try {
     secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => openStored(r.secret));
@@ -161,12 +221,12 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
 export async function sealStoredSecrets(db: Db): Promise<{ sealed: number; inClear: number }> {
   const key = sealingKey();
   const previous = settings().DOORWATCH_SECRET_KEY_PREVIOUS;
-  const rows = await db.prisma.serverSecret.findMany({ select: { id: true, secret: true } });
+  const rows = await secretRows(db.sql, null);
   let sealed = 0;
   for (const row of rows) {
     const { secret, withPrevious } = openSecretWith(row.secret, key, previous);
     if (key !== null && (withPrevious || !isSealed(row.secret))) {
-      await db.prisma.serverSecret.update({ where: { id: row.id }, data: { secret: sealSecret(secret, key) } });
+      await db.sql.execute(`UPDATE ${TABLE_SQL.serverSecret} SET "secret" = ? WHERE "id" = ?`, [sealSecret(secret, key), row.id]);
       sealed++;
     }
   }

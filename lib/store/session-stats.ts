@@ -1,0 +1,102 @@
+// The stats endpoint's reads of Session rows (lib/queries/stats.ts decides what they mean): ongoing
+// deadlocks through the deadlockStartedAt index, and exact latencies through the covering indexes.
+// Probe sessions are left out like from every rollup counter.
+import type { SqlExecutor } from '@/lib/db/sql';
+import { TABLE_SQL } from './tables';
+
+/** A range of Session rows: [fromMs, toMs), one server or all. */
+export interface SessionRange {
+  fromMs: number;
+  toMs: number;
+  server: string | null;
+}
+
+const serverClause = (server: string | null): { text: string; params: string[] } =>
+  server === null ? { text: '', params: [] } : { text: ' AND "server" = ?', params: [server] };
+
+/** Ongoing deadlocks started in a bucket of `bucketMs` (b = start ÷ bucketMs), per server. */
+export interface OngoingDeadlockRow {
+  b: number;
+  server: string;
+  n: number;
+  startSum: number;
+}
+
+/** Unended deadlocks that started in range and at least `cutoffMs` ago (by the reader's clock), counted per bucket and server. */
+export function ongoingDeadlocks(
+  sql: SqlExecutor,
+  r: SessionRange & { bucketMs: number; cutoffMs: number },
+): Promise<OngoingDeadlockRow[]> {
+  const server = serverClause(r.server);
+  return sql.query<OngoingDeadlockRow>(
+    `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
+            COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
+       FROM ${TABLE_SQL.session}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
+        AND "deadlockEndedAt" IS NULL${server.text}
+      GROUP BY 1, 2`,
+    [r.bucketMs, r.fromMs, r.toMs, r.cutoffMs, ...server.params],
+  );
+}
+
+/** The start of the next unended deadlock candidate in range younger than `cutoffMs`, or null. */
+export async function nextDeadlockCandidate(sql: SqlExecutor, r: SessionRange & { cutoffMs: number }): Promise<number | null> {
+  const server = serverClause(r.server);
+  const [row] = await sql.query<{ first: number | null }>(
+    `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
+        AND "deadlockEndedAt" IS NULL${server.text}`,
+    [r.fromMs, r.toMs, r.cutoffMs, ...server.params],
+  );
+  return row?.first === null || row?.first === undefined ? null : Number(row.first);
+}
+
+/** The newest deadlock start per server, among those started in range and at least `cutoffMs` ago. */
+export function lastDeadlockStarts(
+  sql: SqlExecutor,
+  r: SessionRange & { cutoffMs: number },
+): Promise<{ server: string; last: number | null }[]> {
+  const server = serverClause(r.server);
+  return sql.query<{ server: string; last: number | null }>(
+    `SELECT "server", MAX("deadlockStartedAt") AS "last" FROM ${TABLE_SQL.session}
+      WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?${server.text}
+      GROUP BY 1`,
+    [r.fromMs, r.toMs, r.cutoffMs, ...server.params],
+  );
+}
+
+/** (bucket, latency value, how many sessions): drivers may hand BIGINT/COUNT back as bigint or string. */
+export interface LatencyRow {
+  b: number | bigint | string;
+  value: number | bigint | string;
+  count: number | bigint | string;
+}
+
+/**
+ * Exact latencies, one row per (bucket, distinct whole-millisecond value), not one per session:
+ * refusals by refusedAt, renegotiations by the successor's session.opened.
+ */
+export function exactLatencyRows(
+  sql: SqlExecutor,
+  metric: 'refusal' | 'renegotiation',
+  r: SessionRange & { bucketMs: number },
+): Promise<LatencyRow[]> {
+  const server = serverClause(r.server);
+  const params = [r.bucketMs, r.fromMs, r.toMs, ...server.params];
+  return metric === 'refusal'
+    ? sql.query<LatencyRow>(
+        `SELECT CAST("refusedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
+           FROM ${TABLE_SQL.session}
+          WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
+            AND "refusalLatencyMs" IS NOT NULL${server.text}
+          GROUP BY 1, 2`,
+        params,
+      )
+    : sql.query<LatencyRow>(
+        `SELECT CAST("successorOpenedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "renegotiationLatencyMs" AS "value", COUNT(*) AS "count"
+           FROM ${TABLE_SQL.session}
+          WHERE "synthetic" = 0 AND "successorOpenedAt" >= ? AND "successorOpenedAt" < ? AND "renegotiationLatencyMs" IS NOT NULL${server.text}
+          GROUP BY 1, 2`,
+        params,
+      );
+}
