@@ -32,7 +32,7 @@ import { useUrlState } from '@/lib/ui/url-state';
 
 const STATE_TONE = { firing: 'bad', pending: 'warn', inactive: 'good' } as const;
 const KIND_TONE = { firing: 'bad', pending: 'warn', resolved: 'good', cleared: '' } as const;
-const DELIVERY_TONE = { delivered: 'good', pending: 'warn', failed: 'bad' } as const;
+const DELIVERY_TONE = { delivered: 'good', pending: 'warn', failed: 'bad', superseded: '', held: 'warn', summarized: '' } as const;
 
 const condition = (r: Pick<TAlertRule, 'measure' | 'comparison' | 'threshold' | 'windowSeconds'>) =>
   `${MEASURE_LABELS[r.measure]} ${COMPARISON_SYMBOLS[r.comparison]} ${r.threshold} over ${fmtSeconds(r.windowSeconds)}`;
@@ -517,7 +517,11 @@ function DeliveryChip({ d }: { d: TDeliverySummary }) {
       ? `failed after ${d.attempts} attempts: ${d.lastError ?? ''}`
       : d.status === 'pending'
         ? `retrying (${d.attempts} attempts${d.lastError ? `: ${d.lastError}` : ''})`
-        : 'delivered';
+        : d.status === 'superseded'
+          ? 'superseded by a newer change'
+          : d.status === 'held' || d.status === 'summarized'
+            ? `held back by the rate bound${d.status === 'summarized' ? ' (counted in a summary)' : ''}`
+            : 'delivered';
   return (
     <span
       className={`chip ${DELIVERY_TONE[d.status]}`}

@@ -8,12 +8,13 @@ import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job'
 import { alertLog } from './alert-log';
 import { deliverDueNotifications } from './deliver-notifications';
 import { evaluateAlerts } from './evaluate-alerts';
-import { publicOrigin } from './sessions-link';
+import { linkOrigin, warnWithoutPublicOrigin } from './link-origin';
 
 const state = globalThis as unknown as { doorwatchAlerts?: PeriodicJob };
 
 export function startAlertSchedule(): PeriodicJob {
   const s = settings();
+  if (!state.doorwatchAlerts) warnWithoutPublicOrigin();
   state.doorwatchAlerts ??= startPeriodicJob({
     name: 'alert evaluation',
     intervalMs: s.DOORWATCH_ALERT_INTERVAL_MS,
@@ -22,7 +23,7 @@ export function startAlertSchedule(): PeriodicJob {
     onError: alertLog.runFailed,
     run: async () => {
       const { sql } = getDb();
-      await evaluateAlerts(sql, Date.now(), publicOrigin());
+      await evaluateAlerts(sql, Date.now(), { origin: linkOrigin().origin, maxPerMinute: s.DOORWATCH_ALERT_MAX_PER_MINUTE });
       await deliverDueNotifications(sql, { maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS, retryBaseMs: s.DOORWATCH_ALERT_RETRY_BASE_MS });
     },
   });

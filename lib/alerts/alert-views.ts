@@ -34,13 +34,28 @@ import {
   type ContactPointRow,
 } from '@/lib/store/alert-contact-points';
 import { generateSecret } from '@/lib/store/servers/server-secret';
-import { transitionSessionsPath } from './notification-body';
+import { transitionServer, transitionSessionsPath, transitionSummary } from './notification-body';
 import { sessionsPath } from './sessions-link';
 
 const iso = (ms: number | null) => (ms === null ? null : toIsoMs(ms));
 const DAY_MS = 86_400_000;
 
-function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number): TAlertRule {
+const URGENCY = { firing: 2, pending: 1, inactive: 0 } as const;
+const stateView = (s: AlertStateRow) => ({
+  state: s.state,
+  since: toIsoMs(s.since),
+  activeSince: iso(s.activeSince),
+  value: s.value,
+  evaluatedAt: toIsoMs(s.evaluatedAt),
+});
+
+/** The most urgent of a rule's server states (firing, pending, inactive; the longest-standing first). */
+function headState(states: readonly AlertStateRow[]): AlertStateRow | undefined {
+  return [...states].sort((a, b) => URGENCY[b.state] - URGENCY[a.state] || a.since - b.since || a.series.localeCompare(b.series))[0];
+}
+
+function ruleView(r: AlertRuleRow, states: readonly AlertStateRow[] = [], nowMs: number): TAlertRule {
+  const s = headState(states);
   return {
     id: r.id,
     name: r.name,
@@ -54,10 +69,14 @@ function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number):
     contactPointIds: r.contactPointIds,
     createdAt: toIsoMs(r.createdAt),
     updatedAt: toIsoMs(r.updatedAt),
-    status: s
-      ? { state: s.state, since: toIsoMs(s.since), activeSince: iso(s.activeSince), value: s.value, evaluatedAt: toIsoMs(s.evaluatedAt) }
-      : null,
-    sessionsPath: sessionsPath(r.server, (s?.activeSince ?? nowMs) - r.windowMs, nowMs),
+    status: s ? stateView(s) : null,
+    servers: states.map((x) => ({ server: x.series, ...stateView(x) })),
+    firingServers: states.filter((x) => x.state === 'firing').map((x) => x.series),
+    sessionsPath: sessionsPath(
+      s && s.state !== 'inactive' && s.series ? s.series : r.server,
+      (s?.activeSince ?? nowMs) - r.windowMs,
+      nowMs,
+    ),
   };
 }
 
@@ -139,6 +158,7 @@ function deliveryView(d: AlertDeliveryRow, names: Map<string, string>): TDeliver
     contactPointId: d.contactPointId,
     contactPointName: names.get(d.contactPointId) ?? null,
     status: d.status,
+    sequence: d.sequence,
     attempts: d.attempts,
     nextAttemptAt: d.status === 'pending' ? toIsoMs(d.nextAttemptAt) : null,
     lastAttemptAt: iso(d.lastAttemptAt),
@@ -174,6 +194,9 @@ export async function alertHistory(
       threshold: t.threshold,
       windowSeconds: Math.round(t.windowMs / 1000),
       server: t.server,
+      alertServer: transitionServer(t),
+      sequence: t.sequence,
+      summary: transitionSummary(t),
       sessionsPath: transitionSessionsPath(t),
       deliveries: deliveries.filter((d) => d.transitionId === t.id).map((d) => deliveryView(d, names)),
     })),
