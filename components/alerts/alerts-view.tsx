@@ -328,14 +328,16 @@ function RulesPanel({ admin }: { admin: boolean }) {
                 </td>
                 <td className="small">{condition(r)}</td>
                 <td className="num">{fmtSeconds(r.forSeconds)}</td>
-                <td className="mono small">{r.server ?? 'all'}</td>
+                <td className="mono small">{r.server ?? 'each server'}</td>
                 <td>
                   {r.status ? (
                     <span
                       className={`chip ${STATE_TONE[r.status.state]}`}
                       title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
                     >
-                      {r.status.state} since <RelTime value={r.status.since} tz={global.tz} />
+                      {r.status.state}
+                      {r.firingServers.length > 0 && !r.server ? ` on ${r.firingServers.join(', ')}` : ''} since{' '}
+                      <RelTime value={r.status.since} tz={global.tz} />
                     </span>
                   ) : (
                     <span className="chip">not evaluated yet</span>
@@ -607,7 +609,7 @@ function HistoryPanel() {
                 {t.ruleName}
                 <div className="small muted">
                   {condition(t)}
-                  {t.server ? ` · ${t.server}` : ''}
+                  {t.alertServer ? ` · ${t.alertServer}` : ''}
                 </div>
               </td>
               <td>
@@ -653,10 +655,11 @@ function FiringPanel() {
           {firing.map((r) => (
             <li key={r.id} className="alarm">
               <div className="alarm-text">
-                <strong>{r.name}</strong>
+                <strong>
+                  {r.name} on {r.firingServers.join(', ')}
+                </strong>
                 <div className="small">
                   {condition(r)} — now {fmtValue(r.status!.value)} · firing since <RelTime value={r.status!.since} tz={global.tz} />
-                  {r.server ? ` · ${r.server}` : ''}
                 </div>
               </div>
             </li>
