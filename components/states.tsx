@@ -8,14 +8,6 @@ import { patchQuery } from '@/lib/ui/url-state';
 /** Errors in the URL's own state: retrying the same URL can never work, dropping the bad parameters does. */
 const URL_STATE_ERRORS = new Set(['invalid_time_range', 'invalid_bucket']);
 
-export function PageLoading() {
-  return (
-    <div className="state-box" role="status" aria-live="polite">
-      Loading…
-    </div>
-  );
-}
-
 export function Skeleton({ height = 160 }: { height?: number }) {
   return <div className="skeleton" style={{ height }} aria-hidden="true" />;
 }

@@ -2,11 +2,12 @@
 // dist/start/start.cjs, so `npm start` (scripts/start.mjs) serves from a single plain `node`
 // process: no tsx CLI parent, no loader hooks and no esbuild service beside the server.
 // Packages stay external (required from node_modules at run time, as under tsx).
+// scripts/launch/next-server.ts is bundled too, and counts in the bundle's hash.
 // The ingest threads' body, lib/ingest/ingest-thread.ts, is compiled the same way to
 // dist/ingest/ingest-thread.cjs: a worker thread needs a file of plain JavaScript to start.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceHash } from './source-hash.mjs';
@@ -17,16 +18,15 @@ const OUT_DIR = join(root, 'dist', 'start');
 export const START_BUNDLE = join(OUT_DIR, 'start.cjs');
 const MARKER = join(OUT_DIR, 'source-hash');
 // lib/ingest/ingest-threads.ts (INGEST_THREAD_BUNDLE) starts its threads from this file.
+const LAUNCH_DIR = join(root, 'scripts', 'launch');
 const INGEST_THREAD_ENTRY = join(root, 'lib', 'ingest', 'ingest-thread.ts');
 const INGEST_THREAD_BUNDLE = join(root, 'dist', 'ingest', 'ingest-thread.cjs');
 
-/** The bundle's inputs: the app sources (lib/ among them), the start script and this compiler. */
+/** The bundle's inputs: the app sources (lib/ among them), the start script, what it launches with and this compiler. */
 function startHash(appSourceHash) {
-  return createHash('sha256')
-    .update(appSourceHash)
-    .update(readFileSync(ENTRY))
-    .update(readFileSync(fileURLToPath(import.meta.url)))
-    .digest('hex');
+  const hash = createHash('sha256').update(appSourceHash).update(readFileSync(ENTRY));
+  for (const name of readdirSync(LAUNCH_DIR).sort()) hash.update(name).update(readFileSync(join(LAUNCH_DIR, name)));
+  return hash.update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
 }
 
 /** Compiles unconditionally (esbuild runs once, synchronously, and exits). Silent unless it fails. */

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureBuild } from './ensure-build.mjs';
-import { demoFleetServers, serversEnv, startDemoFleet } from '@/lib/sim/demo-fleet';
-import type { FleetServerSpec } from '@/lib/sim/fleet';
+import { demoFleetServers, serversEnv, startDemoFleet } from '@/scripts/sim/demo-fleet';
+import type { FleetServerSpec } from '@/scripts/sim/fleet';
 import { settings } from '@/lib/config/settings';
 
 interface DemoCredentials {

@@ -3,8 +3,8 @@
 // timeouts, prints the fleet's figures next to Doorwatch's (they must agree exactly).
 import { parseArgs } from 'node:util';
 import { ensureBuild } from './ensure-build.mjs';
-import { formatResults, runExperiment } from '@/lib/sim/experiment';
-import type { ServerMode } from '@/lib/sim/server';
+import { formatResults, runExperiment } from '@/scripts/sim/experiment';
+import type { ServerMode } from '@/scripts/sim/server';
 
 async function main() {
   const { values } = parseArgs({

@@ -1,9 +1,9 @@
-// The simulated fleet as a CLI, for poking at a running Doorwatch by hand (code uses lib/sim/demo-fleet directly):
+// The simulated fleet as a CLI, for poking at a running Doorwatch by hand (code uses scripts/sim/demo-fleet directly):
 //   tsx scripts/fleet.ts --url http://127.0.0.1:3000 --server demo-eu-1=whsec_...:refusing --server demo-us-1=whsec_...:naive
 import { parseArgs } from 'node:util';
-import type { FleetServerSpec } from '@/lib/sim/fleet';
-import type { ServerMode } from '@/lib/sim/server';
-import { startDemoFleet } from '@/lib/sim/demo-fleet';
+import type { FleetServerSpec } from '@/scripts/sim/fleet';
+import type { ServerMode } from '@/scripts/sim/server';
+import { startDemoFleet } from '@/scripts/sim/demo-fleet';
 
 async function main() {
   const { values } = parseArgs({

@@ -1,7 +1,7 @@
 // The overview (computeStats for the last 24 h) timed in process, for side-by-side runs of two
 // checkouts on the same seeded database (docs/benchmarks.md, round 4). Copy it into the other
 // checkout's scripts/ and alternate:  npx tsx scripts/overview-ab.ts file:/abs/x.db [runs]
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb } from '@/lib/db/client';
 import { computeStats } from '@/lib/queries/stats';
 

@@ -2,7 +2,7 @@
 import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { ApiError } from '@/lib/http/api-error';
+import { StoreError } from '@/lib/store/store-error';
 import { addServer, DEFAULT_ROTATION_GRACE_SECONDS, listServers, removeServer, rotateSecret } from '@/lib/store/servers/server-registry';
 
 const USAGE = `usage: npm run server -- <command>
@@ -53,7 +53,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  const code = err instanceof ApiError ? err.code : 'error';
+  const code = err instanceof StoreError ? err.code : 'error';
   console.error(`server: [${code}] ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 });

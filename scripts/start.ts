@@ -3,7 +3,7 @@
 // 1. prepare(), in a short-lived child process: check the settings, build if the sources changed, apply
 //    pending migrations, prepare the instance. Prisma's query compiler (WebAssembly, ~90 MB resident) is
 //    loaded here and goes away with the child, instead of staying beside the server's own copy.
-// 2. serve(), in the launching process itself: Next's handler (lib/launch/next-server.ts), so that
+// 2. serve(), in the launching process itself: Next's handler (scripts/launch/next-server.ts), so that
 //    process is the real server's PID.
 import { SettingsError, settings } from '@/lib/config/settings';
 import { componentLogger } from '@/lib/log/logger';
@@ -33,7 +33,7 @@ async function runServe() {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   // Served in this process (not `next start`): forwarded headers are normalised from the socket first.
   (process.env as { NODE_ENV?: string }).NODE_ENV = 'production'; // as `next start` sets it
-  const { startNextServer } = await import('@/lib/launch/next-server');
+  const { startNextServer } = await import('@/scripts/launch/next-server');
   // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
   // default 5 s that race shows up as sporadic 502s / "other side closed".

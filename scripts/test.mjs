@@ -90,6 +90,8 @@ async function main() {
     stdio: 'inherit',
     cwd: root,
   });
+  console.log('\n== dead code (knip: unused files, exports, dependencies)');
+  execFileSync(process.execPath, [join(root, 'node_modules/knip/bin/knip.js'), '--no-progress'], { stdio: 'inherit', cwd: root });
   console.log('\n== format (prettier --check)');
   execFileSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], {
     stdio: 'inherit',

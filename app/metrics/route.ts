@@ -1,7 +1,7 @@
 import { metricsRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
-import { appMetrics } from '@/lib/metrics/prometheus/registry';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+import { appMetrics } from '@/lib/prometheus/registry';
 
 export const dynamic = 'force-dynamic';
 

@@ -27,7 +27,8 @@ import { apiFetch } from '@/lib/ui/fetcher';
 import { RelTime } from '@/components/rel-time';
 import { fmtDateTime, fmtInt, fmtMatchCount } from '@/lib/ui/format';
 import { toggled } from '@/components/list-page';
-import { queryKeys, useAlertHistory, useAlertRules, useContactPoints, useMe } from '@/lib/ui/queries';
+import { useAlertHistory, useAlertRules, useContactPoints, useMe } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const STATE_TONE = { firing: 'bad', pending: 'warn', inactive: 'good' } as const;

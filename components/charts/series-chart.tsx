@@ -5,12 +5,9 @@ import { useEffectiveTheme } from '@/components/shell/theme';
 import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
 import type { PercentAxis, TimeAxis } from '@/lib/ui/chart-axis';
 import { PALETTES } from '@/lib/ui/palette';
-import type { SeriesDef, SeriesRow } from './series-legend';
-
 // The legend, the series types and the latency tick live apart from Recharts (series-legend.tsx):
 // the overview draws legends in its first render and loads this module lazily (lazy-charts.tsx).
-export { Legend, msTick, type SeriesDef, type SeriesRow } from './series-legend';
-import { colorOf } from './series-legend';
+import { colorOf, type SeriesDef, type SeriesRow } from './series-legend';
 
 interface Props {
   data: SeriesRow[];

@@ -12,7 +12,8 @@ import { ZProbeRunView, type TProbeRunView } from '@/lib/contract/api/probes';
 import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
 import { apiFetch } from '@/lib/ui/fetcher';
 import { fmtDateTime, fmtDuration, fmtInt, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
-import { queryKeys, useProbeHistory } from '@/lib/ui/queries';
+import { useProbeHistory } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const TONE: Record<ProbeVerdict | StepVerdict, string> = { pass: 'good', fail: 'bad', inconclusive: 'warn', error: 'warn' };

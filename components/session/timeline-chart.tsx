@@ -10,8 +10,6 @@ import { SIDE_LABELS, type Side, type SideStep } from '@/lib/ui/sides';
 import { buildAxis, clampZoom, doorWindow, windowAround, zoomOut, type Spacing, type ZoomWindow } from '@/lib/ui/timeline-axis';
 import { GEOMETRY as G, planTimelineLabels } from '@/lib/ui/timeline-labels';
 
-export type { Spacing } from '@/lib/ui/timeline-axis';
-
 interface Props {
   events: TTimelineEvent[];
   sides: SideStep[];

@@ -8,7 +8,8 @@ import { ZRegisteredServersResponse, ZServerSecretResponse } from '@/lib/contrac
 import { OPERATOR_ROLES, ZCreateOperatorResponse, type TOperatorRole } from '@/lib/contract/api/operators';
 import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
 import { fmtDateTime } from '@/lib/ui/format';
-import { queryKeys, useMe, useOperators } from '@/lib/ui/queries';
+import { useMe, useOperators } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 
 /** Shown once: a freshly minted secret or token, with a copy button. */

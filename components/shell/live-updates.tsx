@@ -11,7 +11,7 @@ import { isAffected } from '@/lib/ui/live-invalidation';
 import { setLiveStatus, useLiveStatus } from '@/lib/ui/live-status';
 import { FALLBACK_REFRESH_MS } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
-import type { RefreshMode } from '@/lib/ui/url-state';
+import type { RefreshMode } from '@/lib/ui/global-params';
 
 /** After the browser gives up on an EventSource (e.g. a 401 or a non-stream answer), try again this often. */
 const REOPEN_MS = 5000;

@@ -2,7 +2,8 @@
 import { useIsFetching } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { DataAge, useLiveUpdates } from './live-updates';
-import { REFRESH_MODES, useUrlState, type RefreshMode } from '@/lib/ui/url-state';
+import { REFRESH_MODES, type RefreshMode } from '@/lib/ui/global-params';
+import { useUrlState } from '@/lib/ui/url-state';
 
 export function usePageVisible(): boolean {
   const [visible, setVisible] = useState(true);

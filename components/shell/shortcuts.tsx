@@ -1,7 +1,7 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { shiftRange, zoomOutRange } from '@/lib/time/navigate';
 import { RANGE_PRESETS } from '@/lib/time/presets';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -154,9 +154,4 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
       </p>
     </dialog>
   );
-}
-
-export function useHelp() {
-  const [open, setOpen] = useState(false);
-  return { open, show: () => setOpen(true), close: () => setOpen(false) };
 }

@@ -1,6 +1,7 @@
 // The alert schedule of a server process (started from instrumentation.ts): every
 // DOORWATCH_ALERT_INTERVAL_MS the leader (lib/schedule/leader-lease.ts: a PostgreSQL advisory
 // lock; SQLite always leads) evaluates every rule once, then sends the notifications due.
+import { processSingleton } from '@/lib/config/process-state';
 import { settings } from '@/lib/config/settings';
 import { getDb } from '@/lib/db/client';
 import { createLeaderLease } from '@/lib/schedule/leader-lease';
@@ -10,12 +11,14 @@ import { deliverDueNotifications } from './deliver-notifications';
 import { evaluateAlerts } from './evaluate-alerts';
 import { linkOrigin, warnWithoutPublicOrigin } from './link-origin';
 
-const state = globalThis as unknown as { doorwatchAlerts?: PeriodicJob };
-
 export function startAlertSchedule(): PeriodicJob {
+  return processSingleton('doorwatchAlerts', alertJob);
+}
+
+function alertJob(): PeriodicJob {
   const s = settings();
-  if (!state.doorwatchAlerts) warnWithoutPublicOrigin();
-  state.doorwatchAlerts ??= startPeriodicJob({
+  warnWithoutPublicOrigin();
+  return startPeriodicJob({
     name: 'alert evaluation',
     intervalMs: s.DOORWATCH_ALERT_INTERVAL_MS,
     firstRunAfterMs: Math.min(s.DOORWATCH_ALERT_INTERVAL_MS, 5_000),
@@ -27,5 +30,4 @@ export function startAlertSchedule(): PeriodicJob {
       await deliverDueNotifications(sql, { maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS, retryBaseMs: s.DOORWATCH_ALERT_RETRY_BASE_MS });
     },
   });
-  return state.doorwatchAlerts;
 }

@@ -33,7 +33,7 @@ import {
   listContactPoints,
   type ContactPointRow,
 } from '@/lib/store/alert-contact-points';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { transitionServer, transitionSessionsPath, transitionSummary } from './notification-body';
 import { sessionsPath } from './sessions-link';
 

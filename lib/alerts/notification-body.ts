@@ -12,7 +12,7 @@ const fmtWindow = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 const fmtValue = (v: number | null) => (v === null || !Number.isFinite(v) ? 'no data' : String(Math.round(v * 1000) / 1000));
 
-export const COMPARISON_WORDS: Record<TAlertComparison, string> = {
+const COMPARISON_WORDS: Record<TAlertComparison, string> = {
   gt: 'more than',
   gte: 'at least',
   lt: 'less than',

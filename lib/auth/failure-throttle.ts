@@ -4,6 +4,7 @@
 // good. Keys are the client address (lib/http/forwarded.ts) and the presented token's prefix.
 // A success never takes a token, and an address's failures never block another address unless
 // their tokens share the prefix (an attacker who already knows that much of the token).
+import { processSingleton } from '@/lib/config/process-state';
 import { ApiError } from '@/lib/http/api-error';
 
 export interface ThrottleOptions {
@@ -92,12 +93,9 @@ export function tooManyFailures(retryAfterSeconds: number): ApiError {
   );
 }
 
-const globalForThrottle = globalThis as unknown as { doorwatchLoginThrottle?: FailureThrottle };
-
 /** The process-wide throttle for logins and bearer tokens. */
 export function credentialThrottle(): FailureThrottle {
-  globalForThrottle.doorwatchLoginThrottle ??= new FailureThrottle();
-  return globalForThrottle.doorwatchLoginThrottle;
+  return processSingleton('doorwatchLoginThrottle', () => new FailureThrottle());
 }
 
 /**

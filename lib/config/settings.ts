@@ -4,12 +4,13 @@
 // or serves, so a bad value stops the start with one line per bad value instead of surfacing
 // later as a 500 or a silently ignored knob. README's Configuration table lists the same names
 // (tests/unit/settings.test.ts keeps the two in step).
+import { processSlot } from './process-state';
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
-import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/db/config';
-import { DEFAULT_ALARM_HOLD_MS } from '@/lib/ui/alarm';
-import { readPreviousSealingKey, readSealingKey, SecretSealingError } from '@/lib/store/servers/secret-sealing';
-import { SERVER_NAME, isWellFormedSecret } from '@/lib/store/servers/server-secret';
+import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/config/database-url';
+import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
+import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
+import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;
@@ -326,17 +327,18 @@ export function readSettings(env: Env): Settings {
   throw new SettingsError([...problems.values()]);
 }
 
-const state = globalThis as unknown as { doorwatchSettings?: Settings };
+const current = processSlot<Settings>('doorwatchSettings');
 
 /** This process's settings, read from process.env once (start-up calls it first, so a bad value stops the start). */
 export function settings(): Settings {
-  state.doorwatchSettings ??= readSettings(process.env);
-  return state.doorwatchSettings;
+  let s = current.get();
+  if (s === undefined) current.set((s = readSettings(process.env)));
+  return s;
 }
 
 /** Re-reads process.env: for tests that change a setting in-process (a real process reads its settings once). */
 export function reloadSettings(): Settings {
-  state.doorwatchSettings = undefined;
+  current.set(undefined);
   return settings();
 }
 

@@ -198,7 +198,6 @@ export const ZEvent = z.discriminatedUnion('type', [
 export type DoorwatchEvent = z.output<typeof ZEvent>;
 /** What a sender may post (`data` optional for types without required fields). */
 export type DoorwatchEventInput = z.input<typeof ZEvent>;
-export type EventOfType<T extends EventType> = Extract<DoorwatchEvent, { type: T }>;
 
 // ---------------------------------------------------------------------------
 // Validation of one raw value, with machine-readable issue codes for ingest.

@@ -1,10 +1,11 @@
 // The one place that chooses the database client. Everything else asks getDb() and never
 // learns which provider it talks to (except through Sql.provider for dialect details).
+import { processSlot } from '@/lib/config/process-state';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { settings } from '@/lib/config/settings';
-import type { DatabaseConfig } from './config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 import { AsyncQueue, type Sql } from './sql';
 import { queuedSqliteAdapter } from './sqlite-prisma-adapter';
 import { createSqliteSql } from './sqlite-sql';
@@ -52,12 +53,14 @@ export function openDb(config: DatabaseConfig = settings().DATABASE_URL): Db {
   };
 }
 
-const globalForDb = globalThis as unknown as { doorwatchDb?: Db; doorwatchReadDb?: Db };
+const primary = processSlot<Db>('doorwatchDb');
+const readReplica = processSlot<Db>('doorwatchReadDb');
 
-/** Process-wide database handle (kept on globalThis so Next's dev reloads don't leak connections). */
+/** Process-wide database handle (process-wide, lib/config/process-state.ts: Next's dev reloads don't leak connections). */
 export function getDb(): Db {
-  globalForDb.doorwatchDb ??= openDb();
-  return globalForDb.doorwatchDb;
+  let db = primary.get();
+  if (db === undefined) primary.set((db = openDb()));
+  return db;
 }
 
 /**
@@ -68,14 +71,15 @@ export function getDb(): Db {
 export function getReadDb(): Db {
   const replica = settings().DATABASE_READ_URL;
   if (!replica) return getDb();
-  globalForDb.doorwatchReadDb ??= openDb(replica);
-  return globalForDb.doorwatchReadDb;
+  let db = readReplica.get();
+  if (db === undefined) readReplica.set((db = openDb(replica)));
+  return db;
 }
 
 /** Closes the process-wide handles; the next getDb() opens a fresh one (start-up closes its own before serving). */
 export async function closeDb(): Promise<void> {
-  const dbs = [globalForDb.doorwatchDb, globalForDb.doorwatchReadDb].filter((db): db is Db => db !== undefined);
-  globalForDb.doorwatchDb = undefined;
-  globalForDb.doorwatchReadDb = undefined;
+  const dbs = [primary.get(), readReplica.get()].filter((db): db is Db => db !== undefined);
+  primary.set(undefined);
+  readReplica.set(undefined);
   await Promise.all(dbs.map((db) => db.close()));
 }

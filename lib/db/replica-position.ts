@@ -1,5 +1,5 @@
 // Where a streaming replica stands against its primary, in WAL positions (LSNs). The route
-// wrapper uses them for an operator's read-after-write (lib/http/read-after-write.ts) and
+// wrapper uses them for an operator's read-after-write (lib/route/read-after-write.ts) and
 // /metrics for doorwatch_replica_lag_seconds. PostgreSQL only.
 import type { SqlExecutor } from './sql';
 

@@ -3,7 +3,7 @@
 // layer cost ~3.5x the driver on the same statement plus a third of the app's CPU in GC, so
 // these statements go straight to the driver (better-sqlite3 / pg). Prisma keeps the schema,
 // the migrations and the small admin tables. SQL is written once with `?` placeholders.
-import type { Provider } from './config';
+import type { Provider } from '@/lib/config/database-url';
 
 export type Row = Record<string, unknown>;
 

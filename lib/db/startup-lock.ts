@@ -3,7 +3,7 @@
 // deploy): on PostgreSQL it runs under a session advisory lock held on its own connection.
 // SQLite deployments are one instance; nothing to coordinate.
 import { Client } from 'pg';
-import type { DatabaseConfig } from './config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 
 /** pg_advisory_lock key for start-up steps (Prisma's migration lock is 72707369). */
 export const STARTUP_LOCK_KEY = 72707370;

@@ -4,6 +4,7 @@
 // that on polling timers (2-100 ms pauses): fine for a rare CLI, a convoy under ingest load.
 // One Int32 cell in a SharedArrayBuffer: 0 when free, else the holder's thread id + 1, so the
 // main thread can free the lock of a thread that died holding it.
+import { processSlot } from '@/lib/config/process-state';
 import { threadId } from 'node:worker_threads';
 
 // In V8 since Node 16; typed in TypeScript's es2024 lib, newer than this project's target.
@@ -44,16 +45,17 @@ export class ThreadWriteLock {
   }
 }
 
-// One per process, on globalThis: Next bundles route modules separately, and every SQLite
-// writer of the process (lib/db/client.ts, the ingest threads) must share it. A thread adopts
-// its parent's buffer (adoptSqliteWriteLock) before it opens the database.
-const globalForLock = globalThis as unknown as { doorwatchSqliteWriteLock?: ThreadWriteLock };
+// One per process (lib/config/process-state.ts): every SQLite writer of the process
+// (lib/db/client.ts, the ingest threads) must share it. A thread adopts its parent's buffer
+// (adoptSqliteWriteLock) before it opens the database.
+const lock = processSlot<ThreadWriteLock>('doorwatchSqliteWriteLock');
 
 export function sqliteWriteLock(): ThreadWriteLock {
-  globalForLock.doorwatchSqliteWriteLock ??= new ThreadWriteLock();
-  return globalForLock.doorwatchSqliteWriteLock;
+  let l = lock.get();
+  if (l === undefined) lock.set((l = new ThreadWriteLock()));
+  return l;
 }
 
 export function adoptSqliteWriteLock(buffer: SharedArrayBuffer): void {
-  globalForLock.doorwatchSqliteWriteLock = new ThreadWriteLock(buffer);
+  lock.set(new ThreadWriteLock(buffer));
 }

@@ -1,18 +1,19 @@
 // Times every statement and transaction of an Sql handle for the database-duration metric. The
-// observer is installed by lib/metrics/prometheus (lib/db must not depend on it); until one is,
+// observer is installed by lib/prometheus (lib/db must not depend on it); until one is,
 // timing costs one check per statement.
+import { processSlot } from '@/lib/config/process-state';
 import type { Sql, SqlExecutor } from './sql';
 
 export type QueryObserver = (operation: 'query' | 'execute' | 'insert_many' | 'transaction', seconds: number) => void;
 
-const state = globalThis as unknown as { doorwatchQueryObserver?: QueryObserver };
+const installed = processSlot<QueryObserver>('doorwatchQueryObserver');
 
 export function observeQueries(observer: QueryObserver): void {
-  state.doorwatchQueryObserver = observer;
+  installed.set(observer);
 }
 
 async function timed<T>(operation: Parameters<QueryObserver>[0], run: () => Promise<T>): Promise<T> {
-  const observer = state.doorwatchQueryObserver;
+  const observer = installed.get();
   if (!observer) return run();
   const start = performance.now();
   try {
@@ -43,6 +44,6 @@ export function withQueryTiming(sql: Sql): Sql {
 
 /** Timings measured in another thread (an ingest thread, lib/ingest/ingest-threads.ts), observed here. */
 export function observeTimings(timings: readonly (readonly [Parameters<QueryObserver>[0], number])[]): void {
-  const observer = state.doorwatchQueryObserver;
+  const observer = installed.get();
   if (observer) for (const [operation, seconds] of timings) observer(operation, seconds);
 }

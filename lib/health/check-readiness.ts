@@ -1,11 +1,12 @@
 // Readiness: the database answers and every migration this build ships is applied (finished,
 // not rolled back). Once true, the migration check is not repeated (applied migrations do not
 // go away); the database round trip is made on every call.
+import { processSlot } from '@/lib/config/process-state';
 import { getDb } from '@/lib/db/client';
 import { readMigrationFiles } from '@/lib/db/migrate/migration-files';
 import type { TReadyResponse } from '@/lib/contract/api/health-probes';
 
-const state = globalThis as unknown as { doorwatchMigrationsReady?: boolean };
+const migrationsReady = processSlot<boolean>('doorwatchMigrationsReady');
 
 export async function checkReadiness(root = process.cwd()): Promise<TReadyResponse> {
   const db = getDb();
@@ -13,7 +14,7 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
   try {
     await db.sql.query('SELECT 1 AS ok');
     database.reachable = true;
-    if (state.doorwatchMigrationsReady) return { status: 'ready', reason: null, message: null, database, migrations: null };
+    if (migrationsReady.get()) return { status: 'ready', reason: null, message: null, database, migrations: null };
     const expected = readMigrationFiles(root, db.config.provider).map((m) => m.name);
     const rows = await db.sql.query<{ name: string }>(
       `SELECT "migration_name" AS "name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`,
@@ -30,7 +31,7 @@ export async function checkReadiness(root = process.cwd()): Promise<TReadyRespon
         migrations,
       };
     }
-    state.doorwatchMigrationsReady = true;
+    migrationsReady.set(true);
     return { status: 'ready', reason: null, message: null, database, migrations };
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);

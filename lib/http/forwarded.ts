@@ -1,7 +1,7 @@
 // Forwarded headers are believed only when the deployment says a proxy sets them
 // (DOORWATCH_TRUST_PROXY=1). Otherwise any client could claim another Host for the CSRF Origin
 // check, or a fresh address per request to slip past the login throttle. The HTTP server
-// (lib/launch/next-server.ts) applies this to every request before Next sees it, so route code
+// (scripts/launch/next-server.ts) applies this to every request before Next sees it, so route code
 // can read X-Forwarded-For / -Host / -Proto as facts.
 import type { IncomingHttpHeaders } from 'node:http';
 

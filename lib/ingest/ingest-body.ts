@@ -9,7 +9,9 @@ import { utf8Text } from '@/lib/http/read-limited-body';
 import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { ZIngestEnvelope, MAX_EVENTS_PER_REQUEST, type ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { classifyVerificationFailure, verifyWebhook, type WebhookHeaders } from './verify-signature';
-import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { databaseUnavailable } from '@/lib/http/database-unavailable';
+import { logUnstorable } from '@/lib/ingest/log-unstorable';
 import { ingestEvents, type IngestResult } from './ingest-events';
 import { Unauthorized } from './unauthorized';
 

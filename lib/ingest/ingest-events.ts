@@ -8,7 +8,9 @@ import { ApiError } from '@/lib/http/api-error';
 import type { DeadLetter } from '@/lib/store/dead-letters';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { storeBatch, type StoreOptions, type StoreResult } from './store-batch';
-import { databaseUnavailable, isRetryableDatabaseError, logUnstorable } from './database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { databaseUnavailable } from '@/lib/http/database-unavailable';
+import { logUnstorable } from '@/lib/ingest/log-unstorable';
 
 export interface RejectedEvent {
   index: number;

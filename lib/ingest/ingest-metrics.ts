@@ -1,5 +1,5 @@
-// What one ingest request adds to this instance's Prometheus families (lib/metrics/prometheus).
-import { appMetrics } from '@/lib/metrics/prometheus/registry';
+// What one ingest request adds to this instance's Prometheus families (lib/prometheus).
+import { appMetrics } from '@/lib/prometheus/registry';
 import type { IngestResult } from './ingest-events';
 
 export function recordIngestRequest(o: {

@@ -3,7 +3,7 @@
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { readLimitedBytes } from '@/lib/http/read-limited-body';
-import { SERVER_NAME } from '@/lib/store/servers/server-secret';
+import { SERVER_NAME } from '@/lib/contract/server-secret';
 import { activeSecrets } from '@/lib/store/servers/server-registry';
 import { readWebhookHeaders } from './verify-signature';
 import type { Rejection } from './rejection-recorder';
@@ -12,7 +12,10 @@ import type { BodyExaminer } from './ingest-body';
 import { bodyExaminer } from './ingest-threads';
 import { Unauthorized } from './unauthorized';
 import type { EventRateLimiter } from './rate-limiter';
-import { databaseUnavailable, isRetryableDatabaseError } from './database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { databaseUnavailable } from '@/lib/http/database-unavailable';
+import { storeErrorAnswer } from '@/lib/http/store-error-answer';
+import { StoreError } from '@/lib/store/store-error';
 import type { IngestResult } from './ingest-events';
 
 export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 events and 1 MiB per request' };
@@ -62,6 +65,7 @@ async function judgeIngestRequest(
   if (!SERVER_NAME.test(server)) throw new Unauthorized('unknown_server');
   const headers = readWebhookHeaders(request.headers);
   const secrets = await activeSecrets(db, server).catch((err) => {
+    if (err instanceof StoreError) throw storeErrorAnswer(err);
     throw isRetryableDatabaseError(err) ? databaseUnavailable(err) : err;
   });
   // A name without an active secret is refused as unknown before anything else, so the count

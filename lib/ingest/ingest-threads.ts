@@ -6,6 +6,7 @@
 // means committed (the answer comes after the commit), and concurrent transactions are
 // serialised as between instances (PostgreSQL: advisory locks) or by the process's SQLite write
 // lock (lib/db/thread-write-lock.ts).
+import { processSingleton } from '@/lib/config/process-state';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -167,15 +168,16 @@ function threadPgPoolSize(poolSize: number, threads: number): number {
   return Math.max(2, Math.ceil(poolSize / 2 / threads));
 }
 
-const globalForPool = globalThis as unknown as { doorwatchIngestThreads?: IngestThreadPool | null };
-
 /**
  * The process's pool, started once (at server start, by instrumentation.ts), or null when ingest
  * stays in the request thread: DOORWATCH_INGEST_THREADS=0, a development server (its code reloads;
  * the bundle would not), or no compiled bundle (said once in the log).
  */
 export function startIngestThreads(): IngestThreadPool | null {
-  if (globalForPool.doorwatchIngestThreads !== undefined) return globalForPool.doorwatchIngestThreads;
+  return processSingleton('doorwatchIngestThreads', startPool);
+}
+
+function startPool(): IngestThreadPool | null {
   const size = settings().DOORWATCH_INGEST_THREADS;
   const file = join(process.cwd(), INGEST_THREAD_BUNDLE);
   let pool: IngestThreadPool | null = null;
@@ -189,7 +191,6 @@ export function startIngestThreads(): IngestThreadPool | null {
       componentLogger('ingest').warn({ file }, 'ingest thread bundle missing (npm run build compiles it); ingesting in the request thread');
     }
   }
-  globalForPool.doorwatchIngestThreads = pool;
   return pool;
 }
 

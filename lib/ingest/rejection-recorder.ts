@@ -5,6 +5,7 @@
 // against the Server table: unregistered ones go to the single unknown bucket (with the last
 // names seen), so inventing names cannot create rows; between flushes at most MAX_PENDING_NAMES
 // distinct names are held, further ones go straight to the unknown bucket.
+import { processSingleton } from '@/lib/config/process-state';
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { TRejectionReason } from '@/lib/contract/api/rejections';
 import { minuteOf } from '@/lib/metrics/rollup-contributions';
@@ -131,9 +132,7 @@ function merge(cells: Map<string, RejectionCell>, c: RejectionCell): void {
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err));
 
-const state = globalThis as unknown as { doorwatchRejections?: RejectionRecorder };
-
 /** The process's recorder, writing through the app database. */
 export function rejectionRecorder(sql: () => SqlExecutor): RejectionRecorder {
-  return (state.doorwatchRejections ??= new RejectionRecorder(sql));
+  return processSingleton('doorwatchRejections', () => new RejectionRecorder(sql));
 }

@@ -1,7 +1,7 @@
 // How the ingest transaction announces what it changed. PostgreSQL: pg_notify inside the
 // transaction, so the notification leaves only if (and when) it commits, and reaches every
 // instance's listener. SQLite (one process): publish in-process after the commit.
-import type { Provider } from '@/lib/db/config';
+import type { Provider } from '@/lib/config/database-url';
 import { CHANGE_CHANNEL, encodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
 

@@ -1,6 +1,7 @@
 // The process-wide feed of committed changes. SQLite publishes here after its commit; on
 // PostgreSQL the instance's LISTEN connection (pg-listener.ts) publishes what NOTIFY delivered,
 // so a change committed on any instance reaches the browsers of every instance.
+import { processSingleton } from '@/lib/config/process-state';
 import type { Change } from './change';
 import { componentLogger } from '@/lib/log/logger';
 
@@ -10,12 +11,8 @@ interface Feed {
   listeners: Set<ChangeListener>;
 }
 
-// On globalThis: Next bundles route modules separately, and they must share one feed.
-const globalForFeed = globalThis as unknown as { doorwatchChangeFeed?: Feed };
-function feed(): Feed {
-  globalForFeed.doorwatchChangeFeed ??= { listeners: new Set() };
-  return globalForFeed.doorwatchChangeFeed;
-}
+// Process-wide: Next bundles route modules separately, and they must share one feed.
+const feed = (): Feed => processSingleton('doorwatchChangeFeed', () => ({ listeners: new Set<ChangeListener>() }));
 
 export function publishChange(change: Change): void {
   for (const listener of feed().listeners) {
@@ -31,8 +28,4 @@ export function publishChange(change: Change): void {
 export function subscribeChanges(listener: ChangeListener): () => void {
   feed().listeners.add(listener);
   return () => feed().listeners.delete(listener);
-}
-
-export function subscriberCount(): number {
-  return feed().listeners.size;
 }

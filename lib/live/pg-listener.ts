@@ -2,6 +2,7 @@
 // returned). NOTIFY is delivered on commit, in commit order; after a lost connection the
 // listener reconnects, LISTENs again and tells subscribers that anything may have changed
 // (notifications sent while it was away are gone).
+import { processSlot } from '@/lib/config/process-state';
 import pg from 'pg';
 import { CHANGE_CHANNEL, decodeChange, type Change } from './change';
 import { publishChange } from './change-feed';
@@ -20,7 +21,7 @@ interface Listener {
   ready: Promise<void>;
 }
 
-const globalForListener = globalThis as unknown as { doorwatchPgListener?: Listener };
+const current = processSlot<Listener>('doorwatchPgListener');
 
 /** Everything may have changed: what a reconnect announces. */
 const EVERYTHING: Change = { servers: [], tokens: [], allTokens: true };
@@ -59,26 +60,26 @@ async function connect(l: Listener, announce: boolean): Promise<void> {
 
 /** Starts this instance's listener once (later calls wait for the same one). */
 export function ensurePgListener(url: string): Promise<void> {
-  const existing = globalForListener.doorwatchPgListener;
-  if (existing && existing.url === url && !existing.stopped) return existing.ready;
+  const existing = current.get();
+  if (existing && existing.url === url) return existing.ready;
+  // Another database URL (settings changed under `next dev`): the old connection must not keep publishing.
+  if (existing) stop(existing);
   const l: Listener = { url, publish: behindReplica(publishChange), client: null, attempt: 0, stopped: false, ready: Promise.resolve() };
   // A failed first connection keeps retrying in the background; callers are not held up by it.
   l.ready = connect(l, false).catch((err) =>
     componentLogger('live').error({ err: err instanceof Error ? err.message : String(err) }, 'LISTEN connection failed, retrying'),
   );
-  globalForListener.doorwatchPgListener = l;
+  current.set(l);
   return l.ready;
 }
 
-export async function stopPgListener(): Promise<void> {
-  const l = globalForListener.doorwatchPgListener;
-  if (!l) return;
+function stop(l: Listener): void {
   l.stopped = true;
-  globalForListener.doorwatchPgListener = undefined;
   const client = l.client;
   l.client = null;
   if (client) {
     client.removeAllListeners();
-    await client.end().catch(() => undefined);
+    client.on('error', () => undefined);
+    client.end().catch(() => undefined);
   }
 }

@@ -3,6 +3,7 @@
 // that could hold one should an object carrying them be logged anyway (operator tokens,
 // cookies, webhook secrets and signatures). LOG_FORMAT=pretty (the demo) renders readable lines
 // with pino-pretty, loaded only then.
+import { processSingleton } from '@/lib/config/process-state';
 import pino, { type Logger } from 'pino';
 import { settings } from '@/lib/config/settings';
 
@@ -48,11 +49,9 @@ function build(): Logger {
   return pino(options, pinoPretty.build({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app' }));
 }
 
-const state = globalThis as unknown as { doorwatchLogger?: Logger };
-
 /** The process's logger (built on first use, after settings are read). */
 export function logger(): Logger {
-  return (state.doorwatchLogger ??= build());
+  return processSingleton('doorwatchLogger', build);
 }
 
 /** A module's logger: every line carries `component`. */

@@ -31,7 +31,7 @@ export const ROLLUP_COLUMNS = [
   'renegotiations',
   'renegUnder200ms',
   ...REFUSAL_HISTOGRAM_COLUMNS,
-  // For the Prometheus histograms (lib/metrics/prometheus): latency sums and the 50 ms mark.
+  // For the Prometheus histograms (lib/prometheus): latency sums and the 50 ms mark.
   'refusalLatencyMsSum',
   'renegUnder50ms',
   'renegLatencyMsSum',

@@ -2,10 +2,11 @@
 // DOORWATCH_PROBE_TICK_MS the instance that leads the "probes" job (leader-lease: PostgreSQL
 // advisory lock; SQLite: the one instance) runs the targets whose interval has passed, at most
 // DOORWATCH_PROBE_CONCURRENCY at a time, each target one at a time (the engine's TargetLimiter).
+import { processSingleton } from '@/lib/config/process-state';
 import { getDb, type Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { createLeaderLease } from '@/lib/schedule/leader-lease';
-import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job';
+import { startPeriodicJob } from '@/lib/schedule/periodic-job';
 import { dueProbeTargets } from '@/lib/store/probe-targets';
 import { runServerProbe } from './probe-service';
 import { componentLogger } from '@/lib/log/logger';
@@ -33,15 +34,14 @@ export async function runDueProbes(db: Db, concurrency: number, now = Date.now()
   return ran;
 }
 
-const state = globalThis as unknown as { doorwatchProbes?: PeriodicJob };
-
 export function startProbeSchedule(): void {
-  if (state.doorwatchProbes) return;
-  const s = settings();
-  state.doorwatchProbes = startPeriodicJob({
-    name: 'door probes',
-    intervalMs: s.DOORWATCH_PROBE_TICK_MS,
-    lease: createLeaderLease(s.DATABASE_URL, 'probes'),
-    run: async () => void (await runDueProbes(getDb(), s.DOORWATCH_PROBE_CONCURRENCY)),
+  processSingleton('doorwatchProbes', () => {
+    const s = settings();
+    return startPeriodicJob({
+      name: 'door probes',
+      intervalMs: s.DOORWATCH_PROBE_TICK_MS,
+      lease: createLeaderLease(s.DATABASE_URL, 'probes'),
+      run: async () => void (await runDueProbes(getDb(), s.DOORWATCH_PROBE_CONCURRENCY)),
+    });
   });
 }

@@ -6,9 +6,9 @@
 //                             (→ after a refusal: a new session naming the burned token upgrades)
 //   reconnect_without_cursor  open → upgrade-accepted → TCP reset → same token, no Last-Event-ID
 //   cursor_before_door        open → upgrade-accepted → TCP reset → Last-Event-ID = door − 1
-import { FaultInjector, ResetSchedule } from '@/lib/sim/injector';
-import { createRng } from '@/lib/sim/random';
-import type { SseEvent } from '@/lib/sim/sse';
+import { FaultInjector, ResetSchedule } from '@/lib/wire/injector';
+import { createRng } from '@/lib/wire/random';
+import type { SseEvent } from '@/lib/wire/sse';
 import {
   PROBE_STEPS,
   type ObservedAnswer,

@@ -6,9 +6,9 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import type { Resettable } from '@/lib/sim/injector';
-import { SUBPROTOCOL } from '@/lib/sim/server';
-import { SseParser, type SseEvent } from '@/lib/sim/sse';
+import type { Resettable } from '@/lib/wire/injector';
+import { SUBPROTOCOL } from '@/lib/wire/subprotocol';
+import { SseParser, type SseEvent } from '@/lib/wire/sse';
 import type { TranscriptRecorder } from './transcript';
 
 export interface WireContext {

@@ -1,5 +1,5 @@
 // Session list filters: from the checked query parameters, and the portable SQL they turn into.
-import type { Provider } from '@/lib/db/config';
+import type { Provider } from '@/lib/config/database-url';
 import type { SessionFlag, SessionState } from '@/lib/contract/summary';
 import type { ResumptionFlag } from '@/lib/contract/resumption';
 import { SESSION_DEFAULT_LIMIT, type TSessionFilterQuery, type TSessionSort, type TSyntheticFilter } from '@/lib/contract/api/sessions';

@@ -3,6 +3,7 @@
 // advisory lock, key 72707373; SQLite always leads), so one instance prunes and does partition
 // DDL at a time. On PostgreSQL each run first keeps the daily partitions created ahead
 // (lib/store/partitions.ts), which it does even when retention is off (DOORWATCH_RETENTION_DAYS=0).
+import { processSingleton } from '@/lib/config/process-state';
 import { settings } from '@/lib/config/settings';
 import { getDb } from '@/lib/db/client';
 import { foldRejectionsBefore } from '@/lib/store/ingest-rejections';
@@ -13,8 +14,6 @@ import { startPeriodicJob, type PeriodicJob } from '@/lib/schedule/periodic-job'
 import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const log = componentLogger('retention');
-
-const state = globalThis as unknown as { doorwatchRetention?: PeriodicJob | null };
 
 async function runRetention(config: RetentionConfig): Promise<void> {
   const { sql } = getDb();
@@ -43,14 +42,15 @@ async function runRetention(config: RetentionConfig): Promise<void> {
 }
 
 export function startRetentionSchedule(config: RetentionConfig = readRetentionConfig()): void {
-  if (state.doorwatchRetention !== undefined) return;
+  processSingleton('doorwatchRetention', () => retentionJob(config));
+}
+
+/** Null when there is nothing to do: no pruning asked for, and no partitions to create (SQLite). */
+function retentionJob(config: RetentionConfig): PeriodicJob | null {
   const database = settings().DATABASE_URL;
-  if (config.days <= 0 && database.provider !== 'postgresql') {
-    state.doorwatchRetention = null;
-    return;
-  }
+  if (config.days <= 0 && database.provider !== 'postgresql') return null;
   // First run soon after start (not during it), then every interval; runs never overlap.
-  state.doorwatchRetention = startPeriodicJob({
+  return startPeriodicJob({
     name: 'retention',
     intervalMs: config.intervalMs,
     lease: createLeaderLease(database, 'retention'),

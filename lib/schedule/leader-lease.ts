@@ -4,7 +4,7 @@
 // a restart frees the lock at once; another instance takes it at its next tick). SQLite
 // deployments are one instance: it always leads.
 import { Client } from 'pg';
-import type { DatabaseConfig } from '@/lib/db/config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 
 export interface LeaderLease {
   /** True while this instance holds the lease; tries to take it when it does not. */

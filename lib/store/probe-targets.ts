@@ -8,8 +8,6 @@ import { TABLE_SQL } from './tables';
 
 const T = TABLE_SQL.probeTarget;
 
-export const DEFAULT_PROBE_INTERVAL_MS = 5 * 60_000;
-
 /** What an admin sets. `credential` undefined = keep the stored one; null = none. */
 export interface ProbeTargetInput {
   url: string;
@@ -81,10 +79,6 @@ export async function deleteProbeTarget(sql: SqlExecutor, server: string): Promi
 export async function readProbeTarget(sql: SqlExecutor, server: string): Promise<StoredProbeTarget | null> {
   const [row] = await sql.query<Row>(`SELECT * FROM ${T} WHERE "server" = ?`, [server]);
   return row ? fromRow(row) : null;
-}
-
-export async function listProbeTargets(sql: SqlExecutor): Promise<StoredProbeTarget[]> {
-  return (await sql.query<Row>(`SELECT * FROM ${T} ORDER BY "server"`)).map(fromRow);
 }
 
 /** The credential to send, opened from its sealed form (for running a probe only). */

@@ -58,10 +58,3 @@ export async function resumptionCounts(db: Pick<Db, 'sql'>, scope: ResumptionSco
   }
   return out;
 }
-
-/** The per-server counts added up. */
-export function sumResumption(perServer: Iterable<TResumptionCounts>): TResumptionCounts {
-  const sum = { ...NO_RESUMPTION };
-  for (const c of perServer) for (const k of Object.keys(sum) as (keyof TResumptionCounts)[]) sum[k] += c[k];
-  return sum;
-}

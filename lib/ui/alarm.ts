@@ -11,9 +11,6 @@
 // - "calm" only after a further hold of nothing wrong (leaving red counts as trouble too).
 export type AlarmLevel = 'stuck' | 'warn' | 'calm';
 
-/** How long a condition must have cleared before the alarm steps down (DOORWATCH_ALARM_HOLD_MS). */
-export const DEFAULT_ALARM_HOLD_MS = 30_000;
-
 export interface ServerAlarmSample {
   server: string;
   /** Sessions deadlocked right now. */

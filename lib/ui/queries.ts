@@ -27,20 +27,7 @@ import {
   type SessionListParams,
   type StatsParams,
 } from './query-defs';
-import { REFRESH_MS, type RefreshMode } from './url-state';
-
-export {
-  queryKeys,
-  statsUrl,
-  sessionsUrl,
-  sessionExportUrl,
-  deadLettersUrl,
-  sessionDetailUrl,
-  type StatsParams,
-  type SessionListParams,
-  type SessionExportParams,
-  type DeadLetterParams,
-} from './query-defs';
+import { REFRESH_MS, type RefreshMode } from './global-params';
 
 /** The browser's query function for a shared definition: the same URL and schema the server reads. */
 const fetchDef =

@@ -2,7 +2,7 @@
 // (app/layout.tsx reads them from lib/config/settings) through <Providers>: the browser has no
 // environment of its own, and these must match what the server meant.
 import { createContext, useContext } from 'react';
-import { DEFAULT_ALARM_HOLD_MS } from './alarm';
+import { DEFAULT_ALARM_HOLD_MS } from '@/lib/config/alarm-defaults';
 
 export interface UiSettings {
   /** How long the overview's alarm holds a level after its cause cleared (DOORWATCH_ALARM_HOLD_MS). */

@@ -9,8 +9,6 @@ import { useCallback, useMemo } from 'react';
 import { useDisplayZone } from './display-zone';
 import { GLOBAL_PARAMS, readGlobal } from './global-params';
 
-export { GLOBAL_PARAMS, REFRESH_MODES, REFRESH_MS, readGlobal, type GlobalState, type RefreshMode } from './global-params';
-
 /** Overview charts: one series per outcome (default) or one per server (`?split=server`). */
 export type ChartSplit = 'none' | 'server';
 export const readSplit = (sp: { get(name: string): string | null }): ChartSplit => (sp.get('split') === 'server' ? 'server' : 'none');

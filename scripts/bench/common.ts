@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { provisionServersFromEnv } from '@/lib/store/servers/server-registry';

@@ -4,7 +4,7 @@
 // (a refused session's client opens a successor naming it as previousToken).
 // Deterministic for a given seed so ingest and the raw-driver comparison see the same rows.
 
-import { createRng } from '@/lib/sim/random';
+import { createRng } from '@/lib/wire/random';
 
 export interface BenchEvent {
   id: string;

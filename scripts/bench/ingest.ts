@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Webhook } from 'standardwebhooks';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { generateFleet, serverName, type BenchEvent } from './fleet';
 import {
   cleanupSqlite,

@@ -1,7 +1,7 @@
 // Where the overview's time goes, in process (no HTTP): times computeStats for the last 24 h and
 // each of its reads alone, on a seeded database (npm run bench:seed). Medians of --runs runs.
 //   npx tsx scripts/bench/overview-profile.ts --database-url file:/abs/x.db [--runs 20]
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb } from '@/lib/db/client';
 import { computeStats } from '@/lib/queries/stats';
 import { resumptionCounts } from '@/lib/store/resumption-counts';

@@ -8,7 +8,7 @@
 // id on either schema; the difference is the cost of the partitioned tables (the id probe and
 // timeline reads touch every partition's index).
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { DAY_MS, ensureDailyPartitions } from '@/lib/store/partitions';
 import {

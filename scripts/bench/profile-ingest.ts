@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import type { Db } from '@/lib/db/client';
 import type { Sql, SqlExecutor } from '@/lib/db/sql';

@@ -5,7 +5,7 @@
 // "after": the partitioned schema, where the same day is one dropped partition. Both hold the
 // same seeded fleet (the day 40 days back, retention 30 days, every session ended).
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { DEFAULT_PRUNE_BATCH } from '@/lib/config/settings';
 import { pruneEvents } from '@/lib/retention/prune-events';
 import { DAY_MS, dayStart, ensureDailyPartitions } from '@/lib/store/partitions';

@@ -4,7 +4,7 @@
 // and a cursor page), one session's detail, and the token search (a whole token, and a prefix).
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { seed, type SeedResult } from './seed';
 import {
   ADMIN_TOKEN,

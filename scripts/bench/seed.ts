@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb } from '@/lib/db/client';
 import { ensureDailyPartitions } from '@/lib/store/partitions';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
@@ -33,7 +33,7 @@ import {
   splitRollupDelta,
 } from '@/lib/store/rollups';
 import { TABLE, TABLE_SQL } from '@/lib/store/tables';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { generateFleet, serverName, type BenchSession } from './fleet';
 import { log, machine, num, prepareDatabase, round, type Args } from './common';
 

@@ -8,7 +8,7 @@ import { startAppServer, type AppServer } from '../support/app-server';
 import { launch, seed, serversEnv, shot, signIn, SERVERS } from './fixtures';
 import { postEvents } from '../support/post-events';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { insertAlertTransition } from '@/lib/store/alert-transitions';
 import { insertProbeRun } from '@/lib/store/probe-runs';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { Ledger } from '@/lib/sim/ledger';
-import { startSimServer, type SimServer } from '@/lib/sim/server';
+import { Ledger } from '@/scripts/sim/ledger';
+import { startSimServer, type SimServer } from '@/scripts/sim/server';
 import { ADMIN_TOKEN, launch, shot } from './fixtures';
 
 let app: AppServer;

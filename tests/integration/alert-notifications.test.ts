@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { addContactPoint, api, postNaiveResume, until } from '../support/alert-fixtures';
 import { startWebhookReceiver, type ReceivedNotification, type WebhookReceiver } from '../support/webhook-receiver';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const SECRETS = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret() };
 const ENV = {

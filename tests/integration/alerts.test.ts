@@ -10,7 +10,7 @@ import { startAppServer, type AppServer } from '../support/app-server';
 import { addContactPoint, api, postNaiveResume as postNaive, until } from '../support/alert-fixtures';
 import { createTestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const SECRET = generateSecret();
 const postNaiveResume = (app: AppServer, token: string) => postNaive(app, 'alpha', SECRET, token);

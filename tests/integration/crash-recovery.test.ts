@@ -7,9 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { createRng } from '@/lib/sim/random';
+import { readDatabaseConfig } from '@/lib/config/database-url';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { createRng } from '@/lib/wire/random';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { T0, randomTimelines, shuffled, type SentEvent } from '../support/random-timelines';

@@ -7,9 +7,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { testProvider } from '../support/test-database';
 

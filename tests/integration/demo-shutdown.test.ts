@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@/lib/launch/free-port';
+import { freePort } from '@/scripts/launch/free-port';
 
 const root = join(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'doorwatch-demo-'));

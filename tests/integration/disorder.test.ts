@@ -7,8 +7,8 @@
 // compares two instances with a single one on hand-made chains.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { createRng } from '@/lib/sim/random';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { createRng } from '@/lib/wire/random';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 import { T0, randomTimelines, shuffled, type SentEvent } from '../support/random-timelines';

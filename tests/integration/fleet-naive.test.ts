@@ -3,11 +3,11 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { startFleet, type Fleet } from '@/lib/sim/fleet';
-import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/lib/sim/doorwatch';
-import { compareFigures, figuresFromStats, pickFigures } from '@/lib/sim/experiment';
-import { deadlockOf } from '@/lib/sim/ledger';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { startFleet, type Fleet } from '@/scripts/sim/fleet';
+import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/scripts/sim/doorwatch';
+import { compareFigures, figuresFromStats, pickFigures } from '@/scripts/sim/experiment';
+import { deadlockOf } from '@/scripts/sim/ledger';
 
 const N = { name: 'fleet-naive', secret: generateSecret(), mode: 'naive' as const };
 let app: AppServer;

@@ -3,10 +3,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { startFleet, type Fleet } from '@/lib/sim/fleet';
-import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/lib/sim/doorwatch';
-import { compareFigures, figuresFromStats, pickFigures } from '@/lib/sim/experiment';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { startFleet, type Fleet } from '@/scripts/sim/fleet';
+import { listAllSessions, readStats, SIM_ADMIN_TOKEN } from '@/scripts/sim/doorwatch';
+import { compareFigures, figuresFromStats, pickFigures } from '@/scripts/sim/experiment';
 
 const A = { name: 'fleet-ref-a', secret: generateSecret(), mode: 'refusing' as const };
 const B = { name: 'fleet-ref-b', secret: generateSecret(), mode: 'refusing' as const };

@@ -9,7 +9,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { startAppServer, TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { API_ROUTES } from '@/lib/contract/api/routes';
 
 const INGEST_SEED = 1010;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postSigned } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { Webhook } from 'standardwebhooks';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { sqliteWriteLock } from '@/lib/db/thread-write-lock';
 import { ApiError } from '@/lib/http/api-error';
 import { inThreadExaminer } from '@/lib/ingest/ingest-body';
 import { INGEST_THREAD_BUNDLE, IngestThreadPool, withRebuiltFailures } from '@/lib/ingest/ingest-threads';
 import { Unauthorized } from '@/lib/ingest/unauthorized';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 const ROOT = join(import.meta.dirname, '..', '..');

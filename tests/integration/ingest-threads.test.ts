@@ -5,8 +5,8 @@
 // reach the request thread: the statement timings in /metrics, the change feed's announcements.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { createRng } from '@/lib/sim/random';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { createRng } from '@/lib/wire/random';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { testProvider } from '../support/test-database';
 import { T0, randomTimelines, shuffled } from '../support/random-timelines';

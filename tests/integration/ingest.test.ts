@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { createTestDatabase, testProvider } from '../support/test-database';
 import { startTcpProxy } from '../support/tcp-proxy';
 

@@ -3,7 +3,7 @@
 // while leading. On SQLite the one instance always leads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { createLeaderLease } from '@/lib/schedule/leader-lease';
 import { startPeriodicJob } from '@/lib/schedule/periodic-job';
 import { createTestDatabase } from '../support/test-database';

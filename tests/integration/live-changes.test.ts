@@ -7,7 +7,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';
 const SECRET = generateSecret();

@@ -19,7 +19,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createReporter, type Reporter } from '@doorwatch/reporter';
 import { createMcpSdkAdapter, type McpSdkAdapter } from '@doorwatch/reporter/mcp-sdk';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { ZSessionListResponse } from '@/lib/contract/api/sessions';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZStatsResponse } from '@/lib/contract/api/stats';

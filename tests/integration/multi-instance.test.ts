@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const SECRET = generateSecret();
 const SERVERS = { DOORWATCH_SERVERS: `alpha=${SECRET}` };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { ZReadyResponse } from '@/lib/contract/api/health-probes';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents, postSigned } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { Q_BATCHES, Q_RANGE } from '../support/query-fixtures';
 
 const ADMIN = 'dw_test_admin_token_0123456789abcdef';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
 import { SESSION_CSV_COLUMNS, ZSessionListResponse, ZSessionView } from '@/lib/contract/api/sessions';
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';

@@ -10,11 +10,11 @@
 import { after, test } from 'node:test';
 import { createParser } from 'eventsource-parser';
 import assert from 'node:assert/strict';
-import { generateSecret } from '@/lib/store/servers/server-secret';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { generateSecret } from '@/lib/contract/server-secret';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { openDb, type Db } from '@/lib/db/client';
 import { primaryWalPosition, replayedPast } from '@/lib/db/replica-position';
-import { WRITTEN_COOKIE } from '@/lib/http/read-after-write';
+import { WRITTEN_COOKIE } from '@/lib/route/read-after-write';
 import { startThrowawayCluster } from '../../scripts/test-postgres.mjs';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startAppServer, type AppServer } from '@/tests/support/app-server';
 import { readReportedSession, REFUSED_TIMELINE_TYPES } from '@/tests/support/reported-session';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { testProvider } from '../support/test-database';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const SECRET = generateSecret();
 const DAY = 86_400_000;

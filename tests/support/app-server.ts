@@ -1,8 +1,8 @@
 // Starts the real, built Doorwatch (`npm start` path: migrations, provisioning, then serving)
 // on a free loopback port with its own database, for integration and browser tests.
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig, type Provider } from '@/lib/db/config';
-import { startDoorwatchProcess, type DoorwatchProcess } from '@/lib/launch/doorwatch-process';
+import { readDatabaseConfig, type Provider } from '@/lib/config/database-url';
+import { startDoorwatchProcess, type DoorwatchProcess } from '@/scripts/launch/doorwatch-process';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The bootstrap admin token every test server starts with. */

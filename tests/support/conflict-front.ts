@@ -1,7 +1,7 @@
 // A loopback HTTP front for the reference sim server that plays the third kind of
 // server: it answers 409 to a reconnect that reuses a token without Last-Event-ID (the request
 // that would start a second negotiation), and passes everything else through — SSE streams,
-// DELETEs and WebSocket upgrades — to the server behind it. (lib/sim/server.ts has no such mode;
+// DELETEs and WebSocket upgrades — to the server behind it. (scripts/sim/server.ts has no such mode;
 // see docs/probes.md.)
 import { createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';

@@ -4,7 +4,7 @@
 // earlier tokens (renegotiation chains, also across servers).
 import fc from 'fast-check';
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import { createRng } from '@/lib/sim/random';
+import { createRng } from '@/lib/wire/random';
 import { buildHistory, historySpecArb } from '../unit/support/histories';
 import { T0 } from '../unit/support/timeline';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig, type Provider } from '@/lib/db/config';
+import { readDatabaseConfig, type Provider } from '@/lib/config/database-url';
 
 export function testProvider(): Provider {
   const v = (process.env.DOORWATCH_TEST_DATABASE ?? 'sqlite').trim().toLowerCase();

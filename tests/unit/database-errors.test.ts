@@ -1,4 +1,4 @@
-// The one classification of database failures (lib/ingest/database-unavailable.ts): only what a
+// The one classification of database failures (lib/db/database-errors.ts): only what a
 // retry can cure is retryable (503), with real errors from the real drivers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { retryWhileBusy } from '@/lib/db/sqlite-busy';
 import { jsonPreview, jsonDepth } from '@/lib/contract/json-bounds';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRateLimiter } from '@/lib/ingest/rate-limiter';
-import { isWellFormedSecret, generateSecret } from '@/lib/store/servers/server-secret';
+import { isWellFormedSecret, generateSecret } from '@/lib/contract/server-secret';
 
 test('the bucket allows its burst, refills at the rate, and says how long to wait', () => {
   const limiter = new EventRateLimiter(1000, 2000);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { histogramKey, summarizeHistogram, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { addContributions, pruneZeroCells, type RollupDelta } from '@/lib/metrics/rollup-contributions';

@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { markMigrationRolledBack, runMigrations } from '@/lib/db/migrate/run-migrations';
 import { MigrationError } from '@/lib/db/migrate/migration-error';
 import { Prisma as SqlitePrisma } from '@/lib/db/generated/sqlite/client';

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 import { API_ROUTES } from '@/lib/contract/api/routes';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
-import { ROUTE_METHODS, type RefusedMethod } from '@/lib/http/method-not-allowed';
+import { ROUTE_METHODS, type RefusedMethod } from '@/lib/route/method-not-allowed';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 

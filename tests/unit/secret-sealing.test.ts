@@ -5,13 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SecretSealingError, isSealed, openSecret, readSealingKey, sealSecret } from '@/lib/store/servers/secret-sealing';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { SecretSealingError, readSealingKey } from '@/lib/config/sealing-key';
+import { isSealed, openSecret, sealSecret } from '@/lib/store/servers/secret-sealing';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { openDb } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/db/config';
+import { readDatabaseConfig } from '@/lib/config/database-url';
 import { reloadSettings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import * as registry from '@/lib/store/servers/server-registry';
+import { StoreError } from '@/lib/store/store-error';
+import { storeErrorAnswer } from '@/lib/http/store-error-answer';
 
 const KEY = randomBytes(32).toString('base64');
 const OTHER = randomBytes(32).toString('base64');
@@ -76,7 +79,11 @@ test('registry: start-up seals secrets stored in clear, ingest opens them, a wro
     await assert.rejects(registry.sealStoredSecrets(db), code('secret_key_mismatch'));
     await assert.rejects(
       registry.activeSecrets(db, 'edge'),
-      (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'secret_key_mismatch',
+      (err: unknown) =>
+        err instanceof StoreError &&
+        err.kind === 'unavailable' &&
+        err.code === 'secret_key_mismatch' &&
+        storeErrorAnswer(err).status === 503,
     );
 
     // Changing keys: with the old one as DOORWATCH_SECRET_KEY_PREVIOUS, start-up re-seals with the new one.

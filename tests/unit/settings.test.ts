@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SETTING_NAMES, SettingsError, readSettings, type Settings } from '@/lib/config/settings';
 import { rateLimiterFromEnv } from '@/lib/ingest/rate-limiter';
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 
 const ROOT = resolve(__dirname, '..', '..');
 

@@ -7,8 +7,8 @@ import {
   type ClientAction,
   type ClientInput,
   type ClientState,
-} from '@/lib/sim/client-machine';
-import type { SseEvent } from '@/lib/sim/sse';
+} from '@/scripts/sim/client-machine';
+import type { SseEvent } from '@/lib/wire/sse';
 
 function run(inputs: ClientInput[], from: ClientState = initialClientState()) {
   let state = from;

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { FaultInjector, ResetSchedule, type Resettable } from '@/lib/sim/injector';
-import { createRng } from '@/lib/sim/random';
+import { FaultInjector, ResetSchedule, type Resettable } from '@/lib/wire/injector';
+import { createRng } from '@/lib/wire/random';
 
 describe('sim reset schedule', () => {
   test('random resets: exponential delays with the configured mean, reproducible from the seed', () => {

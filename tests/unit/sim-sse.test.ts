@@ -2,7 +2,7 @@
 // hand-written parser got wrong, plus the round trip with what the simulated server writes.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatSse, SseParser } from '@/lib/sim/sse';
+import { formatSse, SseParser } from '@/lib/wire/sse';
 
 /** Every way of cutting the wire in two must give the same events. */
 function parseSplitEverywhere(wire: string) {

@@ -1,6 +1,6 @@
 import { liveRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 

@@ -18,7 +18,3 @@ export const ZRegisteredServer = z.object({ name: z.string(), createdAt: z.strin
 export const ZRegisteredServersResponse = z.object({ servers: z.array(ZRegisteredServer) });
 /** The secret is returned once, at creation or rotation, and never again. */
 export const ZServerSecretResponse = z.object({ name: z.string(), secret: z.string(), previousValidUntil: z.string().optional() });
-
-export type TAddServerRequest = z.infer<typeof ZAddServerRequest>;
-export type TRegisteredServer = z.infer<typeof ZRegisteredServer>;
-export type TServerSecretResponse = z.infer<typeof ZServerSecretResponse>;

@@ -89,7 +89,7 @@ export const ZAlertRuleState = z.object({
 });
 
 /** One server's state of a rule (a rule is evaluated per server). */
-export const ZAlertServerState = ZAlertRuleState.extend({
+const ZAlertServerState = ZAlertRuleState.extend({
   server: z.string().meta({ description: 'the server this state is about ("" for a state from before per-server evaluation)' }),
 });
 
@@ -122,7 +122,7 @@ export type TAlertRuleListResponse = z.infer<typeof ZAlertRuleListResponse>;
  * was sent; held: over DOORWATCH_ALERT_MAX_PER_MINUTE, not sent; summarized: held, then counted in a
  * summary notification.
  */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'superseded', 'held', 'summarized'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'superseded', 'held', 'summarized'] as const;
 export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const ZDeliverySummary = z.object({

@@ -27,7 +27,6 @@ export const ZApiError = z.object({
     details: z.unknown().optional(),
   }),
 });
-export type TApiError = z.infer<typeof ZApiError>;
 
 /** The time range a response covers, after parsing relative forms and aligning to whole minutes. */
 export const ZResolvedRange = z.object({
@@ -37,7 +36,6 @@ export const ZResolvedRange = z.object({
   fromInput: z.string(),
   toInput: z.string(),
 });
-export type TResolvedRange = z.infer<typeof ZResolvedRange>;
 
 /** A `from`/`to` parameter as written (RFC 3339, epoch ms or now-15m); lib/queries resolves it. */
 export const zInstantParam = (description: string) => z.string().max(64, 'must be at most 64 characters').optional().meta({ description });

@@ -43,7 +43,6 @@ export const ZDeadLetterListResponse = z.object({
 export type TDeadLetterListResponse = z.infer<typeof ZDeadLetterListResponse>;
 
 export const ZDeadLetterResponse = z.object({ deadLetter: ZDeadLetter });
-export type TDeadLetterResponse = z.infer<typeof ZDeadLetterResponse>;
 
 /** GET /api/v1/admin/dead-letters parameters. */
 export const ZDeadLetterQuery = z.object({

@@ -5,7 +5,6 @@ export const ZLiveResponse = z.object({
   status: z.literal('live'),
   uptimeSeconds: z.number(),
 });
-export type TLiveResponse = z.infer<typeof ZLiveResponse>;
 
 export const ZReadyResponse = z.object({
   status: z.enum(['ready', 'not_ready']),

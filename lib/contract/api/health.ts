@@ -11,4 +11,3 @@ export const ZHealthResponse = z.object({
   }),
   uptimeSeconds: z.number(),
 });
-export type THealthResponse = z.infer<typeof ZHealthResponse>;

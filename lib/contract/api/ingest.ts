@@ -26,7 +26,6 @@ export const ZIngestResponse = z.object({
   duplicates: ZCount,
   rejected: z.array(ZRejectedEvent),
 });
-export type TIngestResponse = z.infer<typeof ZIngestResponse>;
 
 export const INGEST_HEADERS = [
   { name: 'webhook-id', required: true, description: 'Standard Webhooks message id (unique per request; retries reuse it)' },

@@ -19,29 +19,24 @@ export const ZOperatorView = z.object({
 export type TOperatorView = z.infer<typeof ZOperatorView>;
 
 export const ZOperatorListResponse = z.object({ operators: z.array(ZOperatorView) });
-export type TOperatorListResponse = z.infer<typeof ZOperatorListResponse>;
 
 /** POST /api/v1/operators body. */
 export const ZCreateOperatorRequest = z.object({
   name: z.string().trim().min(1).max(100),
   role: z.enum(OPERATOR_ROLES),
 });
-export type TCreateOperatorRequest = z.infer<typeof ZCreateOperatorRequest>;
 
 /** POST /api/v1/operators answer (201): the token is shown only here, once. */
 export const ZCreateOperatorResponse = z.object({
   operator: ZOperatorView,
   token: z.string(),
 });
-export type TCreateOperatorResponse = z.infer<typeof ZCreateOperatorResponse>;
 
 /** DELETE /api/v1/operators/{id} answer. */
 export const ZRevokeOperatorResponse = z.object({ operator: ZOperatorView });
-export type TRevokeOperatorResponse = z.infer<typeof ZRevokeOperatorResponse>;
 
 /** POST /api/auth/login body. */
 export const ZLoginRequest = z.object({ token: z.string().min(1).max(512) });
-export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
 /** POST /api/auth/login and GET /api/auth/me answer. */
 export const ZAuthSessionResponse = z.object({

@@ -39,7 +39,6 @@ export const ZLastRejection = z.object({
   /** Sender clock minus Doorwatch clock (ms) for timestamp_out_of_tolerance; positive = sender ahead. */
   skewMs: z.number().nullable(),
 });
-export type TLastRejection = z.infer<typeof ZLastRejection>;
 
 export const ZRejectionSummary = z.object({
   /** Refused requests in range. */
@@ -53,4 +52,3 @@ export type TRejectionSummary = z.infer<typeof ZRejectionSummary>;
 export const ZUnknownServerRejections = ZRejectionSummary.extend({
   recentNames: z.array(z.string()),
 });
-export type TUnknownServerRejections = z.infer<typeof ZUnknownServerRejections>;

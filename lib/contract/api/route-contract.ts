@@ -1,5 +1,5 @@
 // What one API operation promises: who may call it, the zod schemas of its input and output, and
-// how it is named in the OpenAPI document. lib/http/route.ts enforces it, openapi.ts describes it,
+// how it is named in the OpenAPI document. lib/route/define-route.ts enforces it, openapi.ts describes it,
 // lib/ui/queries.ts builds URLs from its query schema, so no parameter exists in one place only.
 import { z } from 'zod';
 

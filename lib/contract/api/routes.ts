@@ -1,5 +1,5 @@
 // Every operation of the HTTP API, declared once. app/api/**/route.ts serves each with defineRoute
-// (lib/http/route.ts); openapi.ts generates the document from this list; a unit test checks the
+// (lib/route/define-route.ts); openapi.ts generates the document from this list; a unit test checks the
 // app tree and this list name the same operations.
 import { z } from 'zod';
 import { routeContract, zText, type RouteContract } from './route-contract';

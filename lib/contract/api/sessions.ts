@@ -103,10 +103,8 @@ export const ZSessionListQuery = ZSessionFilterQuery.extend({
   cursor: ZCursorParam,
   format: z.enum(EXPORT_FORMATS).optional().meta({ description: 'csv or json: stream the WHOLE filtered set instead of a page' }),
 });
-export type TSessionListQuery = z.output<typeof ZSessionListQuery>;
 
 /** GET /api/v1/sessions/export parameters. */
 export const ZSessionExportQuery = ZSessionFilterQuery.extend({
   format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: 'csv (default) or json' }),
 });
-export type TSessionExportQuery = z.output<typeof ZSessionExportQuery>;

@@ -43,7 +43,6 @@ export const ZBoundaryCounts = z.object({
   dualNegotiations: ZCount,
   burnedTokenReuses: ZCount,
 });
-export type TBoundaryCounts = z.infer<typeof ZBoundaryCounts>;
 
 /** Totals that are plain counts both per bucket and over the whole range. */
 const ZActivityCounts = z.object({
@@ -72,7 +71,6 @@ export const ZStatsBucket = ZStatsCounts.extend({
   /** Renegotiation latency over successors opened (`successorOpenedAt`) in this bucket. */
   renegotiationLatencyMs: ZBucketLatency,
 });
-export type TStatsBucket = z.infer<typeof ZStatsBucket>;
 
 export const ZHistogramBucket = z.object({
   /** Inclusive lower bound in ms. */

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Provider } from '../config';
+import type { Provider } from '@/lib/config/database-url';
 import { MigrationError } from './migration-error';
 
 export interface MigrationFile {

@@ -2,7 +2,7 @@
 // CLI downloads, and air-gapped machines cannot). Bookkeeping is Prisma's own
 // _prisma_migrations table, so `prisma migrate status|deploy` on a connected machine agrees.
 import { randomUUID } from 'node:crypto';
-import type { DatabaseConfig } from '../config';
+import type { DatabaseConfig } from '@/lib/config/database-url';
 import { readMigrationFiles } from './migration-files';
 import { MigrationError } from './migration-error';
 import type { MigrationDriver } from './migration-driver';

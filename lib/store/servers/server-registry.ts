@@ -2,10 +2,11 @@
 // DOORWATCH_SERVERS at start-up, the `npm run server` CLI, and the admin API.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/api-error';
 import { settings } from '@/lib/config/settings';
-import { SERVER_NAME, generateSecret, isWellFormedSecret } from './server-secret';
-import { SecretSealingError, isSealed, openSecret, openSecretWith, sealSecret, type SealingKey } from './secret-sealing';
+import { SERVER_NAME, generateSecret, isWellFormedSecret } from '@/lib/contract/server-secret';
+import { SecretSealingError, type SealingKey } from '@/lib/config/sealing-key';
+import { isSealed, openSecret, openSecretWith, sealSecret } from './secret-sealing';
+import { StoreError } from '../store-error';
 
 // The keys come from the process's settings (lib/config), validated at start-up.
 const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
@@ -22,15 +23,17 @@ export interface ServerInfo {
 
 function assertName(name: string): void {
   if (!SERVER_NAME.test(name)) {
-    throw new ApiError(400, 'invalid_server_name', `server name "${name}" must be 1-64 characters of a-z, 0-9 and "-"`);
+    throw new StoreError('invalid', 'invalid_server_name', `server name "${name}" must be 1-64 characters of a-z, 0-9 and "-"`);
   }
 }
 
 export async function addServer(db: Db, name: string, secret: string = generateSecret()): Promise<{ name: string; secret: string }> {
   assertName(name);
-  if (!isWellFormedSecret(secret)) throw new ApiError(400, 'invalid_secret', 'a secret must be whsec_ followed by base64 of 24-64 bytes');
+  if (!isWellFormedSecret(secret))
+    throw new StoreError('invalid', 'invalid_secret', 'a secret must be whsec_ followed by base64 of 24-64 bytes');
   const existing = await db.prisma.server.findUnique({ where: { name } });
-  if (existing) throw new ApiError(409, 'server_exists', `server "${name}" is already registered; use rotate to change its secret`);
+  if (existing)
+    throw new StoreError('conflict', 'server_exists', `server "${name}" is already registered; use rotate to change its secret`);
   await db.prisma.server.create({ data: { name, secrets: { create: { id: randomUUID(), secret: sealSecret(secret, sealingKey()) } } } });
   invalidateSecretCache(name);
   return { name, secret };
@@ -43,9 +46,10 @@ export async function rotateSecret(
   graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
 ): Promise<{ name: string; secret: string; previousValidUntil: string }> {
   assertName(name);
-  if (!Number.isFinite(graceSeconds) || graceSeconds < 0) throw new ApiError(400, 'invalid_grace', 'graceSeconds must be a number >= 0');
+  if (!Number.isFinite(graceSeconds) || graceSeconds < 0)
+    throw new StoreError('invalid', 'invalid_grace', 'graceSeconds must be a number >= 0');
   const server = await db.prisma.server.findUnique({ where: { name } });
-  if (!server) throw new ApiError(404, 'server_not_found', `no server named "${name}"`);
+  if (!server) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
   const now = new Date();
   const until = new Date(now.getTime() + graceSeconds * 1000);
   const secret = generateSecret();
@@ -63,7 +67,7 @@ export async function rotateSecret(
 export async function removeServer(db: Db, name: string): Promise<void> {
   assertName(name);
   const deleted = await db.prisma.server.deleteMany({ where: { name } });
-  if (deleted.count === 0) throw new ApiError(404, 'server_not_found', `no server named "${name}"`);
+  if (deleted.count === 0) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
   invalidateSecretCache(name);
 }
 
@@ -135,7 +139,7 @@ export async function activeSecrets(db: Db, name: string, now = Date.now()): Pro
     secrets = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now).map((r) => openStored(r.secret));
   } catch (err) {
     // A configuration fault, not the sender's: 503 so senders retry (nothing is lost) once it is fixed.
-    if (err instanceof SecretSealingError) throw new ApiError(503, err.code, err.message, { 'retry-after': '30' });
+    if (err instanceof SecretSealingError) throw new StoreError('unavailable', err.code, err.message);
     throw err;
   }
   secretCache.set(name, { secrets, loadedAt: now });

@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '@/lib/contract/api/openapi';
 import { openApiRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 // API documentation, not data: served without auth and cached briefly (the contract's
 // cache-control), not prerendered (a static route would be cached for a year).

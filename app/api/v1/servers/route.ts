@@ -1,6 +1,6 @@
 import { serverListRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';
 import { parseTimeRange } from '@/lib/queries/time-range';
 

@@ -1,6 +1,6 @@
 import { statsRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
 

@@ -1,7 +1,7 @@
 import { alertDeliveryListRoute } from '@/lib/contract/api/routes';
 import { deliveryList } from '@/lib/alerts/alert-views';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { ingestRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { ApiError } from '@/lib/http/api-error';
 import { handleIngestRequest } from '@/lib/ingest/ingest-request';
 import { rateLimiterFromEnv } from '@/lib/ingest/rate-limiter';

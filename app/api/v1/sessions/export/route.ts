@@ -1,6 +1,6 @@
 import { sessionExportRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';

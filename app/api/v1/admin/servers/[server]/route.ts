@@ -1,6 +1,6 @@
 import { serverRemoveRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { removeServer } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';

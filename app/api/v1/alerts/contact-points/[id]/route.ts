@@ -1,7 +1,7 @@
 import { contactPointDeleteRoute } from '@/lib/contract/api/routes';
 import { removeContactPoint } from '@/lib/alerts/alert-views';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { probeTargetClearRoute, probeTargetSetRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
-import { clearProbeTarget, setProbeTarget } from '@/lib/queries/probe-history';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+import { clearProbeTarget, setProbeTarget } from '@/lib/probes/probe-admin';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { probeRunRoute } from '@/lib/contract/api/routes';
-import { defineRoute } from '@/lib/http/route';
-import { refuseOtherMethods } from '@/lib/http/method-not-allowed';
-import { runProbeNow } from '@/lib/queries/probe-history';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+import { runProbeNow } from '@/lib/probes/probe-admin';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,9 +2,9 @@
 // Used by the demo (`startFleet` with realistic rates), the experiment runner and the e2e tests.
 import { createReporter, type Reporter, type ReporterError, type ReporterOptions } from '@doorwatch/reporter';
 import { SimClient } from './client';
-import { FaultInjector, ResetSchedule, type InjectorCounts, type ResetScheduleOptions } from './injector';
+import { FaultInjector, ResetSchedule, type InjectorCounts, type ResetScheduleOptions } from '@/lib/wire/injector';
 import { Ledger, type FleetFigures } from './ledger';
-import { createRng, drawMs, type MsRange } from './random';
+import { createRng, drawMs, type MsRange } from '@/lib/wire/random';
 import { startSimServer, type ServerMode, type SimServer } from './server';
 
 export interface FleetServerSpec {

@@ -1,10 +1,10 @@
 // Starts the real, built Doorwatch (the `npm start` path: migrations, provisioning, then serving)
 // on a free loopback port with a fresh SQLite database in a temp folder, and reads its query API.
-// The same launch as the test harness (lib/launch), for the experiment runner.
+// The same launch as the test harness (scripts/launch), for the experiment runner.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDoorwatchProcess } from '@/lib/launch/doorwatch-process';
+import { startDoorwatchProcess } from '@/scripts/launch/doorwatch-process';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import type { TSessionListResponse, TSessionView } from '@/lib/contract/api/sessions';
 

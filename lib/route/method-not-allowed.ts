@@ -4,8 +4,8 @@
 // a sender that calls ingest with the wrong method is visible. Each route file exports these beside
 // its defineRoute handlers (tests/unit/openapi-coverage.test.ts checks that every route answers every method).
 import type { RouteContract } from '@/lib/contract/api/route-contract';
-import { ApiError, errorResponse } from './api-error';
-import { observed } from './route';
+import { ApiError, errorResponse } from '@/lib/http/api-error';
+import { observed } from './define-route';
 
 /** The methods a route file answers: Next answers OPTIONS itself, and HEAD for a route with GET. */
 export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

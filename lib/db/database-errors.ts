@@ -2,9 +2,8 @@
 // retry can cure (connection refused or lost, the server shutting down, a lock or pool wait
 // that timed out, a serialization conflict) is answered 503 + Retry-After: senders retry it
 // with backoff. Anything else (a value the database refuses, a bug) would fail again on every
-// retry, so it must never be a 503: ingest isolates and dead-letters it instead (ingest-events.ts).
-import { ApiError } from '@/lib/http/api-error';
-import { isSqliteBusy } from '@/lib/db/sqlite-busy';
+// retry, so it must never be a 503: ingest isolates and dead-letters it instead (lib/ingest/ingest-events.ts).
+import { isSqliteBusy } from './sqlite-busy';
 
 // PostgreSQL SQLSTATEs: 08 connection exception, 53 insufficient resources, 57P0x shutdown /
 // cannot connect now, 57014 statement timeout/cancel, 40001 serialization, 40P01 deadlock,
@@ -52,28 +51,6 @@ export function isRetryableDatabaseError(err: unknown): boolean {
   });
 }
 
-const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200));
-import { componentLogger } from '@/lib/log/logger';
-
-/**
- * A failed write means nothing was committed; the sender should retry later. Answered 503 +
- * Retry-After (never 500), which the reporter and Standard Webhooks senders retry with backoff.
- */
-export function databaseUnavailable(err: unknown): ApiError {
-  componentLogger('ingest').error({ err: firstLine(err) }, 'database unavailable');
-  return new ApiError(
-    503,
-    'database_unavailable',
-    'the database cannot take the request right now; nothing from this request was stored, retry later',
-    {
-      'retry-after': '5',
-    },
-  );
-}
-
-/** Logs a database failure no retry can cure (the caller answers it as a data error). */
-export function logUnstorable(what: string, err: unknown): string {
-  const detail = firstLine(err);
-  componentLogger('ingest').error({ err: detail }, what);
-  return detail;
-}
+/** The first line of a database error, short enough for a log field or a dead letter. */
+export const databaseErrorLine = (err: unknown) =>
+  err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err).slice(0, 200);

@@ -3,7 +3,7 @@
 // renegotiations, deadlocks) within a minute. The idle timeout is compressed to 20 s so the naive
 // server's deadlocks visibly start (flagged once older than Doorwatch's threshold, 10 s by
 // default) and end.
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import { startFleet, type Fleet, type FleetOptions, type FleetServerSpec } from './fleet';
 
 /** Fresh secrets for the three demo servers (register them with `serversEnv`). */

@@ -5,8 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Session, SessionTable } from './session-table';
-
-export const SUBPROTOCOL = 'mcp.v1';
+import { SUBPROTOCOL } from '@/lib/wire/subprotocol';
 
 /** Writes an `upgrade-accepted` event naming its own negotiation; returns that event's id. */
 export function writeUpgradeAccepted(table: SessionTable, s: Session): number {

@@ -3,11 +3,11 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { initialClientState, isResettable, stepClient, type ClientAction, type ClientInput, type ClientState } from './client-machine';
-import type { FaultInjector, Resettable } from './injector';
+import type { FaultInjector, Resettable } from '@/lib/wire/injector';
 import type { Ledger } from './ledger';
-import { drawMs, type MsRange, type Rng } from './random';
-import { SUBPROTOCOL } from './server';
-import { SseParser } from './sse';
+import { drawMs, type MsRange, type Rng } from '@/lib/wire/random';
+import { SUBPROTOCOL } from '@/lib/wire/subprotocol';
+import { SseParser } from '@/lib/wire/sse';
 
 export interface SimClientOptions {
   /** Base URL of the server a new session is opened on. */

@@ -1,7 +1,7 @@
 // The experiment of the design note, rerun against a real Doorwatch: N injected TCP resets into
 // a fleet of reference clients talking to one reference server (refusing or naive), with
 // compressed timeouts. The fleet's own figures are compared with what Doorwatch's stats API reports.
-import { generateSecret } from '@/lib/store/servers/server-secret';
+import { generateSecret } from '@/lib/contract/server-secret';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { launchDoorwatch, readStats, SIM_ADMIN_TOKEN } from './doorwatch';
 import { startFleet, type FleetOptions } from './fleet';

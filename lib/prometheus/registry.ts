@@ -1,7 +1,8 @@
-// The app's one prom-client Registry (per process, on globalThis so Next's module copies share
+// The app's one prom-client Registry (per process, lib/config/process-state.ts, so Next's module copies share
 // it): default process metrics, the database-derived domain families (domain-metrics.ts), and
 // per-instance families that only make sense per process (request and query durations, ingest
 // batch outcomes), which Prometheus sums across instances as usual.
+import { processSingleton } from '@/lib/config/process-state';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { getDb, getReadDb } from '@/lib/db/client';
 import { replicaLagSeconds } from '@/lib/db/replica-position';
@@ -72,9 +73,7 @@ function build() {
 
 export type AppMetrics = ReturnType<typeof build>;
 
-const state = globalThis as unknown as { doorwatchMetrics?: AppMetrics };
-
 /** The process's metrics (created on first use). */
 export function appMetrics(): AppMetrics {
-  return (state.doorwatchMetrics ??= build());
+  return processSingleton('doorwatchMetrics', build);
 }

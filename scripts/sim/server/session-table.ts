@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { DoorwatchEvent, EventType } from '@/lib/contract/event';
 import type { Reporter } from '@doorwatch/reporter';
-import { formatSse } from '../sse';
+import { formatSse } from '@/lib/wire/sse';
 import type { Ledger, TokenRecord } from '../ledger';
 import type { ServerMode } from './options';
 

@@ -22,7 +22,6 @@ import { SessionTable } from './server/session-table';
 import { createUpgradeHandler } from './server/upgrade';
 
 export type { ServerMode, SimServerOptions } from './server/options';
-export { SUBPROTOCOL } from './server/upgrade';
 
 export interface SimServer {
   name: string;

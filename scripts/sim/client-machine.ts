@@ -13,7 +13,7 @@
 // - on `stop` (drain) a live, healthy stream is closed (DELETE); everything in flight finishes
 //   first. A stream resumed during the drain counts as healthy only after its first ordinary
 //   event, so a boundary resume still plays out (deadlock to the timeout, or renegotiation).
-import type { SseEvent } from './sse';
+import type { SseEvent } from '@/lib/wire/sse';
 
 export type ClientPhase =
   | 'idle' // between sessions

@@ -8,16 +8,19 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { logger } from '@/lib/log/logger';
-import { appMetrics } from '@/lib/metrics/prometheus/registry';
+import { appMetrics } from '@/lib/prometheus/registry';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { getDb, getReadDb, type Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
-import { databaseUnavailable, isRetryableDatabaseError } from '@/lib/ingest/database-unavailable';
-import { ApiError, errorBody, errorResponse } from './api-error';
-import { parseInput, parseQuery } from './parse-input';
+import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { databaseUnavailable } from '@/lib/http/database-unavailable';
+import { ApiError, errorBody, errorResponse } from '@/lib/http/api-error';
+import { parseInput, parseQuery } from '@/lib/http/parse-input';
 import { readDbFor, writtenCookie } from './read-after-write';
-import { readJsonBody } from './read-json-body';
+import { readJsonBody } from '@/lib/http/read-json-body';
+import { storeErrorAnswer } from '@/lib/http/store-error-answer';
+import { StoreError } from '@/lib/store/store-error';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** Adds fields to a request's log line. */
@@ -125,7 +128,8 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
         if (cookie) response.headers.append('set-cookie', cookie);
       }
       return response;
-    } catch (err) {
+    } catch (thrown) {
+      const err = thrown instanceof StoreError ? storeErrorAnswer(thrown) : thrown;
       if (err instanceof ApiError) {
         annotate({ code: err.code });
         return errorResponse(err);
