@@ -27,10 +27,11 @@ export function FiringPanel() {
           {firing.map((r) => (
             <li key={r.id} className="alarm">
               <div className="alarm-text">
-                <strong>{r.name}</strong>
+                <strong>
+                  {r.name} on {r.firingServers.join(', ')}
+                </strong>
                 <div className="small">
                   {condition(r)} — now {fmtValue(r.status!.value)} · firing since <RelTime value={r.status!.since} tz={global.tz} />
-                  {r.server ? ` · ${r.server}` : ''}
                 </div>
               </div>
             </li>

@@ -11,7 +11,7 @@ import { useAlertHistory } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { KIND_TONE, condition, fmtValue } from './alert-text';
 
-const DELIVERY_TONE = { delivered: 'good', pending: 'warn', failed: 'bad' } as const;
+const DELIVERY_TONE = { delivered: 'good', pending: 'warn', failed: 'bad', superseded: '', held: 'warn', summarized: '' } as const;
 
 function DeliveryChip({ d }: { d: TDeliverySummary }) {
   const what =
@@ -19,7 +19,11 @@ function DeliveryChip({ d }: { d: TDeliverySummary }) {
       ? `failed after ${d.attempts} attempts: ${d.lastError ?? ''}`
       : d.status === 'pending'
         ? `retrying (${d.attempts} attempts${d.lastError ? `: ${d.lastError}` : ''})`
-        : 'delivered';
+        : d.status === 'superseded'
+          ? 'superseded by a newer change'
+          : d.status === 'held' || d.status === 'summarized'
+            ? `held back by the rate bound${d.status === 'summarized' ? ' (counted in a summary)' : ''}`
+            : 'delivered';
   return (
     <span
       className={`chip ${DELIVERY_TONE[d.status]}`}
@@ -105,7 +109,7 @@ export function HistoryPanel() {
                 {t.ruleName}
                 <div className="small muted">
                   {condition(t)}
-                  {t.server ? ` · ${t.server}` : ''}
+                  {t.alertServer ? ` · ${t.alertServer}` : ''}
                 </div>
               </td>
               <td>

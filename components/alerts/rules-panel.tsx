@@ -106,14 +106,16 @@ export function RulesPanel({ admin }: { admin: boolean }) {
                 </td>
                 <td className="small">{condition(r)}</td>
                 <td className="num">{fmtSeconds(r.forSeconds)}</td>
-                <td className="mono small">{r.server ?? 'all'}</td>
+                <td className="mono small">{r.server ?? 'each server'}</td>
                 <td>
                   {r.status ? (
                     <span
                       className={`chip ${STATE_TONE[r.status.state]}`}
                       title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
                     >
-                      {r.status.state} since <RelTime value={r.status.since} tz={global.tz} />
+                      {r.status.state}
+                      {r.firingServers.length > 0 && !r.server ? ` on ${r.firingServers.join(', ')}` : ''} since{' '}
+                      <RelTime value={r.status.since} tz={global.tz} />
                     </span>
                   ) : (
                     <span className="chip">not evaluated yet</span>

@@ -15,7 +15,8 @@ export function AlertBanner() {
       <div className="alarm-text">
         {firing.length > 0 && (
           <strong>
-            {firing.length === 1 ? 'Alert firing' : `${firing.length} alerts firing`}: {firing.map((r) => r.name).join(', ')}
+            {firing.length === 1 ? 'Alert firing' : `${firing.length} alerts firing`}:{' '}
+            {firing.map((r) => `${r.name} on ${r.firingServers.join(', ')}`).join('; ')}
           </strong>
         )}
         {failed > 0 && (

@@ -6,7 +6,7 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { countAlertTransitions, listAlertTransitions } from '@/lib/store/alert-transitions';
 import { listAlertDeliveries, type AlertDeliveryRow, type DeliveryStatus } from '@/lib/store/alert-deliveries';
 import { listContactPoints } from '@/lib/store/alert-contact-points';
-import { transitionSessionsPath } from './notification-body';
+import { transitionServer, transitionSessionsPath, transitionSummary } from './notification-body';
 
 const iso = (ms: number | null) => (ms === null ? null : toIsoMs(ms));
 
@@ -16,6 +16,7 @@ function deliveryView(d: AlertDeliveryRow, names: Map<string, string>): TDeliver
     contactPointId: d.contactPointId,
     contactPointName: names.get(d.contactPointId) ?? null,
     status: d.status,
+    sequence: d.sequence,
     attempts: d.attempts,
     nextAttemptAt: d.status === 'pending' ? toIsoMs(d.nextAttemptAt) : null,
     lastAttemptAt: iso(d.lastAttemptAt),
@@ -51,6 +52,9 @@ export async function alertHistory(
       threshold: t.threshold,
       windowSeconds: Math.round(t.windowMs / 1000),
       server: t.server,
+      alertServer: transitionServer(t),
+      sequence: t.sequence,
+      summary: transitionSummary(t),
       sessionsPath: transitionSessionsPath(t),
       deliveries: deliveries.filter((d) => d.transitionId === t.id).map((d) => deliveryView(d, names)),
     })),

@@ -5,7 +5,8 @@ const log = () => componentLogger('alerts');
 const firstLine = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err));
 
 export const alertLog = {
-  transition: (rule: string, kind: string, value: number | null) => log().info({ rule, transition: kind, value }, `alert ${kind}`),
+  transition: (rule: string, kind: string, value: number | null, server: string) =>
+    log().info({ rule, server, transition: kind, value }, `alert ${kind}`),
   measureFailed: (rule: string, err: unknown) => log().error({ rule, err: firstLine(err) }, 'measuring failed (will retry)'),
   deliveryFailed: (id: string, contactPoint: string, error: string, final: boolean) =>
     log()[final ? 'error' : 'warn'](

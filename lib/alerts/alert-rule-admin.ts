@@ -20,7 +20,22 @@ import { sessionsPath } from './sessions-link';
 
 const DAY_MS = 86_400_000;
 
-function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number): TAlertRule {
+const URGENCY = { firing: 2, pending: 1, inactive: 0 } as const;
+const stateView = (s: AlertStateRow) => ({
+  state: s.state,
+  since: toIsoMs(s.since),
+  activeSince: s.activeSince === null ? null : toIsoMs(s.activeSince),
+  value: s.value,
+  evaluatedAt: toIsoMs(s.evaluatedAt),
+});
+
+/** The most urgent of a rule's server states (firing, pending, inactive; the longest-standing first). */
+function headState(states: readonly AlertStateRow[]): AlertStateRow | undefined {
+  return [...states].sort((a, b) => URGENCY[b.state] - URGENCY[a.state] || a.since - b.since || a.series.localeCompare(b.series))[0];
+}
+
+function ruleView(r: AlertRuleRow, states: readonly AlertStateRow[] = [], nowMs: number): TAlertRule {
+  const s = headState(states);
   return {
     id: r.id,
     name: r.name,
@@ -34,16 +49,14 @@ function ruleView(r: AlertRuleRow, s: AlertStateRow | undefined, nowMs: number):
     contactPointIds: r.contactPointIds,
     createdAt: toIsoMs(r.createdAt),
     updatedAt: toIsoMs(r.updatedAt),
-    status: s
-      ? {
-          state: s.state,
-          since: toIsoMs(s.since),
-          activeSince: s.activeSince === null ? null : toIsoMs(s.activeSince),
-          value: s.value,
-          evaluatedAt: toIsoMs(s.evaluatedAt),
-        }
-      : null,
-    sessionsPath: sessionsPath(r.server, (s?.activeSince ?? nowMs) - r.windowMs, nowMs),
+    status: s ? stateView(s) : null,
+    servers: states.map((x) => ({ server: x.series, ...stateView(x) })),
+    firingServers: states.filter((x) => x.state === 'firing').map((x) => x.series),
+    sessionsPath: sessionsPath(
+      s && s.state !== 'inactive' && s.series ? s.series : r.server,
+      (s?.activeSince ?? nowMs) - r.windowMs,
+      nowMs,
+    ),
   };
 }
 

@@ -9,7 +9,7 @@ import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job'
 import { alertLog } from './alert-log';
 import { deliverDueNotifications } from './deliver-notifications';
 import { evaluateAlerts } from './evaluate-alerts';
-import { publicOrigin } from './sessions-link';
+import { linkOrigin, warnWithoutPublicOrigin } from './link-origin';
 
 export function startAlertSchedule(): PeriodicJob {
   return processSingleton('doorwatchAlerts', alertJob);
@@ -17,6 +17,7 @@ export function startAlertSchedule(): PeriodicJob {
 
 function alertJob(): PeriodicJob {
   const s = settings();
+  warnWithoutPublicOrigin();
   return startPeriodicJob({
     name: 'alert evaluation',
     intervalMs: s.DOORWATCH_ALERT_INTERVAL_MS,
@@ -25,7 +26,7 @@ function alertJob(): PeriodicJob {
     onError: alertLog.runFailed,
     run: async () => {
       const { sql } = getDb();
-      await evaluateAlerts(sql, Date.now(), publicOrigin());
+      await evaluateAlerts(sql, Date.now(), { origin: linkOrigin().origin, maxPerMinute: s.DOORWATCH_ALERT_MAX_PER_MINUTE });
       await deliverDueNotifications(sql, { maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS, retryBaseMs: s.DOORWATCH_ALERT_RETRY_BASE_MS });
     },
   });

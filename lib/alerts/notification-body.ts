@@ -1,7 +1,8 @@
 // What a contact point receives for one transition (pure): the standard JSON body
 // (ZAlertNotification), or for Slack-compatible incoming webhooks {"text": …} in mrkdwn with a
-// <url|label> link to the sessions of the alert's window and server.
-import { COMPARISON_SYMBOLS, MEASURE_LABELS, type TAlertNotification } from '@/lib/contract/api/alerts';
+// <url|label> link to the sessions of the alert's window and server. The summary is a plain
+// sentence naming the server: a resolved alert says the condition no longer holds, never "0 > 0".
+import { MEASURE_LABELS, type TAlertComparison, type TAlertNotification } from '@/lib/contract/api/alerts';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 import type { ContactPointFormat } from '@/lib/store/alert-contact-points';
@@ -11,19 +12,39 @@ const fmtWindow = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 const fmtValue = (v: number | null) => (v === null || !Number.isFinite(v) ? 'no data' : String(Math.round(v * 1000) / 1000));
 
-/** "FIRING: Naive resume — naive resumes 3 > 0 over 5 min (all servers)" */
+const COMPARISON_WORDS: Record<TAlertComparison, string> = {
+  gt: 'more than',
+  gte: 'at least',
+  lt: 'less than',
+  lte: 'at most',
+};
+
+/** The server a transition is about: its series, else (history from before per-server evaluation) the rule's scope. */
+export function transitionServer(t: Pick<AlertTransitionRow, 'series' | 'server'>): string | null {
+  return t.series || t.server;
+}
+
+/** The alert a transition belongs to (rule and server): deliveries of one alert supersede each other. */
+export const alertKey = (t: Pick<AlertTransitionRow, 'ruleId' | 'series'>) => `${t.ruleId}/${t.series}`;
+
+/**
+ * "FIRING: Naive resume on srv-a — naive resumes: 3, more than 0 over the last 5 min"
+ * "RESOLVED: Naive resume on srv-a — naive resumes: 0, no longer more than 0 over the last 5 min"
+ */
 export function transitionSummary(t: AlertTransitionRow): string {
-  const scope = t.server === null ? 'all servers' : `server ${t.server}`;
-  return `${t.kind.toUpperCase()}: ${t.ruleName} — ${MEASURE_LABELS[t.measure]} ${fmtValue(t.value)} ${COMPARISON_SYMBOLS[t.comparison]} ${t.threshold} over ${fmtWindow(t.windowMs)} (${scope})`;
+  const server = transitionServer(t);
+  const condition = `${COMPARISON_WORDS[t.comparison]} ${t.threshold} over the last ${fmtWindow(t.windowMs)}`;
+  const stopped = t.kind === 'resolved' || t.kind === 'cleared';
+  return `${t.kind.toUpperCase()}: ${t.ruleName} on ${server ?? 'all servers'} — ${MEASURE_LABELS[t.measure]}: ${fmtValue(t.value)}, ${stopped ? `no longer ${condition}` : condition}`;
 }
 
 /** The alert's window: the rule's window up to the transition, to the next whole minute. */
-export function transitionSessionsPath(t: Pick<AlertTransitionRow, 'server' | 'at' | 'windowMs'>): string {
+export function transitionSessionsPath(t: Pick<AlertTransitionRow, 'server' | 'series' | 'at' | 'windowMs'>): string {
   const to = Math.ceil((t.at + 1) / 60_000) * 60_000;
-  return sessionsPath(t.server, t.at - t.windowMs, to);
+  return sessionsPath(transitionServer(t), t.at - t.windowMs, to);
 }
 
-const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function notificationBody(format: ContactPointFormat, t: AlertTransitionRow, origin: string): string {
   const url = `${origin}${transitionSessionsPath(t)}`;
@@ -34,8 +55,11 @@ export function notificationBody(format: ContactPointFormat, t: AlertTransitionR
   const body: TAlertNotification = {
     type: 'alert.transition',
     transitionId: t.id,
+    alertKey: alertKey(t),
+    sequence: t.sequence,
     kind: t.kind,
     at: toIsoMs(t.at),
+    server: transitionServer(t),
     rule: {
       id: t.ruleId,
       name: t.ruleName,

@@ -1,15 +1,7 @@
 // The dashboard's session list for an alert's window and server: where a notification and the
 // Alerts page send people (global URL parameters of lib/ui/url-state: from, to, server).
-import { settings } from '@/lib/config/settings';
-
 export function sessionsPath(server: string | null, fromMs: number, toMs: number): string {
   const q = new URLSearchParams({ from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() });
   if (server !== null) q.set('server', server);
   return `/sessions?${q}`;
-}
-
-/** The dashboard's public origin for links leaving Doorwatch: DOORWATCH_PUBLIC_ORIGIN's first, else this host. */
-export function publicOrigin(): string {
-  const s = settings();
-  return s.DOORWATCH_PUBLIC_ORIGIN[0] ?? `http://localhost:${s.PORT}`;
 }

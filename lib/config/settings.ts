@@ -230,6 +230,12 @@ export const ZSettings = z.object({
     max: 50,
     description: 'attempts per alert notification before it is marked failed',
   }),
+  DOORWATCH_ALERT_MAX_PER_MINUTE: wholeNumber({
+    default: 30,
+    min: 1,
+    max: 10_000,
+    description: 'notifications queued per contact point per minute; more are held back and reported in one summary notification',
+  }),
   DOORWATCH_ALERT_RETRY_BASE_MS: wholeNumber({
     default: 5_000,
     min: 10,
@@ -251,7 +257,9 @@ export const ZSettings = z.object({
       }
       return origins;
     })
-    .describe('the dashboard’s public origin(s) behind a proxy, comma-separated, for the CSRF Origin check'),
+    .describe(
+      'the dashboard’s public origin(s) behind a proxy, comma-separated, for the CSRF Origin check; the first is the origin of links in alert notifications',
+    ),
   LOG_LEVEL: z
     .preprocess(trimmed, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .describe('least severe log level written (fatal, error, warn, info, debug, trace, silent)'),

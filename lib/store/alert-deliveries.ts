@@ -1,11 +1,17 @@
 // The "AlertDelivery" table: the notification outbox. A row is written in the same transaction as
 // its transition, so a restart never loses a notification; a sender claims a due row by moving its
 // nextAttemptAt forward (compare-and-set), so two senders never post the same attempt twice, and a
-// sender that dies mid-attempt leaves the row due again once the claim runs out.
+// sender that dies mid-attempt leaves the row due again once the claim runs out. A newer change of
+// the same alert (rule and server) supersedes the older unsent rows to the same contact point, so a
+// receiver that comes back gets the newest state, not a stale one after it.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL, placeholders } from './tables';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/**
+ * pending → delivered | failed; pending | held → superseded (a newer change of the alert was queued);
+ * held (over DOORWATCH_ALERT_MAX_PER_MINUTE: not sent) → summarized (counted in a summary delivery).
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded' | 'held' | 'summarized';
 
 export interface AlertDeliveryRow {
   /** The webhook-id, the same on every attempt. */
@@ -21,6 +27,10 @@ export interface AlertDeliveryRow {
   body: string;
   createdAt: number;
   deliveredAt: number | null;
+  /** "ruleId/server": the alert this row notifies of (null for a rate-bound summary). */
+  alertKey: string | null;
+  /** The transition's sequence within its alert. */
+  sequence: number;
 }
 
 const D = TABLE_SQL.alertDelivery;
@@ -33,16 +43,53 @@ const fromRow = (r: AlertDeliveryRow): AlertDeliveryRow => ({
   lastStatus: num(r.lastStatus),
   createdAt: Number(r.createdAt),
   deliveredAt: num(r.deliveredAt),
+  sequence: Number(r.sequence ?? 0),
 });
 
 export async function insertAlertDelivery(
   tx: SqlExecutor,
-  row: Pick<AlertDeliveryRow, 'id' | 'transitionId' | 'contactPointId' | 'body' | 'createdAt'>,
+  row: Pick<AlertDeliveryRow, 'id' | 'transitionId' | 'contactPointId' | 'body' | 'createdAt' | 'alertKey' | 'sequence'> & {
+    status: 'pending' | 'held';
+    lastError?: string | null;
+  },
 ): Promise<void> {
   await tx.execute(
-    `INSERT INTO ${D} ("id", "transitionId", "contactPointId", "status", "attempts", "nextAttemptAt", "body", "createdAt") VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`,
-    [row.id, row.transitionId, row.contactPointId, row.createdAt, row.body, row.createdAt],
+    `INSERT INTO ${D} ("id", "transitionId", "contactPointId", "status", "attempts", "nextAttemptAt", "body", "createdAt", "alertKey", "sequence", "lastError")
+     VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.transitionId,
+      row.contactPointId,
+      row.status,
+      row.createdAt,
+      row.body,
+      row.createdAt,
+      row.alertKey,
+      row.sequence,
+      row.lastError ?? null,
+    ],
   );
+}
+
+/** Marks the unsent rows of the same alert to the same contact point with a lower sequence superseded; how many. */
+export function supersedeOlderDeliveries(
+  tx: SqlExecutor,
+  d: { contactPointId: string; alertKey: string; sequence: number; byId: string },
+): Promise<number> {
+  return tx.execute(
+    `UPDATE ${D} SET "status" = 'superseded', "lastError" = ?
+      WHERE "contactPointId" = ? AND "alertKey" = ? AND "sequence" < ? AND "status" IN ('pending', 'held')`,
+    [`superseded by ${d.byId} (sequence ${d.sequence}), a newer change of this alert`, d.contactPointId, d.alertKey, d.sequence],
+  );
+}
+
+/** Rows queued to be sent to a contact point since `sinceMs` (held ones are not): what the rate bound counts. */
+export async function countQueuedSince(sql: SqlExecutor, contactPointId: string, sinceMs: number): Promise<number> {
+  const [row] = await sql.query<{ n: unknown }>(
+    `SELECT COUNT(*) AS "n" FROM ${D} WHERE "contactPointId" = ? AND "createdAt" >= ? AND "status" NOT IN ('held', 'summarized')`,
+    [contactPointId, sinceMs],
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -66,14 +113,24 @@ export async function claimDueDeliveries(sql: SqlExecutor, nowMs: number, claimM
   return claimed;
 }
 
-/** The outcome of the attempt just made: delivered, failed for good, or pending again at nextAttemptAt. */
+/**
+ * The outcome of the attempt just made: delivered, failed for good, or pending again at nextAttemptAt.
+ * A row superseded while its attempt was in flight stays superseded unless that attempt got through.
+ */
 export async function recordDeliveryAttempt(
   sql: SqlExecutor,
   id: string,
-  outcome: { status: DeliveryStatus; httpStatus: number | null; error: string | null; nextAttemptAt: number; atMs: number },
+  outcome: {
+    status: 'delivered' | 'failed' | 'pending';
+    httpStatus: number | null;
+    error: string | null;
+    nextAttemptAt: number;
+    atMs: number;
+  },
 ): Promise<void> {
+  const from = outcome.status === 'delivered' ? `('pending', 'superseded')` : `('pending')`;
   await sql.execute(
-    `UPDATE ${D} SET "status" = ?, "lastStatus" = ?, "lastError" = ?, "nextAttemptAt" = ?, "deliveredAt" = ? WHERE "id" = ?`,
+    `UPDATE ${D} SET "status" = ?, "lastStatus" = ?, "lastError" = ?, "nextAttemptAt" = ?, "deliveredAt" = ? WHERE "id" = ? AND "status" IN ${from}`,
     [outcome.status, outcome.httpStatus, outcome.error, outcome.nextAttemptAt, outcome.status === 'delivered' ? outcome.atMs : null, id],
   );
 }

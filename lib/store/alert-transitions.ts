@@ -16,11 +16,30 @@ export interface AlertTransitionRow {
   comparison: TAlertComparison;
   threshold: number;
   windowMs: number;
+  /** The rule's scope: one server, or null for all. */
   server: string | null;
+  /** The server this transition is about (the alert's series; '' in history from before per-server evaluation). */
+  series: string;
+  /** Increases with every transition of this rule and series: receivers keep the highest they saw. */
+  sequence: number;
 }
 
 const T = TABLE_SQL.alertTransition;
-const COLUMNS = ['id', 'ruleId', 'ruleName', 'kind', 'at', 'value', 'measure', 'comparison', 'threshold', 'windowMs', 'server'] as const;
+const COLUMNS = [
+  'id',
+  'ruleId',
+  'ruleName',
+  'kind',
+  'at',
+  'value',
+  'measure',
+  'comparison',
+  'threshold',
+  'windowMs',
+  'server',
+  'series',
+  'sequence',
+] as const;
 
 export async function insertAlertTransition(tx: SqlExecutor, row: AlertTransitionRow): Promise<void> {
   await tx.execute(
@@ -63,6 +82,7 @@ export async function listAlertTransitions(sql: SqlExecutor, q: AlertTransitionF
     value: r.value === null ? null : Number(r.value),
     threshold: Number(r.threshold),
     windowMs: Number(r.windowMs),
+    sequence: Number(r.sequence),
   }));
 }
 

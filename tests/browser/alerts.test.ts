@@ -64,7 +64,8 @@ describe('alerts', () => {
     await login(page, ADMIN_TOKEN);
     const banner = page.locator('[data-testid="alert-banner"]');
     await banner.waitFor();
-    assert.match(await banner.innerText(), /Alert firing: Naive resume/);
+    // A rule for all servers fires per server, and the banner says which one.
+    assert.match(await banner.innerText(), new RegExp(`Alert firing: Naive resume on ${SERVERS.naive.name}(?!,)`));
     await page.goto(`${app.url}/servers`);
     await banner.waitFor();
     await page.screenshot({ path: shot('20-alert-banner') });
@@ -76,7 +77,10 @@ describe('alerts', () => {
     await page.goto(`${app.url}/alerts`);
     const firing = page.locator('[data-testid="firing-alerts"]');
     await firing.waitFor();
-    assert.match(await firing.innerText(), /Naive resume/);
+    assert.match(await firing.innerText(), new RegExp(`Naive resume on ${SERVERS.naive.name}`));
+    const ruleRow = await page.locator('[data-testid="alert-rule-default-naive-resume"]').innerText();
+    assert.match(ruleRow, /each server/);
+    assert.match(ruleRow, new RegExp(`firing on ${SERVERS.naive.name} since`));
     await page.locator('[data-testid="alert-history"]').getByText('firing').first().waitFor();
     const rules = await page.locator('[data-testid="alert-rules"]').innerText();
     for (const name of ['Ongoing deadlock', 'Naive resume', 'Dual negotiation']) assert.ok(rules.includes(name), `${name} is listed`);

@@ -133,6 +133,8 @@ describe('list totals and relative times', () => {
         threshold: 0,
         windowMs: 300_000,
         server: null,
+        series: '',
+        sequence: 0,
       });
     await page.goto(`${app.url}/alerts`);
     await page.locator('[data-testid="alert-history"]').waitFor();

@@ -6,13 +6,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
-import { postEvents } from '../support/post-events';
+import { startAppServer, type AppServer } from '../support/app-server';
+import { addContactPoint, api, postNaiveResume as postNaive, until } from '../support/alert-fixtures';
 import { createTestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { generateSecret } from '@/lib/contract/server-secret';
 
 const SECRET = generateSecret();
+const postNaiveResume = (app: AppServer, token: string) => postNaive(app, 'alpha', SECRET, token);
 const ENV = {
   DOORWATCH_SERVERS: `alpha=${SECRET}`,
   DOORWATCH_ALERT_INTERVAL_MS: '300',
@@ -21,53 +22,6 @@ const ENV = {
   DOORWATCH_PUBLIC_ORIGIN: 'https://dw.example.test',
   DOORWATCH_SECRET_KEY: randomBytes(32).toString('base64'),
 };
-
-const api = async (app: AppServer, path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
-  const res = await fetch(`${app.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${init.token ?? ADMIN}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
-
-/** A naive resume on `server` now: opened, upgrade accepted, dropped, resumed, accepted (no refusal). */
-async function postNaiveResume(app: AppServer, token: string) {
-  const t = Date.now() - 2000;
-  const at = (ms: number) => new Date(t + ms).toISOString();
-  const res = await postEvents(app.url, 'alpha', SECRET, [
-    { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
-    { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
-    { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
-    { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
-    { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
-  ]);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function addContactPoint(
-  app: AppServer,
-  receiver: WebhookReceiver,
-  name: string,
-  format: 'standard' | 'slack' = 'standard',
-): Promise<string> {
-  const res = await api(app, '/api/v1/alerts/contact-points', { method: 'POST', body: { name, url: receiver.url, format } });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  assert.match(res.body.secret, /^whsec_/);
-  receiver.secret = res.body.secret;
-  return res.body.contactPoint.id;
-}
 
 const receivers: WebhookReceiver[] = [];
 const newReceiver = async (fallback = 200) => {

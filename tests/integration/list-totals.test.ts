@@ -82,6 +82,8 @@ before(async () => {
       threshold: 0,
       windowMs: 300_000,
       server: null,
+      series: '',
+      sequence: 0,
     });
   for (let i = 0; i < 3; i++)
     for (const [k, kind] of (['pending', 'firing', 'resolved'] as const).entries()) await transition('rule-a', kind, NOW - i * 60_000 + k);

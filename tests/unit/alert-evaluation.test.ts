@@ -149,6 +149,8 @@ const transition: AlertTransitionRow = {
   threshold: 0,
   windowMs: 300_000,
   server: 'mcp-eu-1',
+  series: 'mcp-eu-1',
+  sequence: 4,
 };
 
 test('notification bodies: the standard JSON contract, Slack text with an escaped <url|label> link, both signable', () => {
@@ -158,12 +160,23 @@ test('notification bodies: the standard JSON contract, Slack text with an escape
     standard.sessionsUrl,
     'https://dw.example/sessions?from=2026-12-01T00%3A57%3A30.000Z&to=2026-12-01T01%3A03%3A00.000Z&server=mcp-eu-1',
   );
-  assert.match(standard.summary, /^FIRING: Naive <resume> — naive resumes 3 > 0 over 5 min \(server mcp-eu-1\)$/);
+  assert.equal(standard.summary, 'FIRING: Naive <resume> on mcp-eu-1 — naive resumes: 3, more than 0 over the last 5 min');
+  assert.equal(standard.server, 'mcp-eu-1');
+  assert.equal(standard.alertKey, 'r1/mcp-eu-1');
+  assert.equal(standard.sequence, 4);
   const slack = JSON.parse(notificationBody('slack', transition, 'https://dw.example')) as { text: string };
   assert.deepEqual(Object.keys(slack), ['text']);
   assert.match(slack.text, /Naive &lt;resume&gt;/);
   assert.match(slack.text, /<https:\/\/dw\.example\/sessions\?from=[^|]+&server=mcp-eu-1\|Sessions in the alert's window>/);
-  assert.equal(transitionSessionsPath({ ...transition, server: null }).includes('server='), false);
+  assert.equal(transitionSessionsPath({ ...transition, server: null, series: '' }).includes('server='), false);
+  // A rule for all servers fires per server: the link and the body name the server of the change.
+  const perServer = ZAlertNotification.parse(
+    JSON.parse(notificationBody('standard', { ...transition, server: null }, 'https://dw.example')),
+  );
+  assert.match(perServer.sessionsUrl, /&server=mcp-eu-1$/);
+  assert.equal(perServer.rule.server, null);
+  assert.equal(perServer.server, 'mcp-eu-1');
+  assert.doesNotMatch(perServer.summary, /all servers/);
   const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
   const body = notificationBody('slack', transition, 'https://dw.example');
   const at = new Date();

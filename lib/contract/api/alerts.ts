@@ -88,13 +88,21 @@ export const ZAlertRuleState = z.object({
   evaluatedAt: ZIsoMs,
 });
 
+/** One server's state of a rule (a rule is evaluated per server). */
+const ZAlertServerState = ZAlertRuleState.extend({
+  server: z.string().meta({ description: 'the server this state is about ("" for a state from before per-server evaluation)' }),
+});
+
 export const ZAlertRule = z.object({
   id: z.string(),
   ...ruleFields,
   createdAt: ZIsoMs,
   updatedAt: ZIsoMs,
-  /** null until the rule's first evaluation. */
+  /** null until the rule's first evaluation; else the most urgent of its servers' states (firing, pending, inactive). */
   status: ZAlertRuleState.nullable(),
+  /** Each server's own state (a rule without a server is evaluated for every server). */
+  servers: z.array(ZAlertServerState),
+  firingServers: z.array(z.string()).meta({ description: 'the servers the rule is firing for now' }),
   /** Link to the sessions of the rule's window and server (relative to this dashboard). */
   sessionsPath: z.string(),
 });
@@ -103,17 +111,26 @@ export type TAlertRule = z.infer<typeof ZAlertRule>;
 export const ZAlertRuleResponse = z.object({ rule: ZAlertRule });
 export const ZAlertRuleListResponse = z.object({
   rules: z.array(ZAlertRule),
-  firing: ZCount.meta({ description: 'how many rules are firing now' }),
+  firing: ZCount.meta({ description: 'how many rules are firing now (for one server or more)' }),
   /** Notifications that finally failed in the last 24 hours (visible so nobody trusts a silent pager). */
   failedDeliveries: ZCount,
 });
 export type TAlertRuleListResponse = z.infer<typeof ZAlertRuleListResponse>;
 
+/**
+ * pending → delivered | failed; superseded: a newer change of the same alert was queued before this
+ * was sent; held: over DOORWATCH_ALERT_MAX_PER_MINUTE, not sent; summarized: held, then counted in a
+ * summary notification.
+ */
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'superseded', 'held', 'summarized'] as const;
+export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
+
 export const ZDeliverySummary = z.object({
   id: z.string().meta({ description: 'the webhook-id, the same on every retry' }),
   contactPointId: z.string(),
   contactPointName: z.string().nullable(),
-  status: z.enum(['pending', 'delivered', 'failed']),
+  status: ZDeliveryStatus,
+  sequence: ZCount.meta({ description: "the transition's sequence within its alert (0 for a summary)" }),
   attempts: ZCount,
   nextAttemptAt: ZIsoMs.nullable(),
   lastAttemptAt: ZIsoMs.nullable(),
@@ -136,7 +153,10 @@ export const ZAlertTransition = z.object({
   comparison: ZAlertComparison,
   threshold: z.number(),
   windowSeconds: z.int(),
-  server: z.string().nullable(),
+  server: z.string().nullable().meta({ description: "the rule's scope: one server, or null for all" }),
+  alertServer: z.string().nullable().meta({ description: 'the server this change is about' }),
+  sequence: ZCount.meta({ description: 'increases with every change of this rule and server' }),
+  summary: z.string(),
   sessionsPath: z.string(),
   deliveries: z.array(ZDeliverySummary),
 });
@@ -182,7 +202,7 @@ export const ZContactPointListResponse = z.object({ contactPoints: z.array(ZCont
 export const ZContactPointCreated = z.object({ contactPoint: ZContactPoint, secret: z.string() });
 
 export const ZDeliveryQuery = z.object({
-  status: z.enum(['pending', 'delivered', 'failed']).optional().meta({ description: 'Only deliveries in this state' }),
+  status: ZDeliveryStatus.optional().meta({ description: 'Only deliveries in this state' }),
   limit: zLimitParam(100, 1000),
 });
 export const ZDeliveryListResponse = z.object({ deliveries: z.array(ZDeliverySummary) });
@@ -191,8 +211,13 @@ export const ZDeliveryListResponse = z.object({ deliveries: z.array(ZDeliverySum
 export const ZAlertNotification = z.object({
   type: z.literal('alert.transition'),
   transitionId: z.string(),
+  alertKey: z.string().meta({ description: '"ruleId/server": the alert this change belongs to' }),
+  sequence: ZCount.meta({
+    description: 'increases with every change of the alert: keep the highest seen per alertKey and ignore lower ones',
+  }),
   kind: ZAlertTransitionKind,
   at: ZIsoMs,
+  server: z.string().nullable().meta({ description: 'the server the alert is about' }),
   rule: z.object({
     id: z.string(),
     name: z.string(),
@@ -207,3 +232,24 @@ export const ZAlertNotification = z.object({
   sessionsUrl: z.string(),
 });
 export type TAlertNotification = z.infer<typeof ZAlertNotification>;
+
+/** Sent instead of what the rate bound (DOORWATCH_ALERT_MAX_PER_MINUTE) held back: how many, and each alert's newest held state. */
+export const ZAlertHeldSummary = z.object({
+  type: z.literal('alert.summary'),
+  heldBack: ZCount.meta({ description: 'how many notifications to this contact point were held back' }),
+  maxPerMinute: ZCount,
+  alerts: z.array(
+    z.object({
+      alertKey: z.string(),
+      sequence: ZCount,
+      kind: ZAlertTransitionKind,
+      at: ZIsoMs,
+      ruleId: z.string(),
+      ruleName: z.string(),
+      server: z.string().nullable(),
+    }),
+  ),
+  summary: z.string(),
+  alertsUrl: z.string(),
+});
+export type TAlertHeldSummary = z.infer<typeof ZAlertHeldSummary>;
