@@ -11,6 +11,7 @@ import { reloadSettings } from '@/lib/config/settings';
 import { probeCredential, readProbeTarget, sealProbeCredentials, upsertProbeTarget } from '@/lib/store/probe-targets';
 import { toProbeTargetView } from '@/lib/queries/probe-history';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { addServer } from '@/lib/store/servers/server-registry';
 
 let db: Db;
 let testDb: TestDatabase;
@@ -21,7 +22,7 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
-  await db.prisma.server.create({ data: { name: 'probed' } });
+  await addServer(db, 'probed');
 });
 after(async () => {
   if (saved === undefined) delete process.env.DOORWATCH_SECRET_KEY;

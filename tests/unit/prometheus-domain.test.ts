@@ -16,6 +16,7 @@ import { databaseErrorLine } from '@/lib/db/database-errors';
 import { OUTAGE_GRACE_MS, lookupWithOutageGrace } from '@/lib/auth/outage-grace';
 import type { OperatorRecord } from '@/lib/store/operators';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { addServer } from '@/lib/store/servers/server-registry';
 
 let db: Db;
 let testDb: TestDatabase;
@@ -25,7 +26,7 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
-  for (const name of ['alpha', 'beta']) await db.prisma.server.create({ data: { name } });
+  for (const name of ['alpha', 'beta']) await addServer(db, name);
 });
 
 after(async () => {

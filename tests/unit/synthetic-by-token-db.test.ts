@@ -16,6 +16,7 @@ import { ZStatsQuery } from '@/lib/contract/api/stats';
 import { findSession } from '@/lib/store/sessions';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { addServer } from '@/lib/store/servers/server-registry';
 
 const T0 = Date.parse('2026-12-03T10:00:00.000Z');
 const NOW = T0 + 60_000;
@@ -28,7 +29,7 @@ before(async () => {
   const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
   await runMigrations(config);
   db = openDb(config);
-  for (const name of ['probed', 'alias']) await db.prisma.server.create({ data: { name } });
+  for (const name of ['probed', 'alias']) await addServer(db, name);
 });
 after(async () => {
   await db?.close();
