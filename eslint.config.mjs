@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/lint/layer-rule.mjs';
 import noSqlOutsideStore from './scripts/lint/no-sql-outside-store.mjs';
 
-// The project's own SQL rule (scripts/lint/), one plugin registered once below (the layer rule brings its own, layersPlugin); each rule is turned on
-// for the files it governs.
+// The project's SQL rule (scripts/lint/) as a plugin registered once below, turned on for the files it
+// governs; the layer rule brings its own plugin (layersPlugin).
 const doorwatch = { meta: { name: 'doorwatch' }, rules: { 'no-sql-outside-store': noSqlOutsideStore } };
 
 export default defineConfig([
@@ -60,6 +60,8 @@ export default defineConfig([
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
+  },
+  {
     // The store owns every statement: SQL text in lib/store (tables) and lib/db (connections, migrations) only.
     files: ['app/**/*.{ts,tsx,mts,js,mjs}', 'components/**/*.{ts,tsx,mts,js,mjs}', 'lib/**/*.{ts,tsx,mts,js,mjs}'],
     ignores: ['lib/store/**', 'lib/db/**'],
