@@ -104,6 +104,9 @@ export function AlarmBanner({
       aria-label={level === 'stuck' ? 'Alarm' : 'Warning'}
       data-testid={stuck > 0 ? 'ongoing-deadlocks' : 'alarm'}
       data-level={level}
+      // The server's clock of the answer shown and of this render: what the hold is measured by (tests read them).
+      data-sample-at={alarm.sample.at}
+      data-server-now={serverNow}
     >
       <span className="alarm-count num">{fmtInt(stuck)}</span>
       <div className="alarm-text">
