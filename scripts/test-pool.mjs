@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
- * DOORWATCH_TEST_JOBS, else 4: test files mostly wait on servers, databases and browsers, so more than the
- * 2 cores pays; at 6 a clean-clone run reached load 29 and browser pages missed their 10 s waits.
+ * DOORWATCH_TEST_JOBS, else 3: test files mostly wait on servers, databases and browsers, so more than the
+ * 2 cores pays; at 6 a clean-clone run reached load 29, at 4 load 18, and browser pages missed their 10 s waits.
  */
 export function jobLimit(env = process.env) {
   const raw = (env.DOORWATCH_TEST_JOBS ?? '').trim();
-  if (raw === '') return 4;
+  if (raw === '') return 3;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`DOORWATCH_TEST_JOBS must be a whole number of at least 1, got ${JSON.stringify(raw)}`);

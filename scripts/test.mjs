@@ -1,7 +1,7 @@
 // npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
 // the test files run side by side, each test file in its own process with its own server, ports,
 // database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
-// DOORWATCH_TEST_JOBS (default 4) at a time. A failing job's whole output is printed when it
+// DOORWATCH_TEST_JOBS (default 3) at a time. A failing job's whole output is printed when it
 // ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
 // could not run. `npm test unit browser` runs only those suites.
 import { execFileSync } from 'node:child_process';
