@@ -3,7 +3,26 @@
 // prerequisites (the build, the PostgreSQL cluster) are ready. Longest jobs start first (times of
 // the last run, test-output/test-durations.json), so the long poles do not finish last.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// GNU time reports the CPU a job and every process it waited for used (app servers, browsers; not
+// the shared PostgreSQL cluster): on two cores the sum of those, not the wall time, is what bounds
+// how short a run can be, so each job's line and the closing summary show it.
+const GNU_TIME = '/usr/bin/time';
+const cpuDir = existsSync(GNU_TIME) ? mkdtempSync(join(tmpdir(), 'doorwatch-test-cpu-')) : null;
+let cpuFiles = 0;
+process.once('exit', () => cpuDir && rmSync(cpuDir, { recursive: true, force: true }));
+
+function readCpu(file) {
+  try {
+    const m = /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) + Number(m[2]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * DOORWATCH_TEST_JOBS, else 3: test files mostly wait on servers, databases and browsers, so more than the
@@ -18,11 +37,16 @@ export function jobLimit(env = process.env) {
   return n;
 }
 
-/** Runs `command args` in its own process group; resolves { code, out, ms } (out = stdout and stderr as they came). */
+/**
+ * Runs `command args` in its own process group; resolves { code, out, ms, cpuS } (out = stdout and
+ * stderr as they came; cpuS = user + system seconds of it and its waited-for descendants, when known).
+ */
 export function runProcess(command, args, { cwd, env, timeoutMs }) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const cpuFile = cpuDir ? join(cpuDir, `${++cpuFiles}.txt`) : null;
+    const [cmd, argv] = cpuFile ? [GNU_TIME, ['-q', '-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
+    const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -39,7 +63,8 @@ export function runProcess(command, args, { cwd, env, timeoutMs }) {
       clearTimeout(timer);
       running.delete(child);
       if (timedOut) out += `\n[npm test: stopped after ${Math.round(timeoutMs / 1000)} s without finishing]\n`;
-      resolve({ code: code ?? (signal ? 1 : 0), out, ms: Date.now() - started });
+      const cpuS = cpuFile ? readCpu(cpuFile) : undefined;
+      resolve({ code: code ?? (signal ? 1 : 0), out, ms: Date.now() - started, cpuS });
     });
   });
 }

@@ -71,11 +71,14 @@ function countTests({ code, out }) {
 }
 
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+const cpu = (r) => (r.cpuS === undefined ? '' : `, cpu ${Math.round(r.cpuS)} s`);
 
+let buildCpuS = 0;
 /** The build (next build when sources changed) in a child process, so checks and unit tests run meanwhile. */
 async function build() {
   const r = await runProcess(process.execPath, [node('scripts/ensure-build.mjs')], { cwd: root, env: process.env });
-  console.log(`\n== build: ${r.code === 0 ? 'ok' : 'FAILED'} (${seconds(r.ms)})`);
+  console.log(`\n== build: ${r.code === 0 ? 'ok' : 'FAILED'} (${seconds(r.ms)}${cpu(r)})`);
+  buildCpuS = r.cpuS ?? 0;
   if (r.code !== 0) {
     process.stdout.write(r.out);
     throw new Error('the build failed (output above)');
@@ -126,7 +129,7 @@ function report(job, r) {
     return;
   }
   const counts = `${r.pass} passed${r.fail ? `, ${r.fail} failed` : ''}${r.skipped ? `, ${r.skipped} skipped` : ''}`;
-  console.log(`  ${r.fail ? 'FAIL' : 'ok  '}  ${job.label}: ${counts} (${seconds(r.ms)})`);
+  console.log(`  ${r.fail ? 'FAIL' : 'ok  '}  ${job.label}: ${counts} (${seconds(r.ms)}${cpu(r)})`);
   if (r.fail) {
     console.log(`---- output of ${job.label} ----`);
     process.stdout.write(r.out.endsWith('\n') ? r.out : `${r.out}\n`);
@@ -199,7 +202,8 @@ async function main() {
 
   let pass = 0,
     fail = 0,
-    skipped = 0;
+    skipped = 0,
+    cpuS = buildCpuS;
   const failed = [];
   const bySuite = new Map();
   for (const job of jobs) {
@@ -208,15 +212,18 @@ async function main() {
     pass += r.pass ?? 0;
     fail += f;
     skipped += r.skipped ?? 0;
+    cpuS += r.cpuS ?? 0;
     if (f) failed.push(job.label);
-    if (!job.suite) continue;
-    const s = bySuite.get(job.suite) ?? { pass: 0, fail: 0, ms: 0 };
-    bySuite.set(job.suite, { pass: s.pass + (r.pass ?? 0), fail: s.fail + f, ms: s.ms + (r.ms ?? 0) });
+    const suite = job.suite ?? 'checks';
+    const s = bySuite.get(suite) ?? { pass: 0, fail: 0, ms: 0, cpuS: 0 };
+    bySuite.set(suite, { pass: s.pass + (r.pass ?? 0), fail: s.fail + f, ms: s.ms + (r.ms ?? 0), cpuS: s.cpuS + (r.cpuS ?? 0) });
   }
   console.log('');
-  for (const [label, s] of bySuite) console.log(`== ${label}: ${s.pass} passed, ${s.fail} failed (${seconds(s.ms)} in its files)`);
+  for (const [label, s] of bySuite) console.log(`== ${label}: ${s.pass} passed, ${s.fail} failed (${seconds(s.ms)} in its files${cpu(s)})`);
   if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
-  console.log(`wall time ${seconds(Date.now() - started)}`);
+  // CPU over wall: how many cores the run kept busy (the build included; the PostgreSQL cluster not).
+  const wallMs = Date.now() - started;
+  console.log(`wall time ${seconds(wallMs)}, cpu ${Math.round(cpuS)} s (${(cpuS / (wallMs / 1000)).toFixed(2)} cores busy on average)`);
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(fail > 0 ? 1 : 0);
 }
