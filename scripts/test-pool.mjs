@@ -24,16 +24,12 @@ function readCpu(file) {
   }
 }
 
-/**
- * DOORWATCH_TEST_JOBS, else 3: test files mostly wait on servers, databases and browsers, so more than the
- * 2 cores pays; at 6 a clean-clone run reached load 29, at 4 load 18, and browser pages missed their 10 s waits.
- */
-export function jobLimit(env = process.env) {
-  const raw = (env.DOORWATCH_TEST_JOBS ?? '').trim();
-  if (raw === '') return 3;
+/** A whole number of at least 1 from `env[name]`, else `fallback`. */
+export function jobLimit(name, fallback, env = process.env) {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`DOORWATCH_TEST_JOBS must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -97,10 +93,11 @@ export function writeDurations(file, previous, results) {
 }
 
 /**
- * Runs `jobs` ({ key, ready: Promise, estimate, run: () => Promise<result> }) at most `limit` at a
- * time, longest estimate first among those ready; `onDone(job, result)` as each one ends.
+ * Runs `jobs` ({ key, ready: Promise, estimate, group?, run: () => Promise<result> }) at most `limit` at a
+ * time and at most `groupLimits[group]` of one group at a time, longest estimate first among those
+ * ready; `onDone(job, result)` as each one ends.
  */
-export async function runPool(jobs, limit, onDone) {
+export async function runPool(jobs, limit, onDone, groupLimits = {}) {
   const waiting = [...jobs].sort((a, b) => b.estimate - a.estimate);
   const readyKeys = new Set();
   const results = new Map();
@@ -120,13 +117,17 @@ export async function runPool(jobs, limit, onDone) {
       },
     );
   const inFlight = new Set();
+  const inGroup = new Map();
+  const groupFull = (job) => job.group !== undefined && (inGroup.get(job.group) ?? 0) >= (groupLimits[job.group] ?? Infinity);
   while (waiting.length || inFlight.size) {
-    const i = active < limit ? waiting.findIndex((j) => readyKeys.has(j.key)) : -1;
+    const i = active < limit ? waiting.findIndex((j) => readyKeys.has(j.key) && !groupFull(j)) : -1;
     if (i >= 0) {
       const [job] = waiting.splice(i, 1);
       active++;
+      inGroup.set(job.group, (inGroup.get(job.group) ?? 0) + 1);
       const p = (job.blocked ? Promise.resolve({ blocked: job.blocked }) : job.run()).then((result) => {
         active--;
+        inGroup.set(job.group, inGroup.get(job.group) - 1);
         inFlight.delete(p);
         results.set(job.key, result);
         onDone(job, result);

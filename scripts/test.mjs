@@ -1,8 +1,8 @@
 // npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
 // the test files run side by side, each test file in its own process with its own server, ports,
 // database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
-// DOORWATCH_TEST_JOBS (default 3) at a time. A failing job's whole output is printed when it
-// ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
+// DOORWATCH_TEST_JOBS (default 4) at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 1)
+// of those. A failing job's whole output is printed when it ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
 // could not run. `npm test unit browser` runs only those suites.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -46,6 +46,11 @@ const CHECKS = [
   { label: 'dead code (knip: unused files, exports, dependencies)', args: [node('node_modules/knip/bin/knip.js'), '--no-progress'] },
   { label: 'format (prettier --check)', args: [node('node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'] },
 ];
+// Jobs at a time: test files mostly wait on servers, databases and timers, so more than the 2 cores
+// pays. Browser files are bounded on their own: a page is the one thing that misses its waits when the
+// cores are oversubscribed (at 6 jobs a clean-clone run reached load 29 and pages missed 10 s waits).
+const DEFAULT_JOBS = 4;
+const DEFAULT_BROWSER_JOBS = 1;
 // A test file that runs longer than this has hung: it is stopped and counts as failed.
 const FILE_TIMEOUT_MS = Number(process.env.DOORWATCH_TEST_FILE_TIMEOUT_S ?? 1200) * 1000;
 
@@ -109,6 +114,7 @@ function jobsFor(selected, { built, cluster }, durations) {
         key,
         suite: label,
         label: needsPg ? `${file} (postgresql)` : suite.env ? `${file} (sqlite)` : file,
+        group: suite.name,
         ready,
         estimate: durations[key] ?? suite.estimate,
         run: async () => {
@@ -156,7 +162,8 @@ async function main() {
   const only = process.argv.slice(2);
   const selected = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
   preflight(selected);
-  const limit = jobLimit();
+  const limit = jobLimit('DOORWATCH_TEST_JOBS', DEFAULT_JOBS);
+  const groupLimits = { browser: jobLimit('DOORWATCH_TEST_BROWSER_JOBS', DEFAULT_BROWSER_JOBS) };
   const started = Date.now();
   const built = selected.some((s) => s.needs.includes('build')) ? build() : Promise.resolve();
   const cluster = selected.some((s) => s.needs.includes('postgresql')) ? startTestCluster() : null;
@@ -186,11 +193,11 @@ async function main() {
   const durations = readDurations(durationsFile);
   const jobs = jobsFor(selected, { built, cluster }, durations);
   console.log(
-    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS)`,
+    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
   );
   let results;
   try {
-    results = await runPool(jobs, limit, report);
+    results = await runPool(jobs, limit, report, groupLimits);
   } finally {
     stopCluster();
   }

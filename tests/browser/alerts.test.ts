@@ -47,7 +47,6 @@ describe('alerts', () => {
     assert.equal(res.status, 200);
     context = await browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });

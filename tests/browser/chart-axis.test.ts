@@ -55,7 +55,6 @@ function readAxes(page: Page): Promise<ChartAxis[]> {
 async function overview(width: number, scheme: 'light' | 'dark', query: string, name: string) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, timezoneId: 'UTC' });
   const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
   await signIn(page, app.url);
   await page.goto(`${app.url}/?from=now-1h&to=now${query}`);
   for (const id of ['chart-boundary', 'chart-deadlocks', 'chart-renegotiations'])

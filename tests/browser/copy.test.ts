@@ -38,7 +38,6 @@ describe('copy', () => {
     assert.equal((await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, events)).status, 200);
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(30_000);
     await signIn(page, app.url);
   });
 

@@ -22,7 +22,6 @@ describe('dashboard', () => {
     await seed(app.url);
     context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(10_000);
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
@@ -262,7 +261,6 @@ describe('dashboard', () => {
     const viewerContext = await browser.newContext({ viewport: { width: 1366, height: 768 }, timezoneId: 'UTC' });
     try {
       const viewer = await viewerContext.newPage();
-      viewer.setDefaultTimeout(10_000);
       await viewer.goto(`${app.url}/login`);
       await viewer.fill('[data-testid="login-token"]', token);
       await viewer.click('[data-testid="login-submit"]');

@@ -113,7 +113,6 @@ describe('first content in the server HTML', () => {
       try {
         await context.addCookies([{ ...cookie, url: app.url }]);
         const page = await context.newPage();
-        page.setDefaultTimeout(30_000);
         const errors: string[] = [];
         page.on('console', (msg) => {
           if (msg.type() === 'error') errors.push(msg.text());
@@ -164,7 +163,6 @@ describe('first content in the server HTML', () => {
     try {
       await context.addCookies([{ ...cookie, url: app.url }]);
       const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
       const prefetched: string[] = [];
       page.on('request', (r) => {
         if (r.headers()['next-router-prefetch'] === undefined) return;

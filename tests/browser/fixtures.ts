@@ -95,7 +95,7 @@ export async function seed(baseUrl: string, now = Date.now()): Promise<number> {
 function waitForHydrationOnLoad(page: Page): void {
   const hydrated = async (response: Response | null) => {
     if (response?.headers()['content-type']?.includes('text/html')) {
-      await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 20_000 });
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     }
     return response;
   };
@@ -105,12 +105,21 @@ function waitForHydrationOnLoad(page: Page): void {
   page.reload = async (options) => hydrated(await reload(options));
 }
 
+/**
+ * How long any wait of a page (navigation, locator, URL) may take before the test fails as hung. It is
+ * a bound for hangs, not a speed target: waits end on the awaited event, and how fast pages get there is
+ * measured by `npm run bench:ui`. Short per-file timeouts (10 s) made pages fail only when the cores
+ * were oversubscribed (a page.goto took > 10 s at load 35).
+ */
+const WAIT_BOUND_MS = 60_000;
+
 export async function launch(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const browser = await launchChromium();
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_BOUND_MS);
     context.on('page', waitForHydrationOnLoad);
     return context;
   };

@@ -32,7 +32,6 @@ before(async () => {
   assert.equal((await postSigned(app.url, good.name, good.secret, `{"events": "${IMG}"}`)).status, 400);
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text());

@@ -53,7 +53,6 @@ describe('list totals and relative times', () => {
     db = openDb(readDatabaseConfig({ DATABASE_URL: app.databaseUrl }));
     context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });

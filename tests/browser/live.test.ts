@@ -22,7 +22,6 @@ describe('live', () => {
     await seed(app.url);
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(20_000);
     await page.goto(`${app.url}/login`);
     await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
     await page.click('[data-testid="login-submit"]');

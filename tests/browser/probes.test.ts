@@ -40,7 +40,6 @@ describe('door probes on the Servers page', () => {
     assert.equal(set.status, 200);
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();
-    page.setDefaultTimeout(20_000);
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
   });
 

@@ -14,7 +14,6 @@ export async function signIn(page: Page, baseUrl: string): Promise<void> {
 /** A new page of `context`, signed in to `baseUrl`; its console errors and page errors go to `errors` when given. */
 export async function signedIn(context: BrowserContext, baseUrl: string, errors?: string[]): Promise<Page> {
   const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
   if (errors) {
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
