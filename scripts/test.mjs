@@ -5,7 +5,7 @@
 // of those. A failing job's whole output is printed when it ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
 // could not run. `npm test unit browser` runs only those suites.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPackages } from './build-packages.mjs';
@@ -68,6 +68,14 @@ function testFiles(dir) {
   return out;
 }
 
+/**
+ * A file whose subject brings its own SQLite database whatever DOORWATCH_TEST_DATABASE says (the demo
+ * always runs on its embedded default) declares `// npm test: sqlite only` and runs once, in the
+ * SQLite pass: a PostgreSQL pass would repeat the same run. Listed at the start, never skipped silently.
+ */
+const SQLITE_ONLY = /^\/\/ npm test: sqlite only\b/m;
+const sqliteOnly = (file) => SQLITE_ONLY.test(readFileSync(join(root, file), 'utf8'));
+
 /** Counts from a spec reporter's summary ("ℹ pass 12"); a non-zero exit without a counted failure is one failure. */
 function countTests({ code, out }) {
   const count = (label) => Number([...out.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
@@ -109,6 +117,7 @@ function jobsFor(selected, { built, cluster }, durations) {
     const needsPg = suite.needs.includes('postgresql');
     const ready = Promise.all([suite.needs.includes('build') ? built : null, needsPg ? cluster : null]);
     for (const file of testFiles(suite.dir)) {
+      if (needsPg && sqliteOnly(file)) continue;
       const key = `${label}: ${file}`;
       jobs.push({
         key,
@@ -192,6 +201,9 @@ async function main() {
   const durationsFile = join(root, 'test-output', 'test-durations.json');
   const durations = readDurations(durationsFile);
   const jobs = jobsFor(selected, { built, cluster }, durations);
+  if (selected.some((s) => s.needs.includes('postgresql')))
+    for (const file of testFiles('tests/integration').filter(sqliteOnly))
+      console.log(`   ${file}: SQLite pass only (it declares "npm test: sqlite only": its subject brings its own SQLite database)`);
   console.log(
     `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
   );

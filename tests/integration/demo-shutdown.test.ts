@@ -1,3 +1,4 @@
+// npm test: sqlite only (the demo always runs on its embedded SQLite default, so a PostgreSQL pass would repeat this run)
 // `npm run demo` as a newcomer runs it, on a temp database and port: it says what it builds, seals
 // its own secrets (no "stored unencrypted" warning), and Ctrl+C (SIGINT to the terminal's whole
 // process group, as a terminal sends it) ends the demo, Doorwatch and the simulated fleet: every
