@@ -8,6 +8,7 @@ import type { Reporter } from '@doorwatch/reporter';
 import { formatSse } from '@/lib/wire/sse';
 import type { Ledger, TokenRecord } from '../ledger';
 import type { ServerMode } from './options';
+import { progressNow } from './progress-clock';
 
 export interface Conn {
   res: ServerResponse;
@@ -133,7 +134,7 @@ export class SessionTable {
   /** The client heard a write: its silence starts again. */
   private heard(s: Session): void {
     s.heardSilenceMs = 0;
-    s.silenceSince = Date.now();
+    s.silenceSince = progressNow();
     this.armIdle(s);
   }
 
@@ -144,16 +145,29 @@ export class SessionTable {
 
   /** The stream is gone: bank the silence it heard and stop the clock until the next stream. */
   private unheard(s: Session): void {
-    if (s.silenceSince !== null) s.heardSilenceMs += Date.now() - s.silenceSince;
+    if (s.silenceSince !== null) s.heardSilenceMs += progressNow() - s.silenceSince;
     s.silenceSince = null;
     if (s.idleTimer) clearTimeout(s.idleTimer);
     s.idleTimer = null;
   }
 
+  /**
+   * Node runs due timers before it polls for I/O, so after the process was starved of CPU the idle
+   * timer could fire while the client's upgrade or resume already waited unread on its socket: a
+   * "deadlock" of the simulator's own making (seen at load 28 with a 1.5 s idle timeout). The verdict
+   * waits one turn of the loop (setImmediate runs after the poll phase), so that I/O is handled first.
+   */
   private onIdle(s: Session): void {
     s.idleTimer = null;
+    setImmediate(() => {
+      // A write or a new stream during that turn re-armed the timer: it decides later.
+      if (s.idleTimer === null) this.decideIdle(s);
+    });
+  }
+
+  private decideIdle(s: Session): void {
     if (s.state === 'terminated' || s.state === 'websocket' || s.silenceSince === null) return;
-    const idle = s.heardSilenceMs + Date.now() - s.silenceSince;
+    const idle = Math.round(s.heardSilenceMs + progressNow() - s.silenceSince);
     if (idle < this.idleTimeoutMs) {
       s.idleTimer = setTimeout(() => this.onIdle(s), this.idleTimeoutMs - idle);
       return;
@@ -215,7 +229,7 @@ export class SessionTable {
     });
     res.on('close', () => this.dropped(s, c, c.reset ? 'tcp_reset' : 'eof'));
     s.stream = c;
-    s.silenceSince = Date.now();
+    s.silenceSince = progressNow();
     this.armIdle(s);
     return c;
   }
