@@ -5,8 +5,14 @@ import type { THistogramBucket } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
 import { PALETTES } from '@/lib/ui/palette';
 
-const label = (b: THistogramBucket) => (b.toMs === null ? `≥ ${fmtDuration(b.fromMs)}` : `${fmtDuration(b.fromMs)}–${fmtDuration(b.toMs)}`);
-const short = (b: THistogramBucket) => (b.toMs === null ? `≥${compact(b.fromMs)}` : compact(b.fromMs));
+// Buckets count latency ≤ toMs (as Prometheus's `le`), above the previous edge.
+const label = (b: THistogramBucket) =>
+  b.toMs === null
+    ? `> ${fmtDuration(b.fromMs)}`
+    : b.fromMs === 0
+      ? `≤ ${fmtDuration(b.toMs)}`
+      : `> ${fmtDuration(b.fromMs)}, ≤ ${fmtDuration(b.toMs)}`;
+const short = (b: THistogramBucket) => (b.toMs === null ? `>${compact(b.fromMs)}` : compact(b.fromMs));
 function compact(ms: number): string {
   if (ms < 1000) return `${ms}`;
   if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;

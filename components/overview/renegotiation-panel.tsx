@@ -22,7 +22,7 @@ export function RenegotiationPanel({ frame, stats: s }: { frame: ChartFrame; sta
             ['p50', fmtLatency(r.latencyMs.p50)],
             ['p95', fmtLatency(r.latencyMs.p95)],
             ['max', fmtLatency(r.latencyMs.max)],
-            ['< 200 ms', r.count ? fmtPct(r.under200ms / r.count, 0) : '—'],
+            ['≤ 200 ms', r.count ? fmtPct(r.under200ms / r.count, 0) : '—'],
             ['percentiles', fmtPercentileMethod(s.percentiles.renegotiation)],
           ]}
         />

@@ -97,7 +97,7 @@ function tiles(s: TStatsResponse, idle: ReactNode): TileSpec[] {
     {
       label: 'Renegotiations',
       value: fmtInt(s.renegotiations.count),
-      sub: `rate ${fmtPct(s.renegotiations.rate, 2)} · ${fmtInt(s.renegotiations.under200ms)} < 200 ms`,
+      sub: `rate ${fmtPct(s.renegotiations.rate, 2)} · ${fmtInt(s.renegotiations.under200ms)} ≤ 200 ms`,
       flag: 'renegotiated',
       testId: 'tile-renegotiations',
     },

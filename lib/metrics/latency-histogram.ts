@@ -62,6 +62,15 @@ export function histogramBucket(latencyMs: number): number {
   return v > 0 ? positiveBucket(v) : -2 - positiveBucket(-v);
 }
 
+/** The whole milliseconds a bucket holds, [lowest, highest] (empty when lowest > highest). */
+export function histogramBucketRange(bucket: number): [number, number] {
+  if (bucket === -1) return [0, 0];
+  const positive = (k: number): [number, number] => [k === 0 ? 1 : HISTOGRAM_UPPER_BOUNDS[k - 1] + 1, HISTOGRAM_UPPER_BOUNDS[k]];
+  if (bucket >= 0) return positive(bucket);
+  const [lo, hi] = positive(-2 - bucket);
+  return [-hi, -lo];
+}
+
 function positiveValue(k: number): number {
   const lo = k === 0 ? 1 : HISTOGRAM_UPPER_BOUNDS[k - 1] + 1;
   const hi = HISTOGRAM_UPPER_BOUNDS[k];

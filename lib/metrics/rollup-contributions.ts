@@ -4,6 +4,7 @@
 // double-counting them, and the totals never depend on arrival order.
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramColumn } from './refusal-histogram';
 import { histogramBucket, histogramKey, type HistogramKey } from './latency-histogram';
+import { extremesMatter, noteSample, type CellExtremes } from './histogram-extremes';
 
 /** Session resumption counters summed as they are (SessionRow columns of the same names). */
 export const RESUMPTION_SUMS = ['checkedResumes', 'lossyResumes', 'idleResumes', 'rejectedResumes'] as const;
@@ -29,11 +30,11 @@ export const ROLLUP_COLUMNS = [
   'deadlocks',
   'deadlockIdleMs',
   'renegotiations',
-  'renegUnder200ms',
+  'renegLe200ms',
   ...REFUSAL_HISTOGRAM_COLUMNS,
   // For the Prometheus histograms (lib/prometheus): latency sums and the 50 ms mark.
   'refusalLatencyMsSum',
-  'renegUnder50ms',
+  'renegLe50ms',
   'renegLatencyMsSum',
   // SSE resumption health, at the minute of the session's last event (as the stats range selects it).
   ...RESUMPTION_COLUMNS,
@@ -43,6 +44,7 @@ export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 export type RollupKey = RollupColumn | HistogramKey;
 
 export const MINUTE_MS = 60_000;
+/** The design note's marks, counted as Prometheus's `le`: a renegotiation of exactly 200 ms is within 200 ms. */
 export const RENEGOTIATION_FAST_MS = 200;
 export const RENEGOTIATION_VERY_FAST_MS = 50;
 
@@ -79,12 +81,14 @@ export interface Contribution {
   minute: number;
   column: RollupKey;
   value: number;
+  /** For a latency-histogram bucket: the latency (ms) counted, for the cell's exact min and max. */
+  sample?: number;
 }
 
 export function sessionContributions(a: SessionAnchors): Contribution[] {
   const out: Contribution[] = [];
-  const add = (at: number | null, column: RollupKey, value = 1) => {
-    if (at !== null) out.push({ minute: minuteOf(at), column, value });
+  const add = (at: number | null, column: RollupKey, value = 1, sample?: number) => {
+    if (at !== null) out.push({ minute: minuteOf(at), column, value, ...(sample === undefined ? {} : { sample }) });
   };
   add(a.firstEventAt, 'sessions');
   add(a.boundaryAt, 'boundary');
@@ -105,11 +109,11 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
     add(a.deadlockStartedAt, 'deadlockIdleMs', a.deadlockEndedAt - a.deadlockStartedAt);
   }
   add(a.successorOpenedAt, 'renegotiations');
-  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs < RENEGOTIATION_FAST_MS) {
-    add(a.successorOpenedAt, 'renegUnder200ms');
+  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs <= RENEGOTIATION_FAST_MS) {
+    add(a.successorOpenedAt, 'renegLe200ms');
   }
-  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs < RENEGOTIATION_VERY_FAST_MS) {
-    add(a.successorOpenedAt, 'renegUnder50ms');
+  if (a.renegotiationLatencyMs !== null && a.renegotiationLatencyMs <= RENEGOTIATION_VERY_FAST_MS) {
+    add(a.successorOpenedAt, 'renegLe50ms');
   }
   if (a.renegotiationLatencyMs !== null) add(a.successorOpenedAt, 'renegLatencyMsSum', a.renegotiationLatencyMs);
   for (const c of RESUMPTION_SUMS) {
@@ -122,16 +126,22 @@ export function sessionContributions(a: SessionAnchors): Contribution[] {
   }
   // The percentile histograms, anchored as the exact percentiles select their sessions (lib/queries/stats.ts).
   if (a.boundaryOutcome === 'refused' && a.refusalLatencyMs !== null) {
-    add(a.refusedAt, histogramKey('refusal', histogramBucket(a.refusalLatencyMs)));
+    add(a.refusedAt, histogramKey('refusal', histogramBucket(a.refusalLatencyMs)), 1, a.refusalLatencyMs);
   }
   if (a.renegotiationLatencyMs !== null) {
-    add(a.successorOpenedAt, histogramKey('renegotiation', histogramBucket(a.renegotiationLatencyMs)));
+    add(a.successorOpenedAt, histogramKey('renegotiation', histogramBucket(a.renegotiationLatencyMs)), 1, a.renegotiationLatencyMs);
   }
   return out;
 }
 
-/** Cells keyed by `${server}|${minute}` with per-column deltas; zero deltas are dropped. */
-export type RollupDelta = Map<string, { server: string; minute: number; values: Partial<Record<RollupKey, number>> }>;
+/**
+ * Cells keyed by `${server}|${minute}` with per-column deltas; zero deltas are dropped. `extremes`:
+ * per histogram bucket, the latencies added and removed (lib/metrics/histogram-extremes.ts).
+ */
+export type RollupDelta = Map<
+  string,
+  { server: string; minute: number; values: Partial<Record<RollupKey, number>>; extremes?: Map<HistogramKey, CellExtremes> }
+>;
 
 export function addContributions(delta: RollupDelta, server: string, items: readonly Contribution[], sign: 1 | -1): void {
   for (const c of items) {
@@ -139,12 +149,21 @@ export function addContributions(delta: RollupDelta, server: string, items: read
     let cell = delta.get(key);
     if (!cell) delta.set(key, (cell = { server, minute: c.minute, values: {} }));
     cell.values[c.column] = (cell.values[c.column] ?? 0) + sign * c.value;
+    if (c.sample !== undefined) noteSample((cell.extremes ??= new Map()), c.column as HistogramKey, c.sample, sign);
   }
 }
 
+/**
+ * Drops zero deltas, and the extremes that change nothing (a session re-counted with the same
+ * latency: removed and added again), so an unchanged session writes nothing.
+ */
 export function pruneZeroCells(delta: RollupDelta): void {
   for (const [key, cell] of delta) {
     for (const col of Object.keys(cell.values) as RollupKey[]) if (cell.values[col] === 0) delete cell.values[col];
-    if (Object.keys(cell.values).length === 0) delta.delete(key);
+    if (cell.extremes) {
+      for (const [col, e] of cell.extremes) if (!cell.values[col] && !extremesMatter(e)) cell.extremes.delete(col);
+      if (cell.extremes.size === 0) delete cell.extremes;
+    }
+    if (Object.keys(cell.values).length === 0 && !cell.extremes) delta.delete(key);
   }
 }

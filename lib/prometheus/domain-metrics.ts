@@ -119,7 +119,7 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
   histogram(
     new DatabaseHistogram(
       'doorwatch_refusal_latency_seconds',
-      'Time from the resume at the boundary to its session-superseded answer (buckets are [lower, upper) in whole ms).',
+      'Time from the resume at the boundary to its session-superseded answer (buckets count latency ≤ le, in whole ms).',
       async () =>
         [...(current?.rollups ?? [])].map(([server, t]): HistogramSnapshot => {
           let cumulative = 0;
@@ -135,13 +135,13 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
   histogram(
     new DatabaseHistogram(
       'doorwatch_renegotiation_latency_seconds',
-      'Time from the refusal to the successor session opening (renegotiation).',
+      'Time from the refusal to the successor session opening (renegotiation; buckets count latency ≤ le, in whole ms).',
       async () =>
         [...(current?.rollups ?? [])].map(([server, t]): HistogramSnapshot => ({
           server,
           buckets: [
-            [0.05, t.renegUnder50ms],
-            [0.2, t.renegUnder200ms],
+            [0.05, t.renegLe50ms],
+            [0.2, t.renegLe200ms],
           ],
           count: t.renegotiations,
           sumSeconds: t.renegLatencyMsSum / 1000,

@@ -28,7 +28,7 @@ import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TSt
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
 import { HISTOGRAM_RELATIVE_ERROR, summarizeBucketCounts, type LatencyMetric } from '@/lib/metrics/latency-histogram';
-import { histogramSums, rollupBucketSums, type BucketRow, type HistogramCells } from '@/lib/store/rollups';
+import { histogramSums, rollupBucketSums, type BucketRow, type HistogramCells, type HistogramExtents } from '@/lib/store/rollups';
 import { RESUMPTION_COLUMNS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metrics/refusal-histogram';
 import { bucketStarts } from '@/lib/time/buckets';
@@ -84,10 +84,32 @@ export function splitLatencyRows(
   return { byBucket, total: [...merged].map(([value, count]) => ({ value, count })) };
 }
 
-/** Per-bucket summary: count, p50, p95, max (nulls when the bucket has none). */
+/** A latency summary with its exact min (the API's shape). */
+type StatsLatency = LatencySummary & { min: number | null };
+
+/** Exact counted values → their summary with min. */
+function exactSummary(counted: readonly CountedValue[]): StatsLatency {
+  let min: number | null = null;
+  for (const c of counted) if (c.count > 0 && Number.isFinite(c.value) && (min === null || c.value < min)) min = c.value;
+  return { ...summarizeCountedLatencies(counted), min };
+}
+
+/**
+ * A histogram summary with the cells' exact extent: min and max are the observed ones, and the
+ * bucket-valued percentiles are kept inside them (each stays within the relative error, and a
+ * p99 above the slowest refusal would contradict it).
+ */
+function withExtent(s: LatencySummary, extent: [number, number] | undefined): StatsLatency {
+  if (s.count === 0 || !extent) return { ...s, min: null };
+  const [min, max] = extent;
+  const clamp = (v: number | null) => (v === null ? null : Math.min(max, Math.max(min, v)));
+  return { count: s.count, min, p50: clamp(s.p50), p95: clamp(s.p95), p99: clamp(s.p99), max };
+}
+
+/** Per-bucket summary: count, min, p50, p95, max (nulls when the bucket has none). */
 export function bucketLatency(counted: readonly CountedValue[] | undefined): TBucketLatency {
-  const { count, p50, p95, max } = summarizeCountedLatencies(counted ?? []);
-  return { count, p50, p95, max };
+  const { count, min, p50, p95, max } = exactSummary(counted ?? []);
+  return { count, min, p50, p95, max };
 }
 
 /**
@@ -99,7 +121,7 @@ export const EXACT_MAX_SAMPLES = 2_000;
 
 /** One metric's percentiles: the range's summary and each series bucket's, by bucket start. */
 interface LatencyAnswer {
-  total: LatencySummary;
+  total: StatsLatency;
   byBucket: Map<number, TBucketLatency>;
   method: TPercentileMethod;
 }
@@ -108,25 +130,28 @@ function exactAnswer(rows: readonly LatencyRow[], bucketMs: number): LatencyAnsw
   const split = splitLatencyRows(rows, bucketMs);
   const byBucket = new Map<number, TBucketLatency>();
   for (const [t, counted] of split.byBucket) byBucket.set(t, bucketLatency(counted));
-  return { total: summarizeCountedLatencies(split.total), byBucket, method: { method: 'exact', relativeError: 0 } };
+  return { total: exactSummary(split.total), byBucket, method: { method: 'exact', relativeError: 0 } };
 }
 
-function histogramAnswer(cells: HistogramCells, bucketMs: number): LatencyAnswer {
+function histogramAnswer(cells: HistogramCells, extents: HistogramExtents, bucketMs: number): LatencyAnswer {
   const byBucket = new Map<number, TBucketLatency>();
   const total = new Map<number, number>();
+  let extent: [number, number] | undefined;
   for (const [b, counts] of cells) {
-    const { count, p50, p95, max } = summarizeBucketCounts(counts);
-    byBucket.set(b * bucketMs, { count, p50, p95, max });
+    const e = extents.get(b);
+    const { count, min, p50, p95, max } = withExtent(summarizeBucketCounts(counts), e);
+    byBucket.set(b * bucketMs, { count, min, p50, p95, max });
     for (const [bucket, count] of counts) total.set(bucket, (total.get(bucket) ?? 0) + count);
+    if (e) extent = extent ? [Math.min(extent[0], e[0]), Math.max(extent[1], e[1])] : e;
   }
   return {
-    total: summarizeBucketCounts(total),
+    total: withExtent(summarizeBucketCounts(total), extent),
     byBucket,
     method: { method: 'approximate', relativeError: HISTOGRAM_RELATIVE_ERROR },
   };
 }
 
-const NO_LATENCY: TBucketLatency = { count: 0, p50: null, p95: null, max: null };
+const NO_LATENCY: TBucketLatency = { count: 0, min: null, p50: null, p95: null, max: null };
 
 const emptyCounts = (): TStatsCounts => ({
   events: 0,
@@ -147,7 +172,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   const rollupCols: RollupColumn[] = [
     ...COUNTERS.map(([c]) => c),
     'deadlockIdleMs',
-    'renegUnder200ms',
+    'renegLe200ms',
     ...REFUSAL_HISTOGRAM_COLUMNS,
     ...RESUMPTION_COLUMNS,
   ];
@@ -185,7 +210,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
       if (cell) cell[key] += v;
     }
     idleMs += Number(row.deadlockIdleMs ?? 0);
-    under200 += Number(row.renegUnder200ms ?? 0);
+    under200 += Number(row.renegLe200ms ?? 0);
     REFUSAL_HISTOGRAM_COLUMNS.forEach((col, i) => (histogram[i] += Number(row[col] ?? 0)));
     for (const col of RESUMPTION_COLUMNS) resumption[col] += Number(row[col] ?? 0);
   }
@@ -229,7 +254,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     renegotiations: {
       count: totals.renegotiations,
       rate: totals.drops === 0 ? null : totals.renegotiations / totals.drops,
-      latencyMs: { p50: reneg.p50, p95: reneg.p95, max: reneg.max },
+      latencyMs: { min: reneg.min, p50: reneg.p50, p95: reneg.p95, max: reneg.max },
       under200ms: under200,
     },
     refusalLatencyHistogram: refusalHistogramBuckets(histogram),
@@ -265,7 +290,7 @@ async function latencyPercentiles(
     exact('renegotiation') ? exactRows('renegotiation') : null,
   ]);
   const answer = (m: LatencyMetric, rows: LatencyRow[] | null) =>
-    rows ? exactAnswer(rows, q.bucketMs) : histogramAnswer(hist[m], q.bucketMs);
+    rows ? exactAnswer(rows, q.bucketMs) : histogramAnswer(hist[m], hist.extents[m], q.bucketMs);
   const refusals = answer('refusal', exactRefusals);
   const renegs = answer('renegotiation', exactRenegs);
   return { refusals, renegs };

@@ -16,7 +16,8 @@ import { deadLetterInsert, storeDeadLetters, type DeadLetter } from './dead-lett
 import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent, type TimelineRow } from './events';
 import { ingestLockColumns } from './ingest-locks';
 import { reporterStatusInsert, storeReporterStatus } from './reporter-status';
-import { applyRollupDelta, rollupInserts } from './rollups';
+import { applyRollupDelta, rollupWrites } from './rollups';
+import { recomputeHistogramExtremes } from './histogram-recompute';
 import { sessionKey, type SessionKey } from './session-key';
 import type { SessionRow } from './session-row';
 import { sessionUpsert, sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from './sessions';
@@ -306,13 +307,17 @@ const postgresqlStatements: IngestStatements = {
   },
 
   async finish(tx, writes) {
-    const inserts = [...(writes.sessionRows.length > 0 ? [sessionUpsert(writes.sessionRows)] : []), ...rollupInserts(writes.delta)];
+    const rollups = rollupWrites(writes.delta);
+    const inserts = [...(writes.sessionRows.length > 0 ? [sessionUpsert(writes.sessionRows)] : []), ...rollups.inserts];
     if (inserts.length === 0 && writes.notification === null) return;
     const main = writes.notification
       ? { text: 'SELECT pg_notify(?, ?)', params: [writes.notification.channel, writes.notification.payload] }
       : { text: 'SELECT 1', params: [] };
     const { text, params } = withInserts(inserts, main);
     await tx.query(text, params);
+    // Rare (a late event removed a cell's possible min/max): a statement of its own, which sees the
+    // Session rows the one above wrote.
+    await recomputeHistogramExtremes(tx, rollups.recompute);
   },
 };
 

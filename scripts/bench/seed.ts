@@ -97,10 +97,10 @@ function sqliteWriter(file: string): Writer {
   const ro = rollupInsert(TABLE.rollup);
   const rq = rollupInsert(TABLE.rollupQuarter);
   const rh = db.prepare(
-    `INSERT INTO ${TABLE_SQL.latencyHistogram} (${HISTOGRAM_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (?,?,?,?,?) ${HISTOGRAM_ADD_TAIL}`,
+    `INSERT INTO ${TABLE_SQL.latencyHistogram} (${HISTOGRAM_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (${HISTOGRAM_COLUMN_SPECS.map(() => '?').join(',')}) ${HISTOGRAM_ADD_TAIL}`,
   );
   const rhq = db.prepare(
-    `INSERT INTO ${TABLE_SQL.latencyHistogramQuarter} (${HISTOGRAM_QUARTER_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (?,?,?,?) ${HISTOGRAM_QUARTER_ADD_TAIL}`,
+    `INSERT INTO ${TABLE_SQL.latencyHistogramQuarter} (${HISTOGRAM_QUARTER_COLUMN_SPECS.map((c) => `"${c.name}"`).join(',')}) VALUES (${HISTOGRAM_QUARTER_COLUMN_SPECS.map(() => '?').join(',')}) ${HISTOGRAM_QUARTER_ADD_TAIL}`,
   );
   const evTx = db.transaction((rows: EventTuple[]) => {
     for (const r of rows) ev.run(...r);

@@ -17,6 +17,7 @@ import {
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
 import type { SentEvent } from './random-timelines';
 import { summarizeResumption } from '@/lib/boundary/resumption-health';
+import { assertHistogramExtremes } from './histogram-extremes-oracle';
 
 type Query = <T = any>(text: string, params?: readonly unknown[]) => Promise<T[]>;
 
@@ -206,6 +207,7 @@ export async function assertStoredMatches(
     Object.fromEntries([...want.rollups].sort()),
     'rollups are the sum of contributions',
   );
+  await assertHistogramExtremes(query);
   if (stats)
     assert.deepEqual(
       await statsCounts(stats.url, stats.token, stats.fromMs, stats.toMs),

@@ -192,7 +192,7 @@ describe('histogram contributions in the rollup delta', () => {
     const c = sessionContributions(toAnchors({ refused: true, at: 61_000, lat: 40, reneg: null, succAt: 0 }));
     assert.deepEqual(
       c.filter((x) => x.column.startsWith('h:')),
-      [{ minute: 60_000, column: histogramKey('refusal', histogramBucket(40)), value: 1 }],
+      [{ minute: 60_000, column: histogramKey('refusal', histogramBucket(40)), value: 1, sample: 40 }],
     );
   });
 
@@ -236,7 +236,14 @@ describe('histogram contributions in the rollup delta', () => {
         const b = splitRollupDelta(apply(shuffled));
         const c = splitRollupDelta(direct);
         assert.deepEqual(a, b);
-        assert.deepEqual(a, c);
+        // The counts; min/max differ by design: `before` was added and removed in one delta here,
+        // which ingest never does (a delta removes a session's old row and adds its new one).
+        const counts = (d: typeof a) => ({
+          minutes: d.minutes,
+          quarters: d.quarters,
+          histogram: d.histogram.filter((r) => r[4] !== 0).map((r) => r.slice(0, 5)),
+        });
+        assert.deepEqual(counts(a), counts(c));
         // Quarter cells: the sums of their minute cells.
         const sums = new Map<string, Record<string, number>>();
         for (const m of a.minutes) {

@@ -84,7 +84,8 @@ describe('stats', () => {
     assert.equal(s.bucketMs, 60_000);
     assert.equal(s.series.length, 10);
     const hist = Object.fromEntries(s.refusalLatencyHistogram.filter((b) => b.count).map((b) => [b.fromMs, b.count]));
-    assert.deepEqual(hist, { 25: 1, 50: 2, 100: 1 });
+    // 30 ms in (25, 50]; 51, 60 and 100 ms in (50, 100] (≤ the edge, as Prometheus's le).
+    assert.deepEqual(hist, { 25: 1, 50: 3 });
   });
 
   test('series: each counter at its anchor minute; the buckets add up to the totals', async () => {
@@ -114,16 +115,16 @@ describe('stats', () => {
   });
 
   test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
-    const none = { count: 0, p50: null, p95: null, max: null };
+    const none = { count: 0, min: null, p50: null, p95: null, max: null };
     const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     // 1-minute buckets: a-ref1 (51) and a-ref2 (100) in minute 0, a-ref3 (30) in 2, g-burn (60) in 5;
     // both renegotiations (149 and 300 ms) in minute 0.
     const refusal = s.series.map((b) => b.refusalLatencyMs);
-    assert.deepEqual(refusal[0], { count: 2, p50: 51, p95: 100, max: 100 });
-    assert.deepEqual(refusal[2], { count: 1, p50: 30, p95: 30, max: 30 });
-    assert.deepEqual(refusal[5], { count: 1, p50: 60, p95: 60, max: 60 });
+    assert.deepEqual(refusal[0], { count: 2, min: 51, p50: 51, p95: 100, max: 100 });
+    assert.deepEqual(refusal[2], { count: 1, min: 30, p50: 30, p95: 30, max: 30 });
+    assert.deepEqual(refusal[5], { count: 1, min: 60, p50: 60, p95: 60, max: 60 });
     for (const i of [1, 3, 4, 6, 7, 8, 9]) assert.deepEqual(refusal[i], none, `minute ${i}`);
-    assert.deepEqual(s.series[0].renegotiationLatencyMs, { count: 2, p50: 149, p95: 300, max: 300 });
+    assert.deepEqual(s.series[0].renegotiationLatencyMs, { count: 2, min: 149, p50: 149, p95: 300, max: 300 });
     for (const b of s.series.slice(1)) assert.deepEqual(b.renegotiationLatencyMs, none, b.t);
     assert.equal(
       refusal.reduce((a, b) => a + b.count, 0),
@@ -136,8 +137,8 @@ describe('stats', () => {
     assert.deepEqual(
       five.series.map((b) => b.refusalLatencyMs),
       [
-        { count: 3, p50: 51, p95: 100, max: 100 },
-        { count: 1, p50: 60, p95: 60, max: 60 },
+        { count: 3, min: 30, p50: 51, p95: 100, max: 100 },
+        { count: 1, min: 60, p50: 60, p95: 60, max: 60 },
       ],
     );
     // The range totals (derived from the same rows) do not depend on the bucket size.
@@ -152,7 +153,7 @@ describe('stats', () => {
     });
     assert.deepEqual(
       gamma.series.map((b) => b.refusalLatencyMs),
-      [none, { count: 1, p50: 60, p95: 60, max: 60 }],
+      [none, { count: 1, min: 60, p50: 60, p95: 60, max: 60 }],
     );
   });
 
@@ -187,10 +188,10 @@ describe('stats', () => {
     });
     assert.equal(e.sessions, 0);
     assert.equal(e.renegotiations.rate, null);
-    assert.deepEqual(e.refusalLatencyMs, { count: 0, p50: null, p95: null, p99: null, max: null });
+    assert.deepEqual(e.refusalLatencyMs, { count: 0, min: null, p50: null, p95: null, p99: null, max: null });
     for (const b of e.series) {
-      assert.deepEqual(b.refusalLatencyMs, { count: 0, p50: null, p95: null, max: null });
-      assert.deepEqual(b.renegotiationLatencyMs, { count: 0, p50: null, p95: null, max: null });
+      assert.deepEqual(b.refusalLatencyMs, { count: 0, min: null, p50: null, p95: null, max: null });
+      assert.deepEqual(b.renegotiationLatencyMs, { count: 0, min: null, p50: null, p95: null, max: null });
     }
   });
 });

@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verdictOf } from '@/lib/queries/server-verdicts';
 import { bucketLatency, splitLatencyRows } from '@/lib/queries/stats';
-import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets, refusalHistogramColumn } from '@/lib/metrics/refusal-histogram';
+import {
+  REFUSAL_HISTOGRAM_COLUMNS,
+  REFUSAL_HISTOGRAM_EDGES,
+  refusalHistogramBuckets,
+  refusalHistogramColumn,
+  refusalHistogramIndex,
+} from '@/lib/metrics/refusal-histogram';
 import { ROLLUP_COLUMNS, sessionContributions } from '@/lib/metrics/rollup-contributions';
 import { summarizeCountedLatencies } from '@/lib/metrics/percentiles';
 import { deadlockOf, flagsOf, toSessionView } from '@/lib/queries/session-view';
@@ -29,7 +35,7 @@ describe('server verdict', () => {
 });
 
 describe('refusal latency histogram', () => {
-  test('fixed edges, lower bound inclusive, open-ended last bucket', () => {
+  test('fixed edges, upper bound inclusive (as Prometheus le), open-ended last bucket', () => {
     // As the rollups hold it: one counter per column, then the API's buckets.
     const perColumn = REFUSAL_HISTOGRAM_COLUMNS.map(() => 0);
     for (const ms of [0, 9, 10, 49, 50, 199, 200, 4999, 5000, 60_000])
@@ -37,25 +43,34 @@ describe('refusal latency histogram', () => {
     const h = refusalHistogramBuckets(perColumn);
     const counts = Object.fromEntries(h.map((b) => [`${b.fromMs}-${b.toMs ?? 'inf'}`, b.count]));
     assert.deepEqual(counts, {
-      '0-10': 2,
-      '10-25': 1,
-      '25-50': 1,
-      '50-100': 1,
-      '100-200': 1,
-      '200-500': 1,
+      '0-10': 3,
+      '10-25': 0,
+      '25-50': 2,
+      '50-100': 0,
+      '100-200': 2,
+      '200-500': 0,
       '500-1000': 0,
       '1000-2000': 0,
-      '2000-5000': 1,
-      '5000-inf': 2,
+      '2000-5000': 2,
+      '5000-inf': 1,
     });
   });
 
-  test('one rollup column per bucket, named by its bounds', () => {
+  test('one rollup column per bucket, named by its bounds; every edge counts latency ≤ edge (Prometheus le)', () => {
     assert.equal(REFUSAL_HISTOGRAM_COLUMNS.length, refusalHistogramBuckets([]).length);
-    assert.equal(refusalHistogramColumn(9), 'refusedLt10ms');
-    assert.equal(refusalHistogramColumn(10), 'refusedLt25ms');
-    assert.equal(refusalHistogramColumn(4999), 'refusedLt5000ms');
-    assert.equal(refusalHistogramColumn(5000), 'refusedGe5000ms');
+    assert.equal(refusalHistogramColumn(0), 'refusedLe10ms');
+    assert.equal(refusalHistogramColumn(10), 'refusedLe10ms');
+    assert.equal(refusalHistogramColumn(11), 'refusedLe25ms');
+    assert.equal(refusalHistogramColumn(50), 'refusedLe50ms');
+    assert.equal(refusalHistogramColumn(51), 'refusedLe100ms');
+    assert.equal(refusalHistogramColumn(200), 'refusedLe200ms');
+    assert.equal(refusalHistogramColumn(201), 'refusedLe500ms');
+    assert.equal(refusalHistogramColumn(5000), 'refusedLe5000ms');
+    assert.equal(refusalHistogramColumn(5001), 'refusedGt5000ms');
+    for (const [i, edge] of REFUSAL_HISTOGRAM_EDGES.entries()) {
+      assert.equal(refusalHistogramIndex(edge), i, `${edge} ms is under its own edge`);
+      assert.equal(refusalHistogramIndex(edge + 1), i + 1);
+    }
     for (const col of REFUSAL_HISTOGRAM_COLUMNS) assert.ok((ROLLUP_COLUMNS as readonly string[]).includes(col));
   });
 
@@ -77,7 +92,7 @@ describe('refusal latency histogram', () => {
       sessionContributions({ ...base, boundaryOutcome: outcome }).filter((c) =>
         (REFUSAL_HISTOGRAM_COLUMNS as readonly string[]).includes(c.column),
       );
-    assert.deepEqual(hist('refused'), [{ minute: 60_000, column: 'refusedLt50ms', value: 1 }]);
+    assert.deepEqual(hist('refused'), [{ minute: 60_000, column: 'refusedLe50ms', value: 1 }]);
     assert.deepEqual(hist('naive_resume'), []);
   });
 });
@@ -97,9 +112,9 @@ describe('per-bucket latency percentiles', () => {
     const { byBucket, total } = splitLatencyRows(rows, M);
     assert.deepEqual([...byBucket.keys()].sort(), [10 * M, 11 * M]);
     // n = 20: p50 = rank 10 (40), p95 = rank 19 (90), max 700.
-    assert.deepEqual(bucketLatency(byBucket.get(10 * M)), { count: 20, p50: 40, p95: 90, max: 700 });
-    assert.deepEqual(bucketLatency(byBucket.get(11 * M)), { count: 3, p50: 55, p95: 55, max: 55 });
-    assert.deepEqual(bucketLatency(byBucket.get(13 * M)), { count: 0, p50: null, p95: null, max: null });
+    assert.deepEqual(bucketLatency(byBucket.get(10 * M)), { count: 20, min: 40, p50: 40, p95: 90, max: 700 });
+    assert.deepEqual(bucketLatency(byBucket.get(11 * M)), { count: 3, min: 55, p50: 55, p95: 55, max: 55 });
+    assert.deepEqual(bucketLatency(byBucket.get(13 * M)), { count: 0, min: null, p50: null, p95: null, max: null });
     // Over the range, n = 23: rank 12 is 40, rank 22 is 90.
     assert.deepEqual(summarizeCountedLatencies(total), { count: 23, p50: 40, p95: 90, p99: 700, max: 700 });
   });

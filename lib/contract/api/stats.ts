@@ -6,9 +6,12 @@ import { ZResumptionCounts } from './resumption-counts';
 
 export const ZLatencySummary = z.object({
   count: ZCount,
+  /** The exact smallest latency (ms), also when the percentiles are approximate; null when count is 0. */
+  min: z.number().nullable(),
   p50: z.number().nullable(),
   p95: z.number().nullable(),
   p99: z.number().nullable(),
+  /** The exact largest latency (ms), also when the percentiles are approximate; null when count is 0. */
   max: z.number().nullable(),
 });
 
@@ -31,7 +34,8 @@ export const ZRenegotiationTotals = z.object({
   count: ZCount,
   /** renegotiations / drops; null when there were no drops. */
   rate: z.number().nullable(),
-  latencyMs: ZLatencySummary.pick({ p50: true, p95: true, max: true }),
+  latencyMs: ZLatencySummary.pick({ min: true, p50: true, p95: true, max: true }),
+  /** Renegotiations that took at most 200 ms (≤, as Prometheus's `le`; the name is kept for compatibility). */
   under200ms: ZCount,
 });
 
@@ -59,7 +63,7 @@ export const ZStatsCounts = ZActivityCounts.extend({
 });
 export type TStatsCounts = z.infer<typeof ZStatsCounts>;
 
-/** Nearest-rank latency percentiles over one series bucket (exact or from histograms: see `percentiles`); p50/p95/max are null when count is 0. */
+/** Nearest-rank latency percentiles over one series bucket (exact or from histograms: see `percentiles`; min and max always exact); min/p50/p95/max are null when count is 0. */
 export const ZBucketLatency = ZLatencySummary.omit({ p99: true });
 export type TBucketLatency = z.infer<typeof ZBucketLatency>;
 
@@ -73,9 +77,9 @@ export const ZStatsBucket = ZStatsCounts.extend({
 });
 
 export const ZHistogramBucket = z.object({
-  /** Inclusive lower bound in ms. */
+  /** Exclusive lower bound in ms (the first bucket also takes 0 and below). */
   fromMs: z.number(),
-  /** Exclusive upper bound in ms; null for the open-ended last bucket. */
+  /** Inclusive upper bound in ms (latency ≤ toMs, as Prometheus's `le`); null for the open-ended last bucket. */
   toMs: z.number().nullable(),
   count: ZCount,
 });
