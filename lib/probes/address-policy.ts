@@ -9,7 +9,7 @@ export type AddressPolicy = readonly AllowableAddressClass[];
 /** The URL's host without IPv6 brackets: what a resolver or the classifier takes. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-export function isAllowed(cls: AddressClass, allow: AddressPolicy): boolean {
+function isAllowed(cls: AddressClass, allow: AddressPolicy): boolean {
   return cls !== 'reserved' && (allow as readonly string[]).includes(cls);
 }
 

@@ -16,7 +16,7 @@ const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 export type Resolution =
-  | { kind: 'pinned'; addresses: LookupAddress[]; lookup: LookupFunction; detail: string }
+  | { kind: 'pinned'; lookup: LookupFunction; detail: string }
   | { kind: 'refused'; refusal: ProbeRefusal; detail: string }
   | { kind: 'error'; detail: string };
 
@@ -53,7 +53,7 @@ export async function resolveTarget(
   }
   const list = addresses.map((a) => `${a.address} (${classifyAddress(a.address)})`).join(', ');
   const detail = `${isIP(host) ? list : `dns ${host} → ${list}`}: allowed by DOORWATCH_PROBE_ALLOW; the step connects only there`;
-  return { kind: 'pinned', addresses, lookup: pinnedLookup(host, addresses), detail };
+  return { kind: 'pinned', lookup: pinnedLookup(host, addresses), detail };
 }
 
 /** A `lookup` for net/http/ws that answers `host` from the checked addresses and refuses any other name. */
