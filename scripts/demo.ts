@@ -62,6 +62,9 @@ async function main() {
     DOORWATCH_SERVERS: serversEnv(creds.servers),
     // A key of the operator's own (in the environment, passed through above) wins.
     ...(settings().DOORWATCH_SECRET_KEY ? {} : { DOORWATCH_SECRET_KEY: creds.secretKey }),
+    // The simulated fleet listens on loopback: a probe target at one of its servers must be reachable,
+    // so loopback joins whatever DOORWATCH_PROBE_ALLOW says (the default: public,private).
+    DOORWATCH_PROBE_ALLOW: [...new Set([...settings().DOORWATCH_PROBE_ALLOW, 'loopback'])].join(','),
     // Readable log lines for a person at the terminal (pino-pretty).
     LOG_FORMAT: 'pretty',
   };

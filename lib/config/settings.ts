@@ -11,10 +11,17 @@ import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/
 import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
 import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
 import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
+import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from '@/lib/contract/probe-result';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;
 export const DEFAULT_PRUNE_PAUSE_MS = 250;
+/**
+ * Door probes reach public and private-network addresses unless told otherwise: Doorwatch is
+ * self-hosted beside the MCP servers it watches, usually on the same private network. Loopback
+ * (this machine), link-local and cloud metadata are opt-in (docs/probes.md).
+ */
+export const DEFAULT_PROBE_ALLOW = 'public,private';
 
 type Env = Record<string, string | undefined>;
 
@@ -192,6 +199,23 @@ export const ZSettings = z.object({
     min: 1_000,
     description: 'shortest interval an admin may give a probe target (rate bound per target)',
   }),
+  DOORWATCH_PROBE_ALLOW: z
+    .preprocess(trimmed, z.string().optional())
+    .transform((raw, ctx) => {
+      const names = [...new Set((raw ?? DEFAULT_PROBE_ALLOW).split(',').map((c) => c.trim().toLowerCase()))].filter(Boolean);
+      const known = ALLOWABLE_ADDRESS_CLASSES as readonly string[];
+      const bad = names.find((c) => !known.includes(c));
+      if (bad !== undefined || names.length === 0) {
+        const what = bad === undefined ? 'names no address class' : `"${bad}" is not an address class`;
+        ctx.issues.push({ code: 'custom', message: `${what}; use a comma-separated list of ${known.join(', ')}`, input: raw });
+        return z.NEVER;
+      }
+      // In the table's order, so the start-up line and refusal messages read the same whatever was typed.
+      return known.filter((c) => names.includes(c)) as AllowableAddressClass[];
+    })
+    .describe(
+      'address classes door probes may connect to, comma-separated: public, private, loopback, link-local, metadata (metadata only when named)',
+    ),
   DOORWATCH_PG_POOL_SIZE: wholeNumber({
     default: 10,
     min: 1,

@@ -36,6 +36,16 @@ export const STEP_FINDINGS = [
 ] as const;
 export type StepFinding = (typeof STEP_FINDINGS)[number];
 
+/**
+ * Where an address leads, as door probes judge it (lib/probes/address-class.ts, docs/probes.md
+ * "Which addresses a probe may reach"). `reserved` (multicast, broadcast, Teredo, …) is never probed.
+ */
+export const ADDRESS_CLASSES = ['public', 'private', 'loopback', 'link-local', 'metadata', 'reserved'] as const;
+export type AddressClass = (typeof ADDRESS_CLASSES)[number];
+/** The classes DOORWATCH_PROBE_ALLOW may name. */
+export const ALLOWABLE_ADDRESS_CLASSES = ['public', 'private', 'loopback', 'link-local', 'metadata'] as const;
+export type AllowableAddressClass = (typeof ALLOWABLE_ADDRESS_CLASSES)[number];
+
 const IsoMs = z.iso.datetime({ precision: 3 });
 const ms = z.int().min(0);
 const eventId = z.int().min(0);
@@ -81,6 +91,17 @@ export const ZStepMoments = z.object({
 });
 export type StepMoments = z.infer<typeof ZStepMoments>;
 
+/** A step that did not connect because its target's address is one DOORWATCH_PROBE_ALLOW does not allow. */
+export const ZProbeRefusal = z.object({
+  code: z.literal('probe_target_forbidden'),
+  /** The URL's host as given. */
+  host: z.string(),
+  /** The refused address: the literal, or the first resolved address the setting does not allow. */
+  address: z.string(),
+  addressClass: z.enum(ADDRESS_CLASSES),
+});
+export type ProbeRefusal = z.infer<typeof ZProbeRefusal>;
+
 export const ZStepResult = z.object({
   step: z.enum(PROBE_STEPS),
   answer: z.enum(OBSERVED_ANSWERS),
@@ -105,6 +126,8 @@ export const ZStepResult = z.object({
   durationMs: ms,
   /** Absent on runs stored before moments were kept. */
   moments: ZStepMoments.optional(),
+  /** Set when the step refused to connect (answer `error`, finding `probe_error`); absent otherwise. */
+  refused: ZProbeRefusal.optional(),
   transcript: ZTranscript,
 });
 export type StepResult = z.infer<typeof ZStepResult>;

@@ -27,6 +27,13 @@ export async function prepareInstance(): Promise<void> {
       { probeCredentialsInClear: probes.inClear },
       'probe target credentials stored unencrypted; set DOORWATCH_SECRET_KEY (openssl rand -base64 32) to seal them at rest',
     );
+  const probeAllow = settings().DOORWATCH_PROBE_ALLOW;
+  const beyondPublic = probeAllow.filter((c) => c !== 'public');
+  if (beyondPublic.length)
+    (probeAllow.includes('metadata') ? log.warn.bind(log) : log.info.bind(log))(
+      { probeAllow },
+      `door probes may connect to ${beyondPublic.join(', ')} addresses (DOORWATCH_PROBE_ALLOW=${probeAllow.join(',')}); set it to "public" to keep them to public addresses`,
+    );
   await (await import('@/lib/auth/bootstrap-admin')).prepareBootstrapAdmin(db);
   // PostgreSQL: today's and the coming days' partitions exist before the first event arrives
   // (the retention job keeps them ahead from then on).

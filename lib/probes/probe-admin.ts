@@ -1,5 +1,5 @@
 // Door probes' admin operations: setting a server's target (validated: registered server, http(s)
-// URL without credentials, a usable header, an interval no shorter than DOORWATCH_PROBE_MIN_INTERVAL_MS),
+// URL without credentials, not a literal address DOORWATCH_PROBE_ALLOW refuses, a usable header, an interval no shorter than DOORWATCH_PROBE_MIN_INTERVAL_MS),
 // clearing it, and running it now. Stored forms → views; the credential value never leaves.
 import type { Db } from '@/lib/db/client';
 import type { TProbeRunView, TProbeTargetRequest, TProbeTargetView } from '@/lib/contract/api/probes';
@@ -9,6 +9,7 @@ import { toProbeRunView, toProbeTargetView } from '@/lib/queries/probe-history';
 import { deleteProbeTarget, upsertProbeTarget } from '@/lib/store/probe-targets';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { ProbeTargetError, checkCredentialHeader, parseProbeUrl } from './probe-target';
+import { checkTargetAddress } from './address-policy';
 import { runServerProbe } from './probe-service';
 
 async function assertRegistered(db: Db, server: string): Promise<void> {
@@ -26,7 +27,10 @@ export async function setProbeTarget(db: Db, server: string, body: TProbeTargetR
   await assertRegistered(db, server);
   let url: string;
   try {
-    url = parseProbeUrl(body.url).href;
+    const parsed = parseProbeUrl(body.url);
+    // A literal address (or metadata name) DOORWATCH_PROBE_ALLOW refuses is refused now; a name at each run.
+    checkTargetAddress(parsed, settings().DOORWATCH_PROBE_ALLOW);
+    url = parsed.href;
     if (body.credential) checkCredentialHeader(body.credential.header);
   } catch (err) {
     return asApiError(err);

@@ -1,9 +1,10 @@
 // Which probe targets are acceptable: an absolute http(s) URL without embedded credentials
-// (a credential goes in the separate header so it can be redacted).
+// (a credential goes in the separate header so it can be redacted). Which addresses it may
+// lead to is address-policy.ts (`probe_target_forbidden`).
 
 export class ProbeTargetError extends Error {
   constructor(
-    readonly code: 'invalid_probe_url',
+    readonly code: 'invalid_probe_url' | 'probe_target_forbidden',
     message: string,
   ) {
     super(message);

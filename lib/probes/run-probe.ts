@@ -18,8 +18,11 @@ import {
   type StepMoments,
   type StepResult,
 } from '@/lib/contract/probe-result';
+import { settings as appSettings } from '@/lib/config/settings';
+import type { AddressPolicy } from './address-policy';
 import { classifyProbe } from './classify-probe';
 import { checkCredentialHeader, parseProbeUrl } from './probe-target';
+import { resolveTarget, type Resolver } from './resolve-target';
 import { StepScope, type ProbeSession } from './step-scope';
 import { TargetLimiter } from './target-limiter';
 import { DEFAULT_TRANSCRIPT_LIMITS, TranscriptRecorder, type TranscriptLimits } from './transcript';
@@ -38,6 +41,10 @@ export interface ProbeOptions {
   transcriptLimits?: TranscriptLimits;
   /** Bytes a step reads at most (one SSE event, all its streams, one WebSocket message). */
   wireLimits?: WireLimits;
+  /** Address classes the probe may connect to; default DOORWATCH_PROBE_ALLOW. */
+  allow?: AddressPolicy;
+  /** Name → addresses, once per step; default the system resolver (node:dns lookup). */
+  resolver?: Resolver;
 }
 
 const sharedLimiter = new TargetLimiter(1);
@@ -48,6 +55,8 @@ interface Settings {
   resetDelayMs: number;
   transcriptLimits: TranscriptLimits;
   wireLimits: WireLimits;
+  allow: AddressPolicy;
+  resolver?: Resolver;
 }
 
 /** Throws ProbeTargetError for an unusable target; otherwise always resolves with four step results. */
@@ -60,6 +69,8 @@ export async function runProbe(target: ProbeTarget, options: ProbeOptions = {}):
     resetDelayMs: options.resetDelayMs ?? 50,
     transcriptLimits: options.transcriptLimits ?? DEFAULT_TRANSCRIPT_LIMITS,
     wireLimits: options.wireLimits ?? DEFAULT_WIRE_LIMITS,
+    allow: options.allow ?? appSettings().DOORWATCH_PROBE_ALLOW,
+    resolver: options.resolver,
   };
   // An idle stream is only told from a dead one if its deadline fits in the step's.
   if (!(settings.idleMs > 0 && settings.resetDelayMs >= 0 && settings.idleMs + settings.resetDelayMs < settings.stepTimeoutMs)) {
@@ -103,12 +114,18 @@ async function runStep(step: ProbeStepName, url: URL, target: ProbeTarget, setti
   const started = performance.now();
   const transcript = new TranscriptRecorder(started, target.credential, settings.transcriptLimits);
   const headers = target.credential ? { [target.credential.header.toLowerCase()]: target.credential.value } : {};
-  const ctx = { target: url, headers, transcript, limits: settings.wireLimits, received: { bytes: 0 } };
-  const scope = new StepScope(ctx, settings.stepTimeoutMs);
+  // Resolved once per step, every address checked; the step connects only to those (DNS pinned).
+  const pinned = await resolveTarget(url, settings.allow, settings.stepTimeoutMs, settings.resolver);
+  transcript.record('!', pinned.kind === 'pinned' ? pinned.detail : `not connecting: ${pinned.detail}`);
+  const lookup = pinned.kind === 'pinned' ? pinned.lookup : () => undefined;
+  const ctx = { target: url, lookup, headers, transcript, limits: settings.wireLimits, received: { bytes: 0 } };
+  const scope = new StepScope(ctx, Math.max(0, settings.stepTimeoutMs - (performance.now() - started)));
   const moments = noMoments();
   let outcome: StepOutcome;
   try {
-    outcome = step === 'healthy' ? await healthy(scope, moments) : await resumeStep(step, scope, settings, moments);
+    if (pinned.kind === 'refused') outcome = { ...blank(), detail: pinned.detail, refused: pinned.refusal };
+    else if (pinned.kind === 'error') outcome = { ...blank(), detail: pinned.detail };
+    else outcome = step === 'healthy' ? await healthy(scope, moments) : await resumeStep(step, scope, settings, moments);
   } catch (err) {
     outcome = { ...blank(), detail: `probe failed: ${err instanceof Error ? err.message : String(err)}` };
   } finally {

@@ -1,10 +1,11 @@
 // The probe's I/O primitives over real HTTP and WebSocket: an SSE stream with deadline-bounded
 // reads and a real TCP reset, a WebSocket handshake, a session DELETE. Redirects are never
 // followed (node:http does not, and `ws` is told not to): a 3xx comes back as a status.
-// Every exchange is written to the step's transcript.
+// Every exchange is written to the step's transcript. Connections go only to the step's checked
+// addresses (`ctx.lookup`, resolve-target.ts): nothing here resolves a name by itself.
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
 import type { Resettable } from '@/lib/wire/injector';
@@ -27,6 +28,8 @@ export const DEFAULT_WIRE_LIMITS: WireLimits = { maxEventBytes: 64 * 1024, maxSt
 export interface WireContext {
   /** The MCP endpoint. */
   target: URL;
+  /** Answers the target's host from the addresses checked against DOORWATCH_PROBE_ALLOW (DNS pinned for the step). */
+  lookup: LookupFunction;
   /** Sent on every request (the credential, if any). */
   headers: Record<string, string>;
   transcript: TranscriptRecorder;
@@ -190,7 +193,7 @@ export function openStream(ctx: WireContext, extra: Record<string, string>, time
       clearTimeout(timer);
       resolve(r);
     };
-    const req = requestFor(ctx.target)(ctx.target, { method: 'GET', headers, agent: false });
+    const req = requestFor(ctx.target)(ctx.target, { method: 'GET', headers, agent: false, lookup: ctx.lookup });
     const timer = setTimeout(() => {
       ctx.transcript.record('!', `no response within ${Math.round(timeoutMs)} ms`);
       settle({ kind: 'error', detail: `no response within ${Math.round(timeoutMs)} ms`, latencyMs: since(), timedOut: true });
@@ -237,6 +240,7 @@ export function handshake(ctx: WireContext, url: URL, timeoutMs: number): Promis
     const ws = new WebSocket(url, [SUBPROTOCOL], {
       headers: ctx.headers,
       followRedirects: false,
+      lookup: ctx.lookup,
       handshakeTimeout: timeoutMs,
       maxPayload: ctx.limits.maxWsPayload,
     });
@@ -287,7 +291,7 @@ export function deleteSession(ctx: WireContext, token: string, timeoutMs: number
   const headers = { ...ctx.headers, 'mcp-session-id': token };
   ctx.transcript.record('>', `DELETE ${ctx.target.pathname} HTTP/1.1\n${ctx.transcript.headers(headers)}`);
   return new Promise((resolve) => {
-    const req = requestFor(ctx.target)(ctx.target, { method: 'DELETE', headers, agent: false });
+    const req = requestFor(ctx.target)(ctx.target, { method: 'DELETE', headers, agent: false, lookup: ctx.lookup });
     const timer = setTimeout(() => {
       req.destroy();
       resolve(0);

@@ -56,6 +56,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         DOORWATCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         // Tests post events at fixed historical times: no pruning unless a test asks for it.
         DOORWATCH_RETENTION_DAYS: '0',
+        // The tests' MCP servers (the simulator) listen on loopback; tests of the address policy set their own.
+        DOORWATCH_PROBE_ALLOW: 'public,private,loopback',
         ...options.env,
       },
     });

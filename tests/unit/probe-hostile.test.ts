@@ -12,7 +12,8 @@ import { runProbe } from '@/lib/probes/run-probe';
 import { TargetLimiter } from '@/lib/probes/target-limiter';
 import { ZProbeResult, type ProbeResult } from '@/lib/contract/probe-result';
 
-const OPTIONS = { idleMs: 500, stepTimeoutMs: 3_000, resetDelayMs: 20 };
+// The servers under test listen on loopback, which DOORWATCH_PROBE_ALLOW's default does not allow.
+const OPTIONS = { idleMs: 500, stepTimeoutMs: 3_000, resetDelayMs: 20, allow: ['public', 'private', 'loopback'] as const };
 const closers: Array<() => Promise<void>> = [];
 
 /** A loopback server answering every GET with a 200 event stream fed by `feed` until the client leaves. */

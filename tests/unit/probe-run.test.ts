@@ -13,7 +13,8 @@ import { startConflictFront } from '@/tests/support/conflict-front';
 import type { ObservedAnswer, ProbeStepName } from '@/lib/contract/probe-result';
 
 const SECRET = 'probe-secret-7a41c9';
-const OPTIONS = { idleMs: 2_000, stepTimeoutMs: 8_000, resetDelayMs: 40 };
+// The servers under test listen on loopback, which DOORWATCH_PROBE_ALLOW's default does not allow.
+const OPTIONS = { idleMs: 2_000, stepTimeoutMs: 8_000, resetDelayMs: 40, allow: ['public', 'private', 'loopback'] as const };
 
 async function simServer(mode: ServerMode): Promise<SimServer> {
   // The probe's credential must not be leaked by the server either: it checks nothing, the

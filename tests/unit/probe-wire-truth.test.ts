@@ -16,7 +16,8 @@ import { summarize } from '@/lib/boundary/summarize';
 import { ZEvent, type DoorwatchEvent } from '@/lib/contract/event';
 import type { ProbeResult, StepResult } from '@/lib/contract/probe-result';
 
-const OPTIONS = { idleMs: 1_500, stepTimeoutMs: 6_000, resetDelayMs: 40 };
+// The servers under test listen on loopback, which DOORWATCH_PROBE_ALLOW's default does not allow.
+const OPTIONS = { idleMs: 1_500, stepTimeoutMs: 6_000, resetDelayMs: 40, allow: ['public', 'private', 'loopback'] as const };
 
 /** A sim server whose reporter keeps what it reports (the server's own view of every session). */
 async function reportingSim(mode: ServerMode): Promise<{ server: SimServer; reported: DoorwatchEvent[] }> {
