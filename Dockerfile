@@ -1,6 +1,9 @@
 # Doorwatch production image (docs/deploy.md). Not built in this repository's CI: the
-# development machine has no Docker engine. Build: docker build -t doorwatch .
-# Run:   docker run -p 3000:3000 -e DATABASE_URL=postgresql://... -e DOORWATCH_ADMIN_TOKEN=... doorwatch
+# development machine has no Docker engine; tests/unit/dockerfile.test.ts lints this file instead.
+# Build: docker build -t doorwatch .
+# Run:   docker run --read-only --tmpfs /tmp -v doorwatch-data:/app/data -p 3000:3000 \
+#          -e DOORWATCH_ADMIN_TOKEN=... doorwatch        (add -e DATABASE_URL=postgresql://... for PostgreSQL)
+# The app writes only to /app/data (the SQLite database) at run time, so the root filesystem can be read-only.
 
 # --- build: full dependencies (native better-sqlite3 compiles here), generated Prisma clients, next build
 FROM node:24-bookworm-slim AS build
@@ -14,17 +17,18 @@ COPY scripts ./scripts
 COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN node scripts/ensure-build.mjs && npm prune --omit=dev
+# .next/cache is next build's own cache (~100 MB): nothing reads it at run time.
+RUN node scripts/ensure-build.mjs && npm prune --omit=dev && rm -rf .next/cache
 
-# --- runtime: no compilers, non-root
+# --- runtime: no compilers, non-root; the app's files stay root's (read-only to the app), only /app/data is its own
 FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 # MALLOC_ARENA_MAX: as `npm start` sets it (docs/benchmarks.md, "Ingest threads": ~10 MB less resident).
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PORT=3000 HOST=0.0.0.0 \
     DATABASE_URL=file:/app/data/doorwatch.db MALLOC_ARENA_MAX=2
-COPY --from=build --chown=node:node /app /app
+COPY --from=build /app /app
 RUN mkdir -p /app/data && chown node:node /app/data
-USER node
+USER node:node
 EXPOSE 3000
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

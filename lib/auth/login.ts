@@ -4,14 +4,14 @@ import { ApiError } from '@/lib/http/api-error';
 import type { TAuthSessionResponse } from '@/lib/contract/api/operators';
 import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin } from './csrf';
-import { throttled } from './failure-throttle';
+import { throttled } from './credential-throttle';
 import { findActiveOperatorByToken, isOperatorRole } from './operators';
 import { SESSION_TTL_MS, clearSessionCookieHeader, sessionCookieHeader, signSession } from './session-cookie';
 
 /** Login is itself CSRF-checked (a forged login would put a victim into the attacker's account). */
 export async function login(db: Db, request: Request, token: string, nowMs = Date.now()): Promise<Response> {
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
-  // Guessing is throttled per client address and token prefix (429 + Retry-After).
+  // Guessing is throttled per presented token and per client address (429 + Retry-After).
   const record = await throttled(clientAddress(request), token, async () => {
     const found = await findActiveOperatorByToken(db, token);
     if (!found || !isOperatorRole(found.role)) throw new ApiError(401, 'unauthorized', 'unknown or revoked operator token');

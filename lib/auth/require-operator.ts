@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/http/api-error';
 import type { TOperatorRole } from '@/lib/contract/api/operators';
 import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin, isSafeMethod } from './csrf';
-import { throttled } from './failure-throttle';
+import { throttled } from './credential-throttle';
 import { lookupWithOutageGrace } from './outage-grace';
 import type { OperatorRecord } from '@/lib/store/operators';
 import { findActiveOperatorById, findActiveOperatorByToken, isOperatorRole, touchOperator } from './operators';
@@ -45,7 +45,7 @@ export async function authenticate(
   if (header !== null) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) throw unauthorized('Authorization must be "Bearer <operator token>"');
-    // Guessing is throttled per client address and token prefix (429 + Retry-After).
+    // Guessing is throttled per presented token and per client address (429 + Retry-After).
     record = await throttled(clientAddress(request), m[1], async () => {
       const found = await lookupWithOutageGrace(m[1], opts.outageGrace === true, () => findActiveOperatorByToken(db, m[1]));
       if (!found) throw unauthorized('unknown or revoked operator token');

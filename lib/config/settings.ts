@@ -237,6 +237,13 @@ export const ZSettings = z.object({
     .preprocess(trimmed, z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0 (true or false)' }).optional())
     .transform((v) => v === '1' || v === 'true')
     .describe('1 when a reverse proxy sets X-Forwarded-For/-Host/-Proto (and strips what clients send); else they are ignored'),
+  DOORWATCH_AUTH_THROTTLE_MAX_KEYS: wholeNumber({
+    default: 10_000,
+    min: 10,
+    max: 10_000_000,
+    description:
+      'client addresses, and separately failed credentials, the sign-in throttle remembers at most (least recently failed forgotten first)',
+  }),
   DOORWATCH_KEEP_ALIVE_TIMEOUT_MS: wholeNumber({
     default: 65_000,
     min: 1,

@@ -8,6 +8,7 @@ import { getDb, getReadDb } from '@/lib/db/client';
 import { replicaLagSeconds } from '@/lib/db/replica-position';
 import { observeQueries } from '@/lib/db/timed-sql';
 import { deadlockThresholdMs, settings } from '@/lib/config/settings';
+import { credentialThrottle } from '@/lib/auth/credential-throttle';
 import { registerDomainMetrics } from './domain-metrics';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10];
@@ -60,6 +61,17 @@ function build() {
       registers: [registry],
     }),
   };
+  new Gauge({
+    name: 'doorwatch_auth_throttle_keys',
+    help: 'Client addresses (scope="address") and failed credentials (scope="credential") the sign-in throttle of this instance remembers; each is capped at DOORWATCH_AUTH_THROTTLE_MAX_KEYS.',
+    labelNames: ['scope'],
+    registers: [registry],
+    collect() {
+      const throttle = credentialThrottle();
+      this.set({ scope: 'address' }, throttle.byAddress.size);
+      this.set({ scope: 'credential' }, throttle.byCredential.size);
+    },
+  });
   observeQueries((operation, seconds) => instance.dbQueryDuration.observe({ operation }, seconds));
   if (settings().DATABASE_READ_URL) {
     new Gauge({

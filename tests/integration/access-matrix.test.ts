@@ -4,17 +4,17 @@
 // 403 below admin; scrape (/metrics) → any operator role; webhook → only the server's own
 // signature. "Allowed" is any status but 401/403/429 and never a 5xx (dummy path params may 404).
 //
-// The credential throttle (lib/auth/failure-throttle.ts) keys failures by client address and by
-// the presented token's first 12 characters. The app runs with DOORWATCH_TRUST_PROXY=1 and every
-// bad-credential request claims its own X-Forwarded-For address, every unknown token has its own
-// prefix and a revoked token is retired before its prefix reaches the burst; so no refusal here
-// may be a 429, and good credentials (from 127.0.0.1, never failing) can never meet one either.
+// The credential throttle (lib/auth/credential-throttle.ts) keys failures by client address and by
+// the presented token. The app runs with DOORWATCH_TRUST_PROXY=1 and every bad-credential request
+// claims its own X-Forwarded-For address, every unknown token is new and a revoked token is
+// retired before it has failed more often than the throttle lets one credential fail for free; so
+// no refusal here may be a 429, and good credentials (never failing) can never meet one either.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { API_ROUTES } from '@/lib/contract/api/routes';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
-import { DEFAULT_THROTTLE } from '@/lib/auth/failure-throttle';
+import { CREDENTIAL_LIMITS } from '@/lib/auth/credential-throttle';
 import { startAppServer, TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 
@@ -97,7 +97,7 @@ async function registerServer(name: string): Promise<string> {
   return r.body.secret;
 }
 
-/** Revoked tokens, each retired before its prefix has failed as often as the throttle's burst. */
+/** Revoked tokens, each retired before it has failed more often than the throttle lets a credential fail for free. */
 async function revokedTokens(count: number): Promise<() => string> {
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -107,7 +107,7 @@ async function revokedTokens(count: number): Promise<() => string> {
   }
   let uses = 0;
   return () => {
-    const perToken = DEFAULT_THROTTLE.burst - 1;
+    const perToken = CREDENTIAL_LIMITS.free;
     const token = tokens[Math.floor(uses / perToken)];
     assert.ok(token, 'more revoked-token uses than prepared');
     uses += 1;
@@ -213,7 +213,7 @@ before(async () => {
   const adminCookie = await loginCookie(TEST_ADMIN_TOKEN);
   const forgedCookie = viewerCookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   // Every route draws one, even those that ignore a bearer token.
-  const revoked = await revokedTokens(Math.ceil(API_ROUTES.length / (DEFAULT_THROTTLE.burst - 1)));
+  const revoked = await revokedTokens(Math.ceil(API_ROUTES.length / CREDENTIAL_LIMITS.free));
   const bad = (h: Record<string, string>) => ({ ...h, 'x-forwarded-for': freshAddress() });
   credentials = [
     { name: 'no credential', role: null, headers: () => bad({}) },
