@@ -1,19 +1,57 @@
 // Builds the workspace packages under packages/ (tsc → dist/) that the app, the simulator and
 // the tests import through node_modules. Runs at `npm install`/`npm ci` (postinstall), before
 // the typecheck in `npm test`, and before `next build` in ensure-build.mjs; a build is ~2 s.
+// packages/cli is bundled instead (esbuild, one file): it imports the route contracts from
+// lib/contract (and zod) by path, so its tarball carries them and installs without the repository.
+//   node scripts/build-packages.mjs            every package
+//   node scripts/build-packages.mjs cli [OUT]  the CLI alone, to OUT (default packages/cli/dist/doorwatch.mjs)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(root, 'packages', 'cli');
+
+/** The CLI as one ESM file with a shebang: its sources, the lib/ modules they import, and zod. */
+export function bundleCli(outfile = join(CLI, 'dist', 'doorwatch.mjs')) {
+  const { buildSync } = createRequire(import.meta.url)('esbuild');
+  const { version } = JSON.parse(readFileSync(join(CLI, 'package.json'), 'utf8'));
+  buildSync({
+    absWorkingDir: root,
+    entryPoints: [join(CLI, 'src', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // The repository's tsconfig maps @/ to the root, as for the app.
+    tsconfig: join(root, 'tsconfig.json'),
+    banner: { js: '#!/usr/bin/env node' },
+    define: { DOORWATCH_CLI_VERSION: JSON.stringify(version) },
+    // Small and quick to start: zod is most of it. Names are kept so an internal error still says what failed.
+    minify: true,
+    keepNames: true,
+    legalComments: 'eof',
+    logLevel: 'error',
+  });
+}
 
 export function buildPackages() {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   for (const name of readdirSync(join(root, 'packages')).sort()) {
+    if (name === 'cli') {
+      bundleCli();
+      continue;
+    }
     const tsconfig = join(root, 'packages', name, 'tsconfig.json');
     if (existsSync(tsconfig)) execFileSync(process.execPath, [tsc, '-p', tsconfig], { cwd: root, stdio: 'inherit' });
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildPackages();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [only, out] = process.argv.slice(2);
+  if (only === 'cli') bundleCli(out ? resolve(out) : undefined);
+  else buildPackages();
+}
