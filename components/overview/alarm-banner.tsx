@@ -5,7 +5,7 @@
 import { RowLink } from '@/components/row-link';
 import { useEffect, useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
-import { alarmLevel, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
+import { alarmLevel, alarmSample, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
 import { useUiSettings } from '@/lib/ui/ui-settings';
 import { useNow } from '@/lib/ui/use-now';
@@ -14,20 +14,6 @@ import type { ParamPatch } from '@/lib/ui/url-state';
 export interface AlarmView {
   state: AlarmState;
   sample: AlarmSample;
-}
-
-export function alarmSample(s: TStatsResponse): AlarmSample {
-  return {
-    at: Date.parse(s.now),
-    // The overview always asks for split=server; byServer is what names the servers.
-    servers: (s.byServer ?? []).map((b) => ({
-      server: b.server,
-      stuck: b.ongoingDeadlocks,
-      deadlocksInRange: b.deadlocks,
-      lastDeadlockAt: b.lastDeadlockAt ? Date.parse(b.lastDeadlockAt) : null,
-      naiveInRange: b.naiveResumes + b.dualNegotiations + b.burnedTokenReuses > 0,
-    })),
-  };
 }
 
 /** One fold per stats response, carrying the previous state so the alarm does not flip. */

@@ -9,6 +9,8 @@
 // - "warn" (amber) while anything in range went wrong (a deadlock, or a server that answered the
 //   boundary naively); never "calm" (green) while a server in range answered naively;
 // - "calm" only after a further hold of nothing wrong (leaving red counts as trouble too).
+import type { TStatsResponse } from '@/lib/contract/api/stats';
+
 export type AlarmLevel = 'stuck' | 'warn' | 'calm';
 
 export interface ServerAlarmSample {
@@ -37,6 +39,21 @@ export interface AlarmState {
   stuckClearedAt: number | null;
   /** Time of the first sample with nothing wrong after one with trouble; null while in trouble or never. */
   troubleClearedAt: number | null;
+}
+
+/** One stats answer (split=server) as the alarm's sample; the overview and the MCP fleet_status both read it so. */
+export function alarmSample(s: TStatsResponse): AlarmSample {
+  return {
+    at: Date.parse(s.now),
+    // The overview always asks for split=server; byServer is what names the servers.
+    servers: (s.byServer ?? []).map((b) => ({
+      server: b.server,
+      stuck: b.ongoingDeadlocks,
+      deadlocksInRange: b.deadlocks,
+      lastDeadlockAt: b.lastDeadlockAt ? Date.parse(b.lastDeadlockAt) : null,
+      naiveInRange: b.naiveResumes + b.dualNegotiations + b.burnedTokenReuses > 0,
+    })),
+  };
 }
 
 export function rawLevel(sample: AlarmSample): AlarmLevel {
