@@ -16,7 +16,7 @@ async function replay(store: BoundedEventStore, cursor: string) {
   const sent: { id: string; n: unknown }[] = [];
   const stream = await store.replayEventsAfter(cursor, {
     send: async (id, m) => {
-      sent.push({ id, n: (m as { params: { progress: number } }).params.progress });
+      sent.push({ id, n: (m as unknown as { params: { progress: number } }).params.progress });
     },
   });
   return { stream, sent };
