@@ -13,7 +13,7 @@ import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../su
 import { postEvents } from '../support/post-events';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { generateSecret } from '@/lib/contract/server-secret';
-import { MCP_TOOL_NAMES } from '@/lib/contract/mcp-tools';
+import { MCP_TOOL_NAMES, ZMcpToolError } from '@/lib/contract/mcp-tools';
 import { Ledger } from '@/scripts/sim/ledger';
 import { startSimServer, type SimServer } from '@/scripts/sim/server';
 
@@ -59,7 +59,7 @@ function errorCode(r: CallToolResult): string {
   assert.equal(r.isError, true, JSON.stringify(r));
   const text = (r.content[0] as { text: string }).text;
   assert.doesNotMatch(text, /\n\s+at /, 'no stack trace');
-  if (text.startsWith('{')) return (JSON.parse(text) as { error: { code: string } }).error.code;
+  if (text.startsWith('{')) return ZMcpToolError.parse(JSON.parse(text)).error.code;
   const m = /^MCP error (-?\d+): Input validation error/.exec(text);
   assert.ok(m, text);
   return m[1];
