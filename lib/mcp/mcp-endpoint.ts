@@ -79,7 +79,12 @@ async function openSession(db: Db, caller: McpCaller, request: Request): Promise
   transport.onclose = () => sessions().delete(sessionId);
   watched.attach(transport);
   await createDoorwatchMcpServer(SERVER_VERSION).connect(transport);
-  return watchedRequest(watched, request, () => transport.handleRequest(request, { parsedBody: body, authInfo: authInfo(caller) }));
+  const response = await watchedRequest(watched, request, () =>
+    transport.handleRequest(request, { parsedBody: body, authInfo: authInfo(caller) }),
+  );
+  // Refused before it began (406, 415, a bad protocol version): let the transport and its watch go.
+  if (!sessions().has(sessionId)) await transport.close();
+  return response;
 }
 
 const authInfo = (caller: McpCaller) => ({ token: '', clientId: caller.id, scopes: roleScopes(caller.role) });
