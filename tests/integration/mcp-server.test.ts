@@ -222,6 +222,34 @@ test('a viewer reads but is refused run_probe, naming the admin role', async () 
   assert.match((refused.content[0] as { text: string }).text, /role admin; this token's role is viewer/);
 });
 
+test("a session is its operator's: another token gets 404 for it, as after DELETE", async () => {
+  const { client, transport } = await connect(ADMIN);
+  const sid = transport.sessionId!;
+  const list = (token: string) =>
+    fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+    });
+  const foreign = await list(viewerToken);
+  assert.equal(foreign.status, 404);
+  await foreign.body?.cancel();
+  const own = await list(ADMIN);
+  assert.equal(own.status, 200);
+  await own.body?.cancel();
+  await transport.terminateSession();
+  const ended = await list(ADMIN);
+  assert.equal(ended.status, 404);
+  await ended.body?.cancel();
+  await client.close();
+});
+
 test(
   'a tool call whose stream is cut mid-answer resumes with Last-Event-ID; Doorwatch reports its own resume',
   { timeout: 90_000 },
