@@ -16,8 +16,8 @@ const isPublicPage = (pathname: string) =>
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  // Prometheus scrapes with a bearer token and cannot follow a login redirect: /metrics answers 401 itself.
-  if (pathname === '/metrics') {
+  // Prometheus and MCP clients call with a bearer token and cannot follow a login redirect: /metrics and /mcp answer 401 themselves.
+  if (pathname === '/metrics' || pathname === '/mcp') {
     const res = NextResponse.next();
     applySecurityHeaders(res.headers, API_CSP);
     return res;

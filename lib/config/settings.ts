@@ -291,6 +291,10 @@ export const ZSettings = z.object({
     .describe(
       'the dashboard’s public origin(s) behind a proxy, comma-separated, for the CSRF Origin check; the first is the origin of links in alert notifications',
     ),
+  DOORWATCH_SELF_REPORT: z
+    .preprocess(trimmed, z.string().regex(SERVER_NAME, 'must be a server name (1-64 of a-z, 0-9 and -)').optional())
+    .transform((raw) => raw ?? null)
+    .describe('server name under which Doorwatch reports its own /mcp sessions to itself (unset: off)'),
   LOG_LEVEL: z
     .preprocess(trimmed, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .describe('least severe log level written (fatal, error, warn, info, debug, trace, silent)'),

@@ -41,7 +41,7 @@ export interface AlarmState {
   troubleClearedAt: number | null;
 }
 
-/** A stats response (split=server) as the alarm's sample; the overview and `doorwatch status` read it alike. */
+/** A stats response (split=server) as the alarm's sample; the overview, `doorwatch status` and the MCP fleet_status read it alike. */
 export function alarmSample(s: TStatsResponse): AlarmSample {
   return {
     at: Date.parse(s.now),

@@ -128,6 +128,35 @@ test('every GET answer conforms to the document', async () => {
   abort.abort();
   conforms('/api/v1/changes', 'get', 200, new TextDecoder().decode(first.value), 'text/event-stream');
 
+  // MCP (docs/mcp.md): open a session, then its server-to-client stream (no event until the server has one: headers only).
+  const mcpHeaders = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const init = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, ...mcpHeaders },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } },
+    }),
+  });
+  assert.equal(init.status, 200);
+  await init.body?.cancel();
+  const mcpSession = init.headers.get('mcp-session-id')!;
+  const mcpAbort = new AbortController();
+  const mcpStream = await fetch(`${app.url}/mcp`, {
+    headers: { authorization: `Bearer ${ADMIN}`, ...mcpHeaders, 'mcp-session-id': mcpSession },
+    signal: mcpAbort.signal,
+  });
+  assert.equal(mcpStream.status, 200);
+  assert.match(String(mcpStream.headers.get('content-type')), /^text\/event-stream/);
+  mcpAbort.abort();
+  conforms('/mcp', 'get', 200, '', 'text/event-stream');
+
   const documentedGets = Object.entries(doc.paths)
     .filter(([, m]) => m.get)
     .map(([p]) => `get ${p}`);

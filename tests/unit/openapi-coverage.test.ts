@@ -29,7 +29,11 @@ function routeFiles(dir: string, path: string, out: { path: string; file: string
 }
 
 test('every app/api handler is a defineRoute serving the declaration of its own path and method, and nothing else is declared', async () => {
-  const files = [...routeFiles(join('app', 'api'), '/api'), ...routeFiles(join('app', 'metrics'), '/metrics')];
+  const files = [
+    ...routeFiles(join('app', 'api'), '/api'),
+    ...routeFiles(join('app', 'metrics'), '/metrics'),
+    ...routeFiles(join('app', 'mcp'), '/mcp'),
+  ];
   const served: RouteContract[] = [];
   const problems: string[] = [];
   for (const { path, file } of files) {

@@ -97,6 +97,7 @@ const TAGS = [
   { name: 'alerts', description: 'Alert rules, their history, and where notifications go' },
   { name: 'auth', description: 'Browser login sessions' },
   { name: 'meta', description: 'Health and this document' },
+  { name: 'mcp', description: 'Doorwatch as an MCP server (Streamable HTTP) for assistants: docs/mcp.md' },
 ];
 
 export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUTES): JsonObject {

@@ -36,6 +36,7 @@ import {
   contactPointListRoute,
 } from './alerts';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
+import { mcpDeleteRoute, mcpGetRoute, mcpPostRoute } from './mcp';
 
 export const API_ROUTES: readonly RouteContract[] = [
   statsRoute,
@@ -75,4 +76,7 @@ export const API_ROUTES: readonly RouteContract[] = [
   liveRoute,
   readyRoute,
   metricsRoute,
+  mcpPostRoute,
+  mcpGetRoute,
+  mcpDeleteRoute,
 ];
