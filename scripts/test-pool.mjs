@@ -94,8 +94,8 @@ export function writeDurations(file, previous, results) {
 
 /**
  * Runs `jobs` ({ key, ready: Promise, estimate, group?, run: () => Promise<result> }) at most `limit` at a
- * time and at most `groupLimits[group]` of one group at a time, longest estimate first among those
- * ready; `onDone(job, result)` as each one ends.
+ * time and at most `groupLimits[group]` of one group at a time; a bounded group's jobs first, then the
+ * longest estimate first among those ready; `onDone(job, result)` as each one ends.
  */
 export async function runPool(jobs, limit, onDone, groupLimits = {}) {
   const waiting = [...jobs].sort((a, b) => b.estimate - a.estimate);
@@ -120,7 +120,10 @@ export async function runPool(jobs, limit, onDone, groupLimits = {}) {
   const inGroup = new Map();
   const groupFull = (job) => job.group !== undefined && (inGroup.get(job.group) ?? 0) >= (groupLimits[job.group] ?? Infinity);
   while (waiting.length || inFlight.size) {
-    const i = active < limit ? waiting.findIndex((j) => readyKeys.has(j.key) && !groupFull(j)) : -1;
+    // A bounded group's jobs run few at a time: they are the run's critical path, so they take a free slot first.
+    const startable = (j) => readyKeys.has(j.key) && !groupFull(j);
+    const bounded = waiting.findIndex((j) => startable(j) && groupLimits[j.group] !== undefined);
+    const i = active >= limit ? -1 : bounded >= 0 ? bounded : waiting.findIndex(startable);
     if (i >= 0) {
       const [job] = waiting.splice(i, 1);
       active++;

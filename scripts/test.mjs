@@ -36,9 +36,9 @@ const SUITES = [
     env: { DOORWATCH_TEST_DATABASE: 'postgresql' },
     estimate: 60,
   },
-  // Browser files run few at a time (DOORWATCH_TEST_BROWSER_JOBS): without times from a last run they go
-  // first whenever a browser slot is free, so they do not queue up at the end as one long serial tail.
-  { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'], estimate: 300 },
+  // Browser files run few at a time (DOORWATCH_TEST_BROWSER_JOBS) and take a free slot first (runPool), so
+  // they do not queue behind every integration file and finish as one long serial tail.
+  { name: 'browser', dir: 'tests/browser', needs: ['build', 'chromium'], estimate: 60 },
 ];
 
 const node = (script) => join(root, script);
