@@ -1,7 +1,7 @@
 // npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
 // the test files run side by side, each test file in its own process with its own server, ports,
 // database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
-// DOORWATCH_TEST_JOBS (default 4) at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 1)
+// DOORWATCH_TEST_JOBS (default 4) at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
 // of those. A failing job's whole output is printed when it ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
 // could not run. `npm test unit browser` runs only those suites.
 import { execFileSync } from 'node:child_process';
@@ -52,7 +52,7 @@ const CHECKS = [
 // pays. Browser files are bounded on their own: a page is the one thing that misses its waits when the
 // cores are oversubscribed (at 6 jobs a clean-clone run reached load 29 and pages missed 10 s waits).
 const DEFAULT_JOBS = 4;
-const DEFAULT_BROWSER_JOBS = 1;
+const DEFAULT_BROWSER_JOBS = 2;
 // A test file that runs longer than this has hung: it is stopped and counts as failed.
 const FILE_TIMEOUT_MS = Number(process.env.DOORWATCH_TEST_FILE_TIMEOUT_S ?? 1200) * 1000;
 
