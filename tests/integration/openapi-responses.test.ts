@@ -82,6 +82,8 @@ test('every GET answer conforms to the document', async () => {
     ['/api/v1/alerts/history', '/api/v1/alerts/history'],
     ['/api/v1/alerts/contact-points', '/api/v1/alerts/contact-points'],
     ['/api/v1/alerts/deliveries', '/api/v1/alerts/deliveries'],
+    ['/api/v1/incidents', '/api/v1/incidents?status=open'],
+    ['/api/v1/silences', '/api/v1/silences'],
     ['/api/live', '/api/live'],
     ['/api/ready', '/api/ready'],
   ];

@@ -35,6 +35,16 @@ import {
   contactPointDeleteRoute,
   contactPointListRoute,
 } from './alerts';
+import {
+  incidentAcknowledgeRoute,
+  incidentDetailRoute,
+  incidentListRoute,
+  incidentNoteRoute,
+  incidentResolveRoute,
+  silenceCreateRoute,
+  silenceExpireRoute,
+  silenceListRoute,
+} from './incidents';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
 
 export const API_ROUTES: readonly RouteContract[] = [
@@ -72,6 +82,14 @@ export const API_ROUTES: readonly RouteContract[] = [
   contactPointCreateRoute,
   contactPointDeleteRoute,
   alertDeliveryListRoute,
+  incidentListRoute,
+  incidentDetailRoute,
+  incidentAcknowledgeRoute,
+  incidentResolveRoute,
+  incidentNoteRoute,
+  silenceListRoute,
+  silenceCreateRoute,
+  silenceExpireRoute,
   liveRoute,
   readyRoute,
   metricsRoute,
