@@ -11,7 +11,15 @@ import { useAlertHistory } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { KIND_TONE, condition, fmtValue } from './alert-text';
 
-const DELIVERY_TONE = { delivered: 'good', pending: 'warn', failed: 'bad', superseded: '', held: 'warn', summarized: '' } as const;
+const DELIVERY_TONE = {
+  delivered: 'good',
+  pending: 'warn',
+  failed: 'bad',
+  superseded: '',
+  held: 'warn',
+  summarized: '',
+  suppressed: '',
+} as const;
 
 function DeliveryChip({ d }: { d: TDeliverySummary }) {
   const what =

@@ -21,6 +21,7 @@ const NAV = [
   },
   { href: '/servers', label: 'Servers', match: (p: string) => p === '/servers' },
   { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p === '/dead-letters' },
+  { href: '/incidents', label: 'Incidents', match: (p: string) => p.startsWith('/incidents') },
   { href: '/alerts', label: 'Alerts', match: (p: string) => p === '/alerts' },
   { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
 ];

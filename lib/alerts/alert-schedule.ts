@@ -1,10 +1,12 @@
 // The alert schedule of a server process (started from instrumentation.ts): every
 // DOORWATCH_ALERT_INTERVAL_MS the leader (lib/instance/leader-lease.ts: a PostgreSQL advisory
-// lock; SQLite always leads) evaluates every rule once, then sends the notifications due.
+// lock; SQLite always leads) folds newly stored flagged sessions into incidents and resolves quiet
+// ones (lib/incidents/sweep-incidents.ts), evaluates every rule once, then sends the notifications due.
 import { processSingleton } from '@/lib/config/process-state';
 import { settings } from '@/lib/config/settings';
 import { getDb } from '@/lib/db/client';
 import { createLeaderLease } from '@/lib/instance/leader-lease';
+import { sweepIncidents } from '@/lib/incidents/sweep-incidents';
 import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job';
 import { alertLog } from './alert-log';
 import { deliverDueNotifications } from './deliver-notifications';
@@ -26,6 +28,7 @@ function alertJob(): PeriodicJob {
     onError: alertLog.runFailed,
     run: async () => {
       const { sql } = getDb();
+      await sweepIncidents(sql, Date.now(), { quietMs: s.DOORWATCH_INCIDENT_QUIET_MS });
       await evaluateAlerts(sql, Date.now(), { origin: linkOrigin().origin, maxPerMinute: s.DOORWATCH_ALERT_MAX_PER_MINUTE });
       await deliverDueNotifications(sql, { maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS, retryBaseMs: s.DOORWATCH_ALERT_RETRY_BASE_MS });
     },

@@ -4,7 +4,8 @@
 // own. Per rule and server: measure, step the state (evaluate-rule.ts, pure), and record a change
 // with its history row and one outbox row per contact point in one transaction (queue-delivery.ts).
 // Only firing and resolved are notified (pending and cleared are the `for` duration doing its
-// job: kept in the history, not paged).
+// job: kept in the history, not paged); those two are linked to the server's incident of the
+// rule's kind, a firing opening or joining it (incident-link.ts).
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '@/lib/db/sql';
 import { listAlertRules, type AlertRuleRow } from '@/lib/store/alert-rules';
@@ -14,6 +15,7 @@ import { contactPointForDelivery, type ContactPointRow } from '@/lib/store/alert
 import { alertLog } from './alert-log';
 import { evaluateRule } from './evaluate-rule';
 import { queueHeldSummaries } from './held-summary';
+import { linkIncident } from './incident-link';
 import { measure } from './measures';
 import { queueDelivery, type QueueOptions } from './queue-delivery';
 
@@ -71,7 +73,8 @@ async function stepSeries(
       sequence: version,
     };
     await insertAlertTransition(tx, row);
-    for (const cp of targets) await queueDelivery(tx, cp, row, nowMs, o);
+    const link = NOTIFIED.has(transition) ? await linkIncident(tx, row, nowMs) : null;
+    for (const cp of targets) await queueDelivery(tx, cp, row, nowMs, o, link);
     return row;
   });
 }

@@ -6,6 +6,7 @@ import { MEASURE_LABELS, type TAlertComparison, type TAlertNotification } from '
 import { toIsoMs } from '@/lib/contract/timestamp';
 import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 import type { ContactPointFormat } from '@/lib/store/alert-contact-points';
+import { incidentPath } from '@/lib/incidents/incident-kind';
 import { sessionsPath } from './sessions-link';
 
 const fmtWindow = (ms: number) =>
@@ -46,11 +47,20 @@ export function transitionSessionsPath(t: Pick<AlertTransitionRow, 'server' | 's
 
 export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function notificationBody(format: ContactPointFormat, t: AlertTransitionRow, origin: string): string {
+export function notificationBody(
+  format: ContactPointFormat,
+  t: AlertTransitionRow,
+  origin: string,
+  incidentId: string | null = null,
+): string {
   const url = `${origin}${transitionSessionsPath(t)}`;
+  const incidentUrl = incidentId ? `${origin}${incidentPath(incidentId)}` : null;
   const summary = transitionSummary(t);
   if (format === 'slack') {
-    return JSON.stringify({ text: `*${slackEscape(summary)}*\n<${url}|Sessions in the alert's window> · ${slackEscape(toIsoMs(t.at))}` });
+    const incident = incidentUrl ? ` · <${incidentUrl}|Incident>` : '';
+    return JSON.stringify({
+      text: `*${slackEscape(summary)}*\n<${url}|Sessions in the alert's window>${incident} · ${slackEscape(toIsoMs(t.at))}`,
+    });
   }
   const body: TAlertNotification = {
     type: 'alert.transition',
@@ -72,6 +82,8 @@ export function notificationBody(format: ContactPointFormat, t: AlertTransitionR
     value: t.value !== null && Number.isFinite(t.value) ? t.value : null,
     summary,
     sessionsUrl: url,
+    incidentId,
+    incidentUrl,
   };
   return JSON.stringify(body);
 }

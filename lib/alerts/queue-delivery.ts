@@ -1,5 +1,6 @@
 // Puts one transition's notification for one contact point into the outbox, inside the
-// transition's transaction. Two promises to the receiver:
+// transition's transaction (carrying its incident's id; stored "suppressed", not sent, when the
+// incident is acknowledged or a silence matches: incident-link.ts). Two promises to the receiver:
 // - newest state wins: the row supersedes the older unsent rows of the same alert (rule and server)
 //   to the same contact point, so a receiver that was failing and comes back is sent the newest
 //   state, never a stale "resolved" after a newer "firing" (the body's `sequence` lets a receiver
@@ -11,6 +12,8 @@ import type { SqlExecutor } from '@/lib/db/sql';
 import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 import type { ContactPointRow } from '@/lib/store/alert-contact-points';
 import { countQueuedSince, insertAlertDelivery, supersedeOlderDeliveries } from '@/lib/store/alert-deliveries';
+import { countSuppressed } from '@/lib/store/silences';
+import type { IncidentLink } from './incident-link';
 import { alertKey, notificationBody } from './notification-body';
 
 export interface QueueOptions {
@@ -28,23 +31,27 @@ export async function queueDelivery(
   row: AlertTransitionRow,
   nowMs: number,
   o: QueueOptions,
-): Promise<'pending' | 'held'> {
+  link: IncidentLink | null = null,
+): Promise<'pending' | 'held' | 'suppressed'> {
   const id = `msg_${randomUUID()}`;
   const key = alertKey(row);
   const queued = await countQueuedSince(tx, cp.id, nowMs - RATE_WINDOW_MS);
-  const status = queued >= o.maxPerMinute ? 'held' : 'pending';
+  const suppressed = link?.suppressedBy ?? null;
+  const status = suppressed ? 'suppressed' : queued >= o.maxPerMinute ? 'held' : 'pending';
+  if (suppressed && link?.silenceId) await countSuppressed(tx, link.silenceId);
   await supersedeOlderDeliveries(tx, { contactPointId: cp.id, alertKey: key, sequence: row.sequence, byId: id });
   await insertAlertDelivery(tx, {
     id,
     transitionId: row.id,
     contactPointId: cp.id,
-    body: notificationBody(cp.format, row, o.origin),
+    body: notificationBody(cp.format, row, o.origin, link?.incidentId ?? null),
     createdAt: nowMs,
     alertKey: key,
     sequence: row.sequence,
     status,
-    lastError:
-      status === 'held'
+    lastError: suppressed
+      ? suppressed
+      : status === 'held'
         ? `held back: ${queued} notifications queued to this contact point in the last minute (DOORWATCH_ALERT_MAX_PER_MINUTE=${o.maxPerMinute}); it will be counted in a summary`
         : null,
   });

@@ -272,6 +272,11 @@ export const ZSettings = z.object({
     min: 10,
     description: 'first retry delay of a failed alert notification; doubles per attempt (at most 1 h)',
   }),
+  DOORWATCH_INCIDENT_QUIET_MS: wholeNumber({
+    default: 1_800_000,
+    min: 1_000,
+    description: 'milliseconds without new evidence (and with no alert of its kind firing) after which an incident resolves on its own',
+  }),
   // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
   DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
   DOORWATCH_PUBLIC_ORIGIN: z

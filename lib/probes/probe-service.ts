@@ -9,6 +9,7 @@ import { storeBatch } from '@/lib/ingest/store-batch';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { insertProbeRun, type ProbeTrigger, type StoredProbeRun } from '@/lib/store/probe-runs';
 import { markProbeTargetRun, probeCredential, readProbeTarget } from '@/lib/store/probe-targets';
+import { recordEvidence } from '@/lib/incidents/record-evidence';
 import { probeEvents, probeTokens } from './probe-events';
 import { runProbe, type ProbeOptions } from './run-probe';
 
@@ -32,6 +33,11 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
     synthetic: { runId, tokens: probeTokens(result) },
   });
   const run = await insertProbeRun(db.sql, server, result, trigger, runId);
+  // A failed door probe is evidence: it opens (or joins) the server's probe-failure incident.
+  if (run.verdict === 'fail') {
+    const evidence = { server, kind: 'probe_failure', at: run.startedAt, ref: run.id } as const;
+    await db.sql.transaction((tx) => recordEvidence(tx, [evidence], 'probe run', Date.now()));
+  }
   await markProbeTargetRun(db.sql, server, Date.parse(result.startedAt));
   return run;
 }

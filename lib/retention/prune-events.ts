@@ -3,7 +3,9 @@
 // timelines. Only whole timelines go: an event is pruned when it is older than the cutoff AND
 // its session's last event is too, so a session still receiving events keeps every event its
 // summary is recomputed from (store-batch.ts leaves a pruned session's summary alone).
-// Dead letters past the same cutoff go too.
+// Dead letters past the same cutoff go too. Incidents (lib/incidents) are kept like the session
+// summaries and rollups they point at: an incident goes with its sessions' rollups, never before,
+// and those are not pruned.
 // On PostgreSQL both tables are partitioned by day (lib/store/partitions.ts): a day that lies
 // wholly before the cutoff is detached and dropped in one statement instead of deleted row by
 // row: every dead letter's, and every event's unless a session that began on or before that day

@@ -9,9 +9,10 @@ import { TABLE_SQL, placeholders } from './tables';
 
 /**
  * pending → delivered | failed; pending | held → superseded (a newer change of the alert was queued);
- * held (over DOORWATCH_ALERT_MAX_PER_MINUTE: not sent) → summarized (counted in a summary delivery).
+ * held (over DOORWATCH_ALERT_MAX_PER_MINUTE: not sent) → summarized (counted in a summary delivery);
+ * suppressed: not sent, because its incident was acknowledged or a silence matched (kept, not lost).
  */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded' | 'held' | 'summarized';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded' | 'held' | 'summarized' | 'suppressed';
 
 export interface AlertDeliveryRow {
   /** The webhook-id, the same on every attempt. */
@@ -49,7 +50,7 @@ const fromRow = (r: AlertDeliveryRow): AlertDeliveryRow => ({
 export async function insertAlertDelivery(
   tx: SqlExecutor,
   row: Pick<AlertDeliveryRow, 'id' | 'transitionId' | 'contactPointId' | 'body' | 'createdAt' | 'alertKey' | 'sequence'> & {
-    status: 'pending' | 'held';
+    status: 'pending' | 'held' | 'suppressed';
     lastError?: string | null;
   },
 ): Promise<void> {
@@ -83,10 +84,19 @@ export function supersedeOlderDeliveries(
   );
 }
 
+/** Acknowledging an incident: its unsent notifications are kept as suppressed, with the reason; how many. */
+export function suppressIncidentDeliveries(tx: SqlExecutor, incidentId: string, reason: string): Promise<number> {
+  return tx.execute(
+    `UPDATE ${D} SET "status" = 'suppressed', "lastError" = ?
+      WHERE "status" IN ('pending', 'held') AND "transitionId" IN (SELECT "id" FROM ${TABLE_SQL.alertTransition} WHERE "incidentId" = ?)`,
+    [reason, incidentId],
+  );
+}
+
 /** Rows queued to be sent to a contact point since `sinceMs` (held ones are not): what the rate bound counts. */
 export async function countQueuedSince(sql: SqlExecutor, contactPointId: string, sinceMs: number): Promise<number> {
   const [row] = await sql.query<{ n: unknown }>(
-    `SELECT COUNT(*) AS "n" FROM ${D} WHERE "contactPointId" = ? AND "createdAt" >= ? AND "status" NOT IN ('held', 'summarized')`,
+    `SELECT COUNT(*) AS "n" FROM ${D} WHERE "contactPointId" = ? AND "createdAt" >= ? AND "status" NOT IN ('held', 'summarized', 'suppressed')`,
     [contactPointId, sinceMs],
   );
   return Number(row?.n ?? 0);

@@ -69,6 +69,32 @@ function filterWhere(q: AlertTransitionFilter): { where: string[]; params: unkno
   return { where, params };
 }
 
+/** Ties a transition to the incident it is evidence of or belongs to (lib/alerts/incident-link.ts). */
+export async function linkTransitionToIncident(tx: SqlExecutor, transitionId: string, incidentId: string): Promise<void> {
+  await tx.execute(`UPDATE ${T} SET "incidentId" = ? WHERE "id" = ?`, [incidentId, transitionId]);
+}
+
+const fromRow = (r: AlertTransitionRow): AlertTransitionRow => ({
+  ...r,
+  at: Number(r.at),
+  value: r.value === null ? null : Number(r.value),
+  threshold: Number(r.threshold),
+  windowMs: Number(r.windowMs),
+  sequence: Number(r.sequence),
+});
+
+/** An incident's transitions: those linked to it and its server's in [fromMs, toMs]; newest first. */
+export async function incidentTransitions(
+  sql: SqlExecutor,
+  q: { incidentId: string; server: string; fromMs: number; toMs: number; limit: number },
+): Promise<AlertTransitionRow[]> {
+  const rows = await sql.query<AlertTransitionRow>(
+    `SELECT * FROM ${T} WHERE "incidentId" = ? OR ("series" = ? AND "at" >= ? AND "at" <= ?) ORDER BY "at" DESC, "id" DESC LIMIT ?`,
+    [q.incidentId, q.server, q.fromMs, q.toMs, q.limit],
+  );
+  return rows.map(fromRow);
+}
+
 /** Newest first, matching the filter. */
 export async function listAlertTransitions(sql: SqlExecutor, q: AlertTransitionFilter & { limit: number }): Promise<AlertTransitionRow[]> {
   const { where, params } = filterWhere(q);
@@ -76,14 +102,7 @@ export async function listAlertTransitions(sql: SqlExecutor, q: AlertTransitionF
     `SELECT * FROM ${T} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY "at" DESC, "id" DESC LIMIT ?`,
     [...params, q.limit],
   );
-  return rows.map((r) => ({
-    ...r,
-    at: Number(r.at),
-    value: r.value === null ? null : Number(r.value),
-    threshold: Number(r.threshold),
-    windowMs: Number(r.windowMs),
-    sequence: Number(r.sequence),
-  }));
+  return rows.map(fromRow);
 }
 
 /** How many transitions match the filter (all of them, not the limit), up to the list cap. */

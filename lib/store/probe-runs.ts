@@ -155,3 +155,24 @@ export async function latestProbeVerdicts(sql: SqlExecutor): Promise<Map<string,
 export function deleteProbeRunsBefore(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
   return tx.execute(`DELETE FROM ${T} WHERE "id" IN (SELECT "id" FROM ${T} WHERE "startedAt" < ? LIMIT ?)`, [cutoff, limit]);
 }
+
+/** A server's runs started in [fromMs, toMs], newest first, without their results (an incident's timeline). */
+export async function probeRunsBetween(
+  sql: SqlExecutor,
+  server: string,
+  fromMs: number,
+  toMs: number,
+  limit: number,
+): Promise<Pick<StoredProbeRun, 'id' | 'startedAt' | 'verdict' | 'trigger'>[]> {
+  const rows = await sql.query<Row>(
+    `SELECT "id", "startedAt", "verdict", "trigger" FROM ${T} WHERE "server" = ? AND "startedAt" >= ? AND "startedAt" <= ?
+      ORDER BY "startedAt" DESC, "id" DESC LIMIT ?`,
+    [server, fromMs, toMs, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    startedAt: Number(r.startedAt),
+    verdict: r.verdict as ProbeVerdict,
+    trigger: r.trigger === 'manual' ? 'manual' : 'schedule',
+  }));
+}

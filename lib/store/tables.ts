@@ -22,6 +22,11 @@ export const TABLE = {
   alertTransition: 'AlertTransition',
   alertDelivery: 'AlertDelivery',
   ingestRejection: 'IngestRejection',
+  incident: 'Incident',
+  incidentSession: 'IncidentSession',
+  incidentActivity: 'IncidentActivity',
+  incidentCursor: 'IncidentCursor',
+  silence: 'Silence',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -47,6 +52,11 @@ export const TABLE_SQL = {
   alertTransition: `"${TABLE.alertTransition}"`,
   alertDelivery: `"${TABLE.alertDelivery}"`,
   ingestRejection: `"${TABLE.ingestRejection}"`,
+  incident: `"${TABLE.incident}"`,
+  incidentSession: `"${TABLE.incidentSession}"`,
+  incidentActivity: `"${TABLE.incidentActivity}"`,
+  incidentCursor: `"${TABLE.incidentCursor}"`,
+  silence: `"${TABLE.silence}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

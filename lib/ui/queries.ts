@@ -15,6 +15,8 @@ import { useStreamState } from './live-status';
 import {
   alertRulesQuery,
   deadLettersUrl,
+  incidentQuery,
+  incidentsQuery,
   meQuery,
   queryKeys,
   serversQuery,
@@ -23,6 +25,8 @@ import {
   sessionsUrl,
   statsQuery,
   type DeadLetterParams,
+  type IncidentDetailParams,
+  type IncidentListParams,
   type QueryDef,
   type SessionListParams,
   type StatsParams,
@@ -184,4 +188,15 @@ export function useContactPoints() {
     queryKey: queryKeys.contactPoints(),
     queryFn: ({ signal }) => apiFetch('/api/v1/alerts/contact-points', ZContactPointListResponse, { signal }),
   });
+}
+
+/** Incidents change with the leader's sweep (every alert interval): polled like the alert rules. */
+export function useIncidents(p: IncidentListParams) {
+  const def = incidentsQuery(p);
+  return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval: ALERT_POLL_MS, placeholderData: keepPreviousData });
+}
+
+export function useIncident(id: string, p: IncidentDetailParams) {
+  const def = incidentQuery(id, p);
+  return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval: ALERT_POLL_MS });
 }

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
 import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
+import { ZIncidentDetail, ZIncidentDetailQuery, ZIncidentListQuery, ZIncidentListResponse } from '@/lib/contract/api/incidents';
 import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { queryString } from '@/lib/contract/api/route-contract';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
@@ -23,6 +24,8 @@ export type StatsParams = z.input<typeof ZStatsQuery>;
 export type SessionListParams = z.input<typeof ZSessionListQuery>;
 export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
 export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
+export type IncidentListParams = z.input<typeof ZIncidentListQuery>;
+export type IncidentDetailParams = z.input<typeof ZIncidentDetailQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -41,6 +44,8 @@ export const queryKeys = {
   /** Without kinds: the prefix of every filtered history (what invalidation uses). */
   alertHistory: (kinds: readonly string[] = []) => [...queryKeys.all, 'alert-history', ...kinds] as const,
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
+  /** Without parameters: the prefix of every incident read (what invalidation after an action uses). */
+  incidents: (...p: unknown[]) => [...queryKeys.all, 'incidents', ...p] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -95,6 +100,18 @@ export const alertRulesQuery = (): QueryDef<z.output<typeof ZAlertRuleListRespon
   queryKey: queryKeys.alertRules(),
   url: '/api/v1/alerts/rules',
   schema: ZAlertRuleListResponse,
+});
+
+export const incidentsQuery = (p: IncidentListParams): QueryDef<z.output<typeof ZIncidentListResponse>> => ({
+  queryKey: queryKeys.incidents('list', p),
+  url: `/api/v1/incidents${queryString(ZIncidentListQuery, p)}`,
+  schema: ZIncidentListResponse,
+});
+
+export const incidentQuery = (id: string, p: IncidentDetailParams): QueryDef<z.output<typeof ZIncidentDetail>> => ({
+  queryKey: queryKeys.incidents('detail', id, p),
+  url: `/api/v1/incidents/${encodeURIComponent(id)}${queryString(ZIncidentDetailQuery, p)}`,
+  schema: ZIncidentDetail,
 });
 
 /**

@@ -17,6 +17,7 @@ import {
   contactPointCreateRoute,
   contactPointDeleteRoute,
 } from '@/lib/contract/api/routes/alerts';
+import { incidentAcknowledgeRoute, incidentNoteRoute, incidentResolveRoute, silenceCreateRoute } from '@/lib/contract/api/routes/incidents';
 import { apiFetch, type FetchOptions } from './fetcher';
 
 type ParamsOf<C> = C extends { params: infer P extends z.ZodObject } ? { params: z.input<P> } : { params?: undefined };
@@ -66,4 +67,9 @@ export const writes = {
   deleteAlertRule: (id: string) => send(alertRuleDeleteRoute, { params: { id } }),
   createContactPoint: (body: Body<typeof contactPointCreateRoute>) => send(contactPointCreateRoute, { body }),
   deleteContactPoint: (id: string) => send(contactPointDeleteRoute, { params: { id } }),
+
+  acknowledgeIncident: (id: string) => send(incidentAcknowledgeRoute, { params: { id } }),
+  resolveIncident: (id: string, body: Body<typeof incidentResolveRoute> = {}) => send(incidentResolveRoute, { params: { id }, body }),
+  addIncidentNote: (id: string, body: Body<typeof incidentNoteRoute>) => send(incidentNoteRoute, { params: { id }, body }),
+  createSilence: (body: Body<typeof silenceCreateRoute>) => send(silenceCreateRoute, { body }),
 };

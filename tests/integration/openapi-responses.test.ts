@@ -82,6 +82,8 @@ test('every GET answer conforms to the document', async () => {
     ['/api/v1/alerts/history', '/api/v1/alerts/history'],
     ['/api/v1/alerts/contact-points', '/api/v1/alerts/contact-points'],
     ['/api/v1/alerts/deliveries', '/api/v1/alerts/deliveries'],
+    ['/api/v1/incidents', '/api/v1/incidents?status=open'],
+    ['/api/v1/silences', '/api/v1/silences'],
     ['/api/live', '/api/live'],
     ['/api/ready', '/api/ready'],
   ];
@@ -97,6 +99,9 @@ test('every GET answer conforms to the document', async () => {
   const detail = await call(`/api/v1/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
   assert.equal(detail.status, 200);
   conforms('/api/v1/servers/{server}/sessions/{token}', 'get', 200, detail.body);
+  const unknownIncident = await call('/api/v1/incidents/inc_nope');
+  assert.equal(unknownIncident.status, 404);
+  conforms('/api/v1/incidents/{id}', 'get', 404, unknownIncident.body);
   conforms('/api/v1/sessions', 'get', 200, (await call(`/api/v1/sessions?limit=1&cursor=${page.nextCursor}`)).body);
   conforms('/api/v1/sessions', 'get', 200, (await call('/api/v1/sessions?format=json')).body);
 

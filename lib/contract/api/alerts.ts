@@ -120,9 +120,10 @@ export type TAlertRuleListResponse = z.infer<typeof ZAlertRuleListResponse>;
 /**
  * pending → delivered | failed; superseded: a newer change of the same alert was queued before this
  * was sent; held: over DOORWATCH_ALERT_MAX_PER_MINUTE, not sent; summarized: held, then counted in a
- * summary notification.
+ * summary notification; suppressed: not sent, its incident was acknowledged or a silence matched
+ * (lastError says which).
  */
-const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'superseded', 'held', 'summarized'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'superseded', 'held', 'summarized', 'suppressed'] as const;
 export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const ZDeliverySummary = z.object({
@@ -230,6 +231,10 @@ export const ZAlertNotification = z.object({
   value: z.number().nullable(),
   summary: z.string(),
   sessionsUrl: z.string(),
+  incidentId: z.string().nullable().meta({
+    description: 'the incident this change belongs to (stable across its notifications: deduplicate on it); null when none',
+  }),
+  incidentUrl: z.string().nullable(),
 });
 export type TAlertNotification = z.infer<typeof ZAlertNotification>;
 

@@ -35,6 +35,16 @@ import {
   contactPointDeleteRoute,
   contactPointListRoute,
 } from './alerts';
+import {
+  incidentAcknowledgeRoute,
+  incidentDetailRoute,
+  incidentListRoute,
+  incidentNoteRoute,
+  incidentResolveRoute,
+  silenceCreateRoute,
+  silenceExpireRoute,
+  silenceListRoute,
+} from './incidents';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
 import { mcpDeleteRoute, mcpGetRoute, mcpPostRoute } from './mcp';
 
@@ -73,6 +83,14 @@ export const API_ROUTES: readonly RouteContract[] = [
   contactPointCreateRoute,
   contactPointDeleteRoute,
   alertDeliveryListRoute,
+  incidentListRoute,
+  incidentDetailRoute,
+  incidentAcknowledgeRoute,
+  incidentResolveRoute,
+  incidentNoteRoute,
+  silenceListRoute,
+  silenceCreateRoute,
+  silenceExpireRoute,
   liveRoute,
   readyRoute,
   metricsRoute,

@@ -1,0 +1,12 @@
+import { incidentAcknowledgeRoute } from '@/lib/contract/api/routes/incidents';
+import { acknowledge } from '@/lib/incidents/incident-actions';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = defineRoute(incidentAcknowledgeRoute, ({ db, params, operator }) =>
+  acknowledge(db, params.id, operator.name, Date.now()),
+);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentAcknowledgeRoute);

@@ -1,0 +1,13 @@
+import { incidentNoteRoute } from '@/lib/contract/api/routes/incidents';
+import { addNote } from '@/lib/incidents/incident-actions';
+import { noteEntry } from '@/lib/incidents/incident-timeline';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, operator }) =>
+  noteEntry(await addNote(db, params.id, operator.name, body.text, Date.now())),
+);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentNoteRoute);

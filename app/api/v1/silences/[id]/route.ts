@@ -1,0 +1,10 @@
+import { silenceExpireRoute } from '@/lib/contract/api/routes/incidents';
+import { endSilence } from '@/lib/incidents/silence-admin';
+import { defineRoute } from '@/lib/route/define-route';
+import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+
+export const dynamic = 'force-dynamic';
+
+export const DELETE = defineRoute(silenceExpireRoute, ({ db, params, operator }) => endSilence(db, params.id, operator.name, Date.now()));
+
+export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(silenceExpireRoute);

@@ -1,0 +1,191 @@
+'use client';
+// One incident: a header answering "since when / which version / who is on it", the actions
+// (acknowledge, resolve, a note, a silence for its server), one timeline of everything it holds,
+// and its sessions. Every string from the API is rendered as React text, so hostile ones stay text.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DataTable, Panel } from '@/components/panel';
+import { RelTime } from '@/components/rel-time';
+import { RowLink } from '@/components/row-link';
+import { ErrorState, Loading } from '@/components/states';
+import type { TIncident } from '@/lib/contract/api/incidents';
+import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
+import { useIncident, useMe } from '@/lib/ui/queries';
+import { queryKeys } from '@/lib/ui/query-defs';
+import { useUrlState } from '@/lib/ui/url-state';
+import { writes } from '@/lib/ui/writes';
+import { STATUS_TONE } from './incidents-view';
+
+function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
+  return (
+    <dl className="kv" data-testid="incident-header">
+      <dt>Since</dt>
+      <dd>
+        {fmtDateTime(incident.firstSeen, tz)} (last seen <RelTime value={incident.lastSeen} tz={tz} />)
+      </dd>
+      <dt>Version</dt>
+      <dd data-testid="incident-versions">
+        {incident.versions.length ? (
+          incident.versions.join(', ')
+        ) : (
+          <span className="faint">not reported (sessions carry no version yet)</span>
+        )}
+      </dd>
+      <dt>Who is on it</dt>
+      <dd data-testid="incident-owner">
+        {incident.acknowledgedBy ? (
+          <>
+            {incident.acknowledgedBy} since {fmtDateTime(incident.acknowledgedAt!, tz)}
+          </>
+        ) : (
+          <span className="bad-text">nobody has acknowledged it</span>
+        )}
+      </dd>
+      {incident.regression && (
+        <>
+          <dt>Regression</dt>
+          <dd className="bad-text" data-testid="incident-regression">
+            came back {fmtDateTime(incident.regressedAt!, tz)} after it was resolved ({incident.regressions}×)
+          </dd>
+        </>
+      )}
+      {incident.resolvedBy && (
+        <>
+          <dt>Resolved</dt>
+          <dd>
+            by {incident.resolvedBy} at {fmtDateTime(incident.resolvedAt!, tz)}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function useActions(id: string) {
+  const qc = useQueryClient();
+  const done = () => qc.invalidateQueries({ queryKey: queryKeys.incidents() });
+  return {
+    ack: useMutation({ mutationFn: () => writes.acknowledgeIncident(id), onSuccess: done }),
+    resolve: useMutation({ mutationFn: () => writes.resolveIncident(id, {}), onSuccess: done }),
+    note: useMutation({ mutationFn: (text: string) => writes.addIncidentNote(id, { text }), onSuccess: done }),
+    silence: useMutation({
+      mutationFn: (b: { server: string; reason: string }) => writes.createSilence({ ...b, durationSeconds: 3600 }),
+      onSuccess: done,
+    }),
+  };
+}
+
+function Actions({ incident }: { incident: TIncident }) {
+  const a = useActions(incident.id);
+  const [note, setNote] = useState('');
+  const [reason, setReason] = useState('');
+  const failed = [a.ack, a.resolve, a.note, a.silence].find((m) => m.isError);
+  return (
+    <Panel id="incident-actions" title="Actions">
+      <div className="row gap">
+        <button
+          type="button"
+          className="btn"
+          disabled={incident.status !== 'open'}
+          onClick={() => a.ack.mutate()}
+          data-testid="incident-ack"
+        >
+          Acknowledge
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={incident.status === 'resolved'}
+          onClick={() => a.resolve.mutate()}
+          data-testid="incident-resolve"
+        >
+          Resolve
+        </button>
+      </div>
+      <form
+        className="row gap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (note.trim()) a.note.mutate(note, { onSuccess: () => setNote('') });
+        }}
+      >
+        <label className="field">
+          <span className="small muted">Note</span>
+          <input value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} data-testid="incident-note-input" />
+        </label>
+        <button type="submit" className="btn btn-xs" data-testid="incident-note-add">
+          Add note
+        </button>
+      </form>
+      <form
+        className="row gap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (reason.trim()) a.silence.mutate({ server: incident.server, reason }, { onSuccess: () => setReason('') });
+        }}
+      >
+        <label className="field">
+          <span className="small muted">Silence {incident.server}&apos;s notifications for 1 h, because</span>
+          <input value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} data-testid="incident-silence-reason" />
+        </label>
+        <button type="submit" className="btn btn-xs" data-testid="incident-silence">
+          Silence
+        </button>
+        {a.silence.isSuccess && (
+          <span className="small good-text">silenced until {fmtDateTime(a.silence.data.silence.endsAt, 'utc')} UTC</span>
+        )}
+      </form>
+      {failed && <ErrorState error={failed.error} />}
+    </Panel>
+  );
+}
+
+export function IncidentPage({ id }: { id: string }) {
+  const { global, link } = useUrlState();
+  const me = useMe();
+  const q = useIncident(id, { sessionsLimit: 50 });
+  if (q.isPending) return <Loading label="Loading the incident…" />;
+  if (!q.data) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
+  const { incident, timeline, sessions } = q.data;
+  const admin = me.data?.operator.role === 'admin';
+  return (
+    <div data-testid="incident-page" data-status={incident.status}>
+      <h1>
+        {incident.title}{' '}
+        <span className={`chip ${STATUS_TONE[incident.status]}`} data-testid="incident-status">
+          {incident.status}
+        </span>
+      </h1>
+      <Header incident={incident} tz={global.tz} />
+      {admin && <Actions incident={incident} />}
+      <Panel id="incident-timeline" title="Timeline" aside={q.data.timelineTruncated ? 'newest 200 of each source' : null}>
+        <ol className="timeline-list" data-testid="incident-timeline">
+          {timeline.map((e) => (
+            <li key={`${e.source}-${e.ref ?? e.at}`} data-source={e.source} data-kind={e.kind}>
+              <span className="ts">{fmtDateTime(e.at, global.tz)}</span> <span className="chip">{e.source}</span>{' '}
+              {e.path ? <RowLink href={link(e.path)}>{e.summary}</RowLink> : <span>{e.summary}</span>}
+              {e.actor && <span className="small muted"> — {e.actor}</span>}
+            </li>
+          ))}
+        </ol>
+      </Panel>
+      <Panel id="incident-sessions" title="Sessions" aside={`${fmtInt(sessions.total)} affected`}>
+        <DataTable
+          testId="incident-sessions"
+          head={['Session', 'Seen'].map((h) => (
+            <th key={h}>{h}</th>
+          ))}
+        >
+          {sessions.items.map((s) => (
+            <tr key={s.token}>
+              <td className="mono">
+                <RowLink href={link(s.path)}>{s.token}</RowLink>
+              </td>
+              <td className="ts">{fmtDateTime(s.at, global.tz)}</td>
+            </tr>
+          ))}
+        </DataTable>
+      </Panel>
+    </div>
+  );
+}

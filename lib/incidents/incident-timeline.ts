@@ -1,0 +1,97 @@
+// One timeline of everything an incident holds, assembled from independent sources: its sessions,
+// the alert transitions linked to it or on its server in its window, the door-probe runs in its
+// window, and its activity (actions and notes). Each source is read on its own (at most
+// SOURCE_LIMIT entries, its newest) and the assembly (pure) merges them in time order, so another
+// source (annotations in the window, first-seen versions) is one more reader in `readSources`.
+import type { SqlExecutor } from '@/lib/db/sql';
+import type { TTimelineEntry } from '@/lib/contract/api/incidents';
+import { toIsoMs } from '@/lib/contract/timestamp';
+import type { IncidentRow } from '@/lib/store/incidents';
+import type { ActivityRow } from '@/lib/store/incident-activity';
+import { incidentSessionPage } from '@/lib/store/incident-sessions';
+import { listActivity } from '@/lib/store/incident-activity';
+import { incidentTransitions } from '@/lib/store/alert-transitions';
+import { probeRunsBetween } from '@/lib/store/probe-runs';
+import { sessionPath } from './session-path';
+
+export const SOURCE_LIMIT = 200;
+
+/** A source's entries (at in ms) and whether it held more than it returned. */
+export interface TimelineSource {
+  entries: (Omit<TTimelineEntry, 'at'> & { at: number })[];
+  truncated: boolean;
+}
+
+/** Merges the sources oldest first (ties: source, then ref), so the order is the same on every read. */
+export function assembleTimeline(sources: readonly TimelineSource[]): { timeline: TTimelineEntry[]; truncated: boolean } {
+  const all = sources.flatMap((s) => s.entries);
+  all.sort((a, b) => a.at - b.at || a.source.localeCompare(b.source) || (a.ref ?? '').localeCompare(b.ref ?? ''));
+  return { timeline: all.map((e) => ({ ...e, at: toIsoMs(e.at) })), truncated: sources.some((s) => s.truncated) };
+}
+
+const source = (entries: TimelineSource['entries']): TimelineSource => ({ entries, truncated: entries.length >= SOURCE_LIMIT });
+
+/** The incident's window: first seen to resolved (or now). */
+export const incidentWindow = (r: IncidentRow, nowMs: number) => ({
+  fromMs: r.firstSeenAt,
+  toMs: r.status === 'resolved' && r.resolvedAt !== null ? r.resolvedAt : Math.max(nowMs, r.lastSeenAt),
+});
+
+const activityEntry = (a: ActivityRow): TimelineSource['entries'][number] => ({
+  at: a.at,
+  source: 'activity',
+  kind: a.kind,
+  summary: a.text ?? a.kind,
+  actor: a.actor,
+  ref: a.id,
+  path: null,
+});
+
+/** A note just added, as the timeline shows it. */
+export const noteEntry = (a: ActivityRow): TTimelineEntry => ({ ...activityEntry(a), at: toIsoMs(a.at) });
+
+export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: number): Promise<TimelineSource[]> {
+  const { fromMs, toMs } = incidentWindow(r, nowMs);
+  const [sessions, transitions, probes, activity] = await Promise.all([
+    incidentSessionPage(sql, r.id, SOURCE_LIMIT, 0),
+    incidentTransitions(sql, { incidentId: r.id, server: r.server, fromMs, toMs, limit: SOURCE_LIMIT }),
+    probeRunsBetween(sql, r.server, fromMs, toMs, SOURCE_LIMIT),
+    listActivity(sql, r.id, SOURCE_LIMIT),
+  ]);
+  return [
+    source(
+      sessions.map((s) => ({
+        at: s.at,
+        source: 'session',
+        kind: r.kind,
+        summary: `session ${s.token}`,
+        actor: null,
+        ref: s.token,
+        path: sessionPath(r.server, s.token),
+      })),
+    ),
+    source(
+      transitions.map((t) => ({
+        at: t.at,
+        source: 'alert',
+        kind: t.kind,
+        summary: `${t.kind.toUpperCase()}: ${t.ruleName}${t.value === null ? '' : ` (value ${t.value})`}`,
+        actor: null,
+        ref: t.id,
+        path: '/alerts',
+      })),
+    ),
+    source(
+      probes.map((p) => ({
+        at: p.startedAt,
+        source: 'probe',
+        kind: p.verdict,
+        summary: `door probe (${p.trigger}): ${p.verdict}`,
+        actor: null,
+        ref: p.id,
+        path: `/servers/${encodeURIComponent(r.server)}`,
+      })),
+    ),
+    source(activity.map(activityEntry)),
+  ];
+}

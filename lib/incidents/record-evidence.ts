@@ -1,0 +1,61 @@
+// Folds one incident's new evidence (one server and kind) into its row, in the caller's
+// transaction: read, fold (open-or-join.ts, pure), write with compare-and-set, and on a lost race
+// read again and fold again. Sessions are linked once: a session already linked is not new
+// evidence (the sweep's cursor overlaps, and an old session must not pass for a recurrence).
+import { randomUUID } from 'node:crypto';
+import type { SqlExecutor } from '@/lib/db/sql';
+import { insertIncident, readIncidentOf, updateIncident, type IncidentRow } from '@/lib/store/incidents';
+import { linkIncidentSessions, linkedTokens } from '@/lib/store/incident-sessions';
+import { insertActivity } from '@/lib/store/incident-activity';
+import { openOrJoin, type Evidence, type FoldActivity } from './open-or-join';
+
+const ATTEMPTS = 8;
+const SYSTEM = 'doorwatch';
+
+const fmt = (ms: number) => new Date(ms).toISOString();
+function activityText(a: FoldActivity, source: string): string {
+  if (a.kind === 'opened') return `opened by ${source} ${a.ref} (seen ${fmt(a.at)})`;
+  return `regression: ${source} ${a.ref} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
+}
+
+/**
+ * `group`: evidence of one server and kind (non-empty). `source` names it in the activity thread
+ * ("session", "alert", "probe run"); for sessions, each evidence's ref is the session's token.
+ * Returns the incident as written (or as it was, when nothing was new).
+ */
+export async function recordEvidence(
+  tx: SqlExecutor,
+  group: readonly Evidence[],
+  source: 'session' | 'alert' | 'probe run',
+  nowMs: number,
+): Promise<IncidentRow> {
+  const { server, kind } = group[0]!;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await readIncidentOf(tx, server, kind);
+    let fresh = group;
+    if (current && source === 'session') {
+      const linked = await linkedTokens(
+        tx,
+        current.id,
+        group.map((e) => e.ref),
+      );
+      fresh = group.filter((e) => !linked.has(e.ref));
+    }
+    if (current && fresh.length === 0) return current;
+    const { next, activity } = openOrJoin(current, fresh, () => `inc_${randomUUID()}`);
+    const sessions = source === 'session' ? fresh.map((e) => ({ token: e.ref, at: e.at })) : [];
+    const row: IncidentRow = {
+      ...next!,
+      openedAt: current?.openedAt ?? nowMs,
+      sessionCount: (current?.sessionCount ?? 0) + sessions.length,
+      version: current?.version ?? 0,
+    };
+    const written = current ? await updateIncident(tx, row) : await insertIncident(tx, row);
+    if (!written) continue; // another writer changed it first: fold again over what it wrote
+    await linkIncidentSessions(tx, row.id, sessions);
+    for (const a of activity)
+      await insertActivity(tx, { incidentId: row.id, kind: a.kind, at: nowMs, actor: SYSTEM, text: activityText(a, source) });
+    return { ...row, version: current ? row.version + 1 : 0 };
+  }
+  throw new Error(`the incident of ${server}/${kind} kept changing under ${ATTEMPTS} attempts to record evidence`);
+}

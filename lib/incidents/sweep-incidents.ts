@@ -1,0 +1,94 @@
+// The leader's incident pass (run with alert evaluation, lib/alerts/alert-schedule.ts):
+// 1. sessions stored since the cursor that carry a naive resume, a dual negotiation or a
+//    burned-token reuse become evidence (one incident per server and kind);
+// 2. incidents quiet for DOORWATCH_INCIDENT_QUIET_MS, with no alert of their kind firing on
+//    their server, resolve on their own.
+// Why here and not in ingest: the write path stays as it is (no read of incidents per batch, no
+// contention on one incident row between ingest threads), and one writer folds a whole fleet's
+// sessions in a few statements. The price is latency: an incident opens within one alert interval.
+import type { Sql } from '@/lib/db/sql';
+import { flaggedSessionsSince, readCursor, writeCursor, type FlaggedSession, type SessionKey } from '@/lib/store/flagged-sessions';
+import { listUnresolvedIncidents, resolveIncident } from '@/lib/store/incidents';
+import { insertActivity } from '@/lib/store/incident-activity';
+import { listAlertRules } from '@/lib/store/alert-rules';
+import { readAlertStates } from '@/lib/store/alert-states';
+import { groupByIncident, quietResolution, type Evidence } from './open-or-join';
+import { KIND_OF_MEASURE } from './incident-kind';
+import { recordEvidence } from './record-evidence';
+
+const CURSOR = 'sessions';
+const PAGE = 500;
+const MAX_PAGES = 20;
+/** Re-read this far behind the cursor: a batch's updatedAt is taken before its transaction commits. */
+const OVERLAP_MS = 60_000;
+/** The first pass of a new install reads the last day, not the whole history. */
+const FIRST_LOOKBACK_MS = 86_400_000;
+export const QUIET_RESOLVER = 'doorwatch (quiet period)';
+
+export interface SweepReport {
+  sessions: number;
+  incidentsTouched: number;
+  autoResolved: number;
+}
+
+function sessionEvidence(s: FlaggedSession): Evidence[] {
+  const out: Evidence[] = [];
+  const push = (kind: Evidence['kind'], at: number | null) => at !== null && out.push({ server: s.server, kind, at, ref: s.token });
+  push('naive_resume', s.naiveResumeAt);
+  push('dual_negotiation', s.dualNegotiationAt);
+  push('burned_token_reuse', s.burnedTokenReuseAt);
+  return out;
+}
+
+async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport): Promise<void> {
+  const cursor = (await readCursor(sql, CURSOR)) ?? nowMs - FIRST_LOOKBACK_MS;
+  let after: SessionKey | null = null;
+  let high = cursor;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const batch = await flaggedSessionsSince(sql, cursor - OVERLAP_MS, after, PAGE);
+    for (const group of groupByIncident(batch.flatMap(sessionEvidence))) {
+      await sql.transaction((tx) => recordEvidence(tx, group, 'session', nowMs));
+      report.incidentsTouched++;
+    }
+    report.sessions += batch.length;
+    const last = batch.at(-1);
+    if (last) {
+      after = last;
+      high = Math.max(high, last.updatedAt);
+    }
+    if (batch.length < PAGE) break;
+  }
+  if (high !== cursor) await writeCursor(sql, CURSOR, high);
+}
+
+async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: SweepReport): Promise<void> {
+  const open = await listUnresolvedIncidents(sql);
+  if (open.length === 0) return;
+  const [rules, states] = await Promise.all([listAlertRules(sql), readAlertStates(sql)]);
+  const firing = new Set<string>();
+  for (const rule of rules) {
+    for (const s of states.get(rule.id) ?? []) if (s.state === 'firing') firing.add(`${s.series}\u0000${KIND_OF_MEASURE[rule.measure]}`);
+  }
+  for (const incident of open) {
+    const at = quietResolution(incident, nowMs, quietMs, firing.has(`${incident.server}\u0000${incident.kind}`));
+    if (at === null) continue;
+    await sql.transaction(async (tx) => {
+      if (!(await resolveIncident(tx, incident.id, QUIET_RESOLVER, at, incident.version))) return; // changed meanwhile: next pass
+      report.autoResolved++;
+      await insertActivity(tx, {
+        incidentId: incident.id,
+        kind: 'auto_resolved',
+        at,
+        actor: QUIET_RESOLVER,
+        text: `no new evidence for ${Math.round(quietMs / 1000)} s`,
+      });
+    });
+  }
+}
+
+export async function sweepIncidents(sql: Sql, nowMs: number, o: { quietMs: number }): Promise<SweepReport> {
+  const report: SweepReport = { sessions: 0, incidentsTouched: 0, autoResolved: 0 };
+  await sweepSessions(sql, nowMs, report);
+  await resolveQuiet(sql, nowMs, o.quietMs, report);
+  return report;
+}
