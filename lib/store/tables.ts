@@ -22,6 +22,8 @@ export const TABLE = {
   alertTransition: 'AlertTransition',
   alertDelivery: 'AlertDelivery',
   ingestRejection: 'IngestRejection',
+  serverVersion: 'ServerVersion',
+  annotation: 'Annotation',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -47,6 +49,8 @@ export const TABLE_SQL = {
   alertTransition: `"${TABLE.alertTransition}"`,
   alertDelivery: `"${TABLE.alertDelivery}"`,
   ingestRejection: `"${TABLE.ingestRejection}"`,
+  serverVersion: `"${TABLE.serverVersion}"`,
+  annotation: `"${TABLE.annotation}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

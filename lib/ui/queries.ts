@@ -14,6 +14,7 @@ import { apiFetch } from './fetcher';
 import { useStreamState } from './live-status';
 import {
   alertRulesQuery,
+  annotationsQuery,
   deadLettersUrl,
   meQuery,
   queryKeys,
@@ -22,6 +23,7 @@ import {
   sessionsQuery,
   sessionsUrl,
   statsQuery,
+  type AnnotationParams,
   type DeadLetterParams,
   type QueryDef,
   type SessionListParams,
@@ -60,6 +62,13 @@ export function useStats(p: StatsParams, refresh: RefreshMode) {
     refetchInterval,
     placeholderData: keepPreviousData,
   });
+}
+
+/** The markers of a window's time charts: annotations and the versions first reported in it. */
+export function useAnnotations(p: AnnotationParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
+  const def = annotationsQuery(p);
+  return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval, placeholderData: keepPreviousData });
 }
 
 export function useSessions(p: SessionListParams, refresh: RefreshMode) {

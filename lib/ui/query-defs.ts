@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
+import { ZAnnotationListQuery, ZAnnotationListResponse } from '@/lib/contract/api/annotations';
 import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
 import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { queryString } from '@/lib/contract/api/route-contract';
@@ -23,6 +24,7 @@ export type StatsParams = z.input<typeof ZStatsQuery>;
 export type SessionListParams = z.input<typeof ZSessionListQuery>;
 export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
 export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
+export type AnnotationParams = z.input<typeof ZAnnotationListQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -41,6 +43,7 @@ export const queryKeys = {
   /** Without kinds: the prefix of every filtered history (what invalidation uses). */
   alertHistory: (kinds: readonly string[] = []) => [...queryKeys.all, 'alert-history', ...kinds] as const,
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
+  annotations: (p: AnnotationParams) => [...queryKeys.all, 'annotations', p] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -83,6 +86,13 @@ export const serversQuery = (range?: { from: string; to: string }): QueryDef<z.o
   queryKey: [...queryKeys.servers(), range ?? null],
   url: range ? `/api/v1/servers?${new URLSearchParams(range).toString()}` : '/api/v1/servers',
   schema: ZServerListResponse,
+});
+
+/** Annotations and first-reported versions in a window: the time charts' markers. */
+export const annotationsQuery = (p: AnnotationParams): QueryDef<z.output<typeof ZAnnotationListResponse>> => ({
+  queryKey: queryKeys.annotations(p),
+  url: `/api/v1/annotations${queryString(ZAnnotationListQuery, p)}`,
+  schema: ZAnnotationListResponse,
 });
 
 export const meQuery = (): QueryDef<z.output<typeof ZAuthSessionResponse>> => ({

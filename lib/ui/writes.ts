@@ -17,6 +17,7 @@ import {
   contactPointCreateRoute,
   contactPointDeleteRoute,
 } from '@/lib/contract/api/routes/alerts';
+import { annotationCreateRoute } from '@/lib/contract/api/routes/annotations';
 import { apiFetch, type FetchOptions } from './fetcher';
 
 type ParamsOf<C> = C extends { params: infer P extends z.ZodObject } ? { params: z.input<P> } : { params?: undefined };
@@ -66,4 +67,6 @@ export const writes = {
   deleteAlertRule: (id: string) => send(alertRuleDeleteRoute, { params: { id } }),
   createContactPoint: (body: Body<typeof contactPointCreateRoute>) => send(contactPointCreateRoute, { body }),
   deleteContactPoint: (id: string) => send(contactPointDeleteRoute, { params: { id } }),
+
+  createAnnotation: (body: Body<typeof annotationCreateRoute>) => send(annotationCreateRoute, { body }),
 };

@@ -35,6 +35,7 @@ import {
   contactPointDeleteRoute,
   contactPointListRoute,
 } from './alerts';
+import { annotationCreateRoute, annotationDeleteRoute, annotationListRoute, serverVersionsRoute, versionCompareRoute } from './annotations';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
 
 export const API_ROUTES: readonly RouteContract[] = [
@@ -56,6 +57,11 @@ export const API_ROUTES: readonly RouteContract[] = [
   probeTargetClearRoute,
   probeRunRoute,
   probeHistoryRoute,
+  serverVersionsRoute,
+  versionCompareRoute,
+  annotationListRoute,
+  annotationCreateRoute,
+  annotationDeleteRoute,
   ingestRoute,
   loginRoute,
   logoutRoute,
