@@ -14,7 +14,7 @@ import type { DeadLetter } from '@/lib/store/dead-letters';
 import { ingestStatements, type LoadedBatch, type SuccessorCandidate } from '@/lib/store/ingest-statements';
 import { sessionKey, type SessionKey } from '@/lib/store/session-key';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
-import { addVersionContribution, addVersionSeen, type VersionDelta } from '@/lib/metrics/version-contributions';
+import { addVersionConflict, addVersionContribution, addVersionSeen, type VersionDelta } from '@/lib/metrics/version-contributions';
 import { changeOf, type Change } from '@/lib/live/change';
 import { changeNotification, publishAfterCommit } from '@/lib/live/announce';
 
@@ -161,7 +161,7 @@ function stampVersion(row: SessionRow, old: SessionRow | undefined, origin: Batc
   row.version = old?.version ?? origin?.version ?? null;
   row.instance = old?.instance ?? origin?.instance ?? null;
   if (origin?.version !== undefined && old?.version != null && old.version !== origin.version) {
-    addVersionSeen(versions, row.server, origin.version, row.firstEventAt, row.lastEventAt, 1);
+    addVersionConflict(versions, row.server, origin.version, row.lastEventAt);
   }
 }
 
@@ -169,7 +169,7 @@ function stampVersion(row: SessionRow, old: SessionRow | undefined, origin: Batc
 function markVersionSeen(versions: VersionDelta, server: string, fresh: readonly DoorwatchEvent[], origin?: BatchOrigin): void {
   if (origin?.version === undefined || fresh.length === 0) return;
   const times = fresh.map((e) => timestampMs(e.at));
-  addVersionSeen(versions, server, origin.version, Math.min(...times), Math.max(...times), 0);
+  addVersionSeen(versions, server, origin.version, Math.min(...times), Math.max(...times));
 }
 
 /**

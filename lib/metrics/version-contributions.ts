@@ -67,7 +67,16 @@ export function addVersionContribution(delta: VersionDelta, s: VersionedSession,
   if (s.deadlockEndedAt !== null) v.deadlocks += sign;
 }
 
-/** A batch named `version` for events between `from` and `to`: the version is seen, and `conflicts` sessions kept another. */
-export function addVersionSeen(delta: VersionDelta, server: string, version: string, from: number, to: number, conflicts: number): void {
-  cellOf(delta, server, version, from, to).values.conflicts += conflicts;
+/** A batch named `version` for events between `from` and `to`: the version is seen then. */
+export function addVersionSeen(delta: VersionDelta, server: string, version: string, from: number, to: number): void {
+  cellOf(delta, server, version, from, to);
+}
+
+/**
+ * A batch named `version` for a session another version already served: counted on the named one.
+ * Its seen bounds are the batch's own events (addVersionSeen), not the claimed session's span.
+ */
+export function addVersionConflict(delta: VersionDelta, server: string, version: string, at: number): void {
+  const cell = delta.get(`${server}|${version}`) ?? cellOf(delta, server, version, at, at);
+  cell.values.conflicts += 1;
 }
