@@ -59,7 +59,7 @@ test('an admin adds a note from the overview and it is drawn on the charts', asy
   const marker = page.locator('[data-testid="chart-boundary"] [data-testid="chart-marker"][data-marker-kind="annotation"] title', {
     hasText: 'rolled back to v7.0.9',
   });
-  await marker.first().waitFor();
+  await marker.first().waitFor({ state: 'attached' }); // a <title> is never visible itself
   assert.equal(await marker.first().textContent(), 'rolled back to v7.0.9 [rollback, v7.0.9]');
   const listed = await call(app.url, '/api/v1/annotations?from=now-1h&tags=rollback', { token: TEST_ADMIN_TOKEN });
   assert.deepEqual(
