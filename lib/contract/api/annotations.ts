@@ -64,7 +64,6 @@ export const ZAnnotationListQuery = z.object({
 
 /** A version first reported in the window (a marker beside the annotations). */
 export const ZVersionMarker = z.object({ server: z.string(), version: z.string(), firstSeenAt: ZIsoMs });
-export type TVersionMarker = z.infer<typeof ZVersionMarker>;
 
 export const ZAnnotationListResponse = z.object({
   /** Annotations overlapping the window, oldest first. */
