@@ -1,4 +1,4 @@
-// npm run operator -- create NAME --role viewer|admin|scrape | list | revoke ID
+// npm run operator -- create NAME --role viewer|admin|scrape|annotate | list | revoke ID
 import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
@@ -6,7 +6,9 @@ import { ApiError } from '@/lib/http/api-error';
 import { createOperator, isOperatorRole, listOperators, revokeOperator } from '@/lib/auth/operators';
 
 const USAGE = `usage: npm run operator -- <command>
-  create NAME --role viewer|admin|scrape   new operator token; printed once (stored hashed); scrape reads /metrics only
+  create NAME --role viewer|admin|scrape|annotate
+                                    new operator token; printed once (stored hashed); scrape reads /metrics only,
+                                    annotate only posts annotations (a CI/CD deploy marker token)
   list                              operator tokens (never the tokens themselves)
   revoke ID                         revoke a token; it and its login sessions stop working`;
 

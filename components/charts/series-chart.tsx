@@ -1,6 +1,18 @@
 'use client';
 import { useRef } from 'react';
-import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from 'recharts';
+import type { ChartMarker } from '@/lib/ui/chart-markers';
 import { useEffectiveTheme } from '@/components/shell/theme';
 import { fmtDateTime, fmtTick, type TimeZoneMode } from '@/lib/ui/format';
 import type { PercentAxis, TimeAxis } from '@/lib/ui/chart-axis';
@@ -26,6 +38,8 @@ interface Props {
   onBucketClick?: (fromMs: number, toMs: number, flag: string | undefined, server?: string) => void;
   testId?: string;
   ariaLabel: string;
+  /** Annotations and first-reported versions, drawn as labelled vertical lines (lib/ui/chart-markers.ts). */
+  markers?: readonly ChartMarker[];
 }
 
 /** Width of each value axis and the gap after the right one: the same in every chart. */
@@ -63,6 +77,36 @@ function Tip({
   );
 }
 
+/** A marker's label: short text on the chart, the whole text as its tooltip (React escapes both). */
+function MarkerLabel({ viewBox, marker, color }: { viewBox?: { x?: number; y?: number }; marker: ChartMarker; color: string }) {
+  const x = (viewBox?.x ?? 0) + 3;
+  const y = (viewBox?.y ?? 0) + 10;
+  return (
+    <text x={x} y={y} fill={color} fontSize={10} data-testid="chart-marker" data-marker-kind={marker.kind}>
+      <title>{marker.title}</title>
+      {marker.label}
+    </text>
+  );
+}
+
+/** The markers as vertical lines on the left axis (a call, not a component: Recharts reads its direct children). */
+function markerLines(markers: readonly ChartMarker[], pal: { muted: string; axis: string }) {
+  return markers.map((m) => {
+    const color = m.kind === 'version' ? pal.muted : pal.axis;
+    return (
+      <ReferenceLine
+        key={m.key}
+        yAxisId="l"
+        x={m.x}
+        stroke={color}
+        strokeDasharray={m.kind === 'version' ? '2 3' : '4 2'}
+        ifOverflow="extendDomain"
+        label={(props: { viewBox?: { x?: number; y?: number } }) => <MarkerLabel viewBox={props.viewBox} marker={m} color={color} />}
+      />
+    );
+  });
+}
+
 export function SeriesChart({
   data,
   series,
@@ -76,6 +120,7 @@ export function SeriesChart({
   onBucketClick,
   testId,
   ariaLabel,
+  markers = [],
 }: Props) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
@@ -200,6 +245,7 @@ export function SeriesChart({
               />
             ),
           )}
+          {markerLines(markers, pal)}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

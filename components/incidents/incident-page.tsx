@@ -28,7 +28,7 @@ function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
         {incident.versions.length ? (
           incident.versions.join(', ')
         ) : (
-          <span className="faint">not reported (sessions carry no version yet)</span>
+          <span className="faint">not reported (its sessions carried no version)</span>
         )}
       </dd>
       <dt>Who is on it</dt>

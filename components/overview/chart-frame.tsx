@@ -11,6 +11,8 @@ import { alignRows, percentAxis, tickBudget, tickLabelPx, timeAxis, type Percent
 import { fmtPct, type TimeZoneMode } from '@/lib/ui/format';
 import { serverColorSlots } from '@/lib/ui/palette';
 import type { SplitMeasure } from '@/lib/ui/server-split';
+import { chartMarkers, type ChartMarker } from '@/lib/ui/chart-markers';
+import type { TAnnotationListResponse } from '@/lib/contract/api/annotations';
 import type { ChartSplit, ParamPatch } from '@/lib/ui/url-state';
 import { CHART_AXES_PX, CHARTS, splitChart, toRows, type ChartSpec } from './chart-specs';
 
@@ -26,6 +28,8 @@ export interface ChartFrame {
   view: (spec: ChartSpec) => { series: SeriesDef[]; rows: SeriesRow[] };
   drill: Drill;
   sessionsLink: (extra: ParamPatch) => string;
+  /** Annotations and first-reported versions on the shared axis: every chart draws them. */
+  markers: ChartMarker[];
 }
 
 /** The width of an element, kept current as it resizes (0 until measured). */
@@ -45,9 +49,15 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 
 export function useChartFrame(
   s: TStatsResponse | undefined,
-  opts: { split: ChartSplit; tz: TimeZoneMode; drill: Drill; sessionsLink: (extra: ParamPatch) => string },
+  opts: {
+    split: ChartSplit;
+    tz: TimeZoneMode;
+    drill: Drill;
+    sessionsLink: (extra: ParamPatch) => string;
+    annotations?: TAnnotationListResponse;
+  },
 ): { frame: ChartFrame; chartRef: RefObject<HTMLDivElement | null> } {
-  const { split } = opts;
+  const { split, annotations } = opts;
   const rows = useMemo(() => (s ? toRows(s) : []), [s]);
   // Colours over every server in range, so one server has one colour in every chart.
   const slots = useMemo(() => serverColorSlots((s?.byServer ?? []).map((b) => b.server)), [s]);
@@ -73,7 +83,8 @@ export function useChartFrame(
     const v = (spec.splitMeasure && splits.get(spec.splitMeasure)) || { series: spec.series, rows };
     return { series: v.series, rows: axis ? (alignRows(axis.starts, v.rows) as SeriesRow[]) : v.rows };
   };
-  return { frame: { ...opts, axis, rateAxis, view }, chartRef };
+  const markers = useMemo(() => (axis && s ? chartMarkers(annotations, axis.starts, s.bucketMs) : []), [annotations, axis, s]);
+  return { frame: { ...opts, axis, rateAxis, view, markers }, chartRef };
 }
 
 function ChartCaption({ title, series }: { title: string; series: SeriesDef[] }) {
@@ -105,6 +116,7 @@ export function OverviewChart({ spec, frame, bucketMs }: { spec: ChartSpec; fram
         ariaLabel={spec.splitMeasure && split === 'server' ? `${spec.ariaLabel}, split by server` : spec.ariaLabel}
         testId={spec.testId}
         onBucketClick={(a, b, flag, barServer) => frame.drill(a, b, flag, spec.flag, barServer)}
+        markers={frame.markers}
       />
     </>
   );

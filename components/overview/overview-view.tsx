@@ -6,9 +6,10 @@ import { useMemo } from 'react';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import { formatInstant } from '@/lib/time/instant';
 import { overviewStatsParams } from '@/lib/ui/query-defs';
-import { useServers, useStats } from '@/lib/ui/queries';
+import { useAnnotations, useMe, useServers, useStats } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
 import { readSplit, useUrlState, type ParamPatch } from '@/lib/ui/url-state';
+import { AnnotationForm } from './annotation-form';
 import { AlarmBanner, useAlarm, useRefetchAtNextDeadlock } from './alarm-banner';
 import { BoundaryPanel } from './boundary-panel';
 import { useChartFrame } from './chart-frame';
@@ -30,6 +31,9 @@ export function OverviewView() {
   const statsParams = useMemo(() => overviewStatsParams({ from, to, server }, now), [from, to, server, now]);
   const stats = useStats(statsParams, refresh);
   const servers = useServers(refresh);
+  // The charts' markers: annotations and first-reported versions over the same window.
+  const annotations = useAnnotations({ from, to, ...(server ? { server } : {}) }, refresh);
+  const admin = useMe().data?.operator.role === 'admin';
 
   const sessionsLink = (extra: ParamPatch) => link('/sessions', extra);
   const drill = (fromMs: number, toMs: number, flag: string | undefined, fallback: string, barServer?: string) =>
@@ -45,7 +49,7 @@ export function OverviewView() {
   const s = stats.data;
   const alarm = useAlarm(s);
   useRefetchAtNextDeadlock(s, stats.dataUpdatedAt, stats.refetch, refresh !== 'off');
-  const { frame, chartRef } = useChartFrame(s, { split, tz, drill, sessionsLink });
+  const { frame, chartRef } = useChartFrame(s, { split, tz, drill, sessionsLink, annotations: annotations.data });
   const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
 
   return (
@@ -91,6 +95,12 @@ export function OverviewView() {
               </Empty>
             </div>
           ) : null}
+
+          {admin && (
+            <div className="panel">
+              <AnnotationForm server={server} />
+            </div>
+          )}
 
           <div className="grid grid-2">
             <BoundaryPanel frame={frame} bucketMs={s.bucketMs} chartRef={chartRef} />

@@ -2,6 +2,7 @@
 import { getDb, type Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { TOperatorRole } from '@/lib/contract/api/operators';
+import type { OperatorAuth } from '@/lib/contract/api/route-contract';
 import { clientAddress } from '@/lib/http/forwarded';
 import { assertSameOrigin, isSafeMethod } from './csrf';
 import { throttled } from './credential-throttle';
@@ -22,8 +23,14 @@ export interface AuthenticatedOperator extends Operator {
   expiresAt: number | null;
 }
 
-// scrape ranks below viewer: a Prometheus token reads /metrics and nothing else; viewer and admin read /metrics too.
-const RANK: Record<TOperatorRole, number> = { scrape: 0, viewer: 1, admin: 2 };
+// scrape ranks below viewer: a Prometheus token reads /metrics and nothing else; viewer and admin read
+// /metrics too. annotate stands apart: a CI/CD token posts annotations and reads nothing.
+const ROLE_ADMITS: Record<OperatorAuth, readonly TOperatorRole[]> = {
+  scrape: ['scrape', 'viewer', 'admin'],
+  viewer: ['viewer', 'admin'],
+  admin: ['admin'],
+  annotate: ['annotate', 'admin'],
+};
 
 function unauthorized(message: string): ApiError {
   return new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="doorwatch"' });
@@ -70,16 +77,16 @@ export async function authenticate(
 }
 
 /** Throws ApiError 401 `unauthorized` / 403 `forbidden` (or `csrf_rejected`); admin satisfies viewer. */
-export async function requireOperator(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<Operator> {
+export async function requireOperator(request: Request, role: OperatorAuth, db: Db = getDb()): Promise<Operator> {
   const op = await authorize(request, role, db);
   return { id: op.id, name: op.name, role: op.role };
 }
 
 /** requireOperator, keeping how the caller authenticated (the route wrapper hands this to handlers). */
-export async function authorize(request: Request, role: TOperatorRole, db: Db = getDb()): Promise<AuthenticatedOperator> {
+export async function authorize(request: Request, role: OperatorAuth, db: Db = getDb()): Promise<AuthenticatedOperator> {
   // Only the scrape route (/metrics) may authorise from memory while the database is down (outage-grace.ts).
   const op = await authenticate(request, db, { outageGrace: role === 'scrape' });
-  if (RANK[op.role] < RANK[role]) {
+  if (!ROLE_ADMITS[role].includes(op.role)) {
     throw new ApiError(403, 'forbidden', `this needs the ${role} role; your token has ${op.role}`);
   }
   return op;

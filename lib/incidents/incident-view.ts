@@ -1,5 +1,4 @@
-// An incident row as the API shows it. `versions` is empty: sessions do not record the version
-// that served them yet; once they do, it lists the versions of the incident's sessions.
+// An incident row as the API shows it, with the server versions that served its sessions.
 import type { TIncident } from '@/lib/contract/api/incidents';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import type { IncidentRow } from '@/lib/store/incidents';

@@ -6,7 +6,7 @@ import { deadlockThresholdMs } from '@/lib/config/settings';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { DeadLetter } from '@/lib/store/dead-letters';
-import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
+import type { BatchOrigin, ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { storeBatch, type StoreOptions, type StoreResult } from './store-batch';
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { databaseUnavailable } from '@/lib/http/database-unavailable';
@@ -29,7 +29,7 @@ export async function ingestEvents(
   db: Pick<Db, 'sql'>,
   server: string,
   rawEvents: readonly unknown[],
-  options: { now?: number; reporter?: ReporterStatus } = {},
+  options: { now?: number; reporter?: ReporterStatus; origin?: BatchOrigin } = {},
 ): Promise<IngestResult> {
   const now = options.now ?? Date.now();
   const valid: { index: number; event: DoorwatchEvent }[] = [];
@@ -51,6 +51,7 @@ export async function ingestEvents(
       deadlockThresholdMs: deadlockThresholdMs(),
       deadLetters: letters,
       reporter: options.reporter,
+      origin: options.origin,
     } satisfies StoreOptions);
   try {
     const stored = await store(

@@ -4,7 +4,7 @@
 // PostgreSQL); this module decides the summaries and the delta between the reads and the writes.
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
-import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
+import type { BatchOrigin, ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { summarizeFacts, type SuccessorSession } from '@/lib/boundary/summarize';
 import { resumptionOf } from '@/lib/boundary/resumption-health';
 import { deriveSessionFacts, type SessionFacts } from '@/lib/boundary/session-state';
@@ -14,6 +14,7 @@ import type { DeadLetter } from '@/lib/store/dead-letters';
 import { ingestStatements, type LoadedBatch, type SuccessorCandidate } from '@/lib/store/ingest-statements';
 import { sessionKey, type SessionKey } from '@/lib/store/session-key';
 import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
+import { addVersionConflict, addVersionContribution, addVersionSeen, type VersionDelta } from '@/lib/metrics/version-contributions';
 import { changeOf, type Change } from '@/lib/live/change';
 import { changeNotification, publishAfterCommit } from '@/lib/live/announce';
 
@@ -29,6 +30,8 @@ export interface StoreOptions {
   deadLetters?: readonly DeadLetter[];
   /** What the sender's reporter lost on its side, kept per (server, instance) in the same transaction. */
   reporter?: ReporterStatus;
+  /** The server's version and instance the sender named for this batch (the first one named per token wins). */
+  origin?: BatchOrigin;
   /** A door probe's batch (lib/probes/probe-service.ts): its tokens are recorded as synthetic first. */
   synthetic?: { runId: string; tokens: readonly string[] };
 }
@@ -92,6 +95,7 @@ function summarizeSessions(
   fresh: { server: string; ids: ReadonlySet<string> },
   delta: RollupDelta,
   options: StoreOptions,
+  versions: VersionDelta,
 ): SessionRow[] {
   const { touched: keys, timelines, oldRows, synthetic } = loaded;
   const candidates: SuccessorCandidate[] = [...loaded.successorCandidates];
@@ -128,6 +132,9 @@ function summarizeSessions(
     const row = toSessionRow(k.server, summary, resumptionOf(facts), firstEventAt, options.now);
     // Synthetic sessions (door probes) stay out of the rollups, so fleet statistics count real traffic.
     if (synthetic.has(key)) row.synthetic = 1;
+    stampVersion(row, old, k.server === fresh.server && freshPerKey.has(key) ? options.origin : undefined, versions);
+    if (old) addVersionContribution(versions, old, -1);
+    addVersionContribution(versions, row, 1);
     if (old && Number(old.synthetic) === 0) {
       addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
       // Reported before the probe recorded its token: its earlier events leave the counters too.
@@ -143,6 +150,26 @@ function summarizeSessions(
     newRows.push(row);
   }
   return newRows;
+}
+
+/**
+ * The version and instance that served a session: the stored ones, else what this batch names (only
+ * for sessions with events in it). A batch naming another version for a session that has one keeps
+ * the first and counts a conflict under the version it named.
+ */
+function stampVersion(row: SessionRow, old: SessionRow | undefined, origin: BatchOrigin | undefined, versions: VersionDelta): void {
+  row.version = old?.version ?? origin?.version ?? null;
+  row.instance = old?.instance ?? origin?.instance ?? null;
+  if (origin?.version !== undefined && old?.version != null && old.version !== origin.version) {
+    addVersionConflict(versions, row.server, origin.version, row.lastEventAt);
+  }
+}
+
+/** The batch's version is seen over its fresh events' times, whether or not a session took it. */
+function markVersionSeen(versions: VersionDelta, server: string, fresh: readonly DoorwatchEvent[], origin?: BatchOrigin): void {
+  if (origin?.version === undefined || fresh.length === 0) return;
+  const times = fresh.map((e) => timestampMs(e.at));
+  addVersionSeen(versions, server, origin.version, Math.min(...times), Math.max(...times));
 }
 
 /**
@@ -181,11 +208,13 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     const freshPerKey = new Map<SessionKey, number>();
     for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
     const freshIds = { server, ids: loaded.inserted };
-    const sessionRows = summarizeSessions(loaded, freshPerKey, freshIds, delta, options);
+    const versions: VersionDelta = new Map();
+    markVersionSeen(versions, server, fresh, options.origin);
+    const sessionRows = summarizeSessions(loaded, freshPerKey, freshIds, delta, options, versions);
     pruneZeroCells(delta);
     change = changeOf(loaded.touched);
     // Open pages learn what changed: delivered with the commit (lib/live).
-    await statements.finish(tx, { sessionRows, delta, notification: changeNotification(tx.provider, change) });
+    await statements.finish(tx, { sessionRows, delta, versions, notification: changeNotification(tx.provider, change) });
     return { accepted: fresh.length, duplicates: events.length - fresh.length };
   });
   publishAfterCommit(sql.provider, change);

@@ -112,7 +112,7 @@ export async function serverVerdict(db: Db, args: In<typeof ZServerVerdictInput>
 export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>): Promise<Out<typeof ZStuckSessionsOutput>> {
   for (const server of args.server) await assertKnownServer(db, server);
   const q = parseSessionQuery(
-    { ...args, flag: ['deadlock'], state: [], sort: '-lastEventAt', synthetic: 'include' },
+    { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
     Date.now(),
     deadlockThresholdMs(),
   );

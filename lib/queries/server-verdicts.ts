@@ -14,6 +14,7 @@ import { lastEventAtByServer } from '@/lib/store/sessions';
 import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 import { RESUMPTION_COLUMNS } from '@/lib/metrics/rollup-contributions';
+import { versionChangesByServer } from './server-versions';
 
 export interface VerdictCounts {
   boundary: number;
@@ -121,15 +122,16 @@ export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TSer
   // Independent reads, issued together. Every total, resumption health included, comes from the
   // quarter-hour rollups (the resumption counters sit at each session's last event, so all-time sums
   // are per-session sums), not from a GROUP BY over every Session row (~120 ms at 1M sessions).
-  const [registered, totMap, lastMap, lossMap, probeMap, rejections] = await Promise.all([
+  const nowMs = Date.now();
+  const [registered, totMap, lastMap, lossMap, probeMap, rejections, changes] = await Promise.all([
     registeredServers(db),
     rollupTotalsByServer(db.sql, [...TOTALS, ...RESUMPTION_COLUMNS]),
     lastEventAtByServer(db.sql),
     reporterLossByServer(db.sql),
     latestProbeVerdicts(db.sql),
     rejectionsByServer(db.sql, { fromMs: range.fromMs, toMs: range.toMs, server: null }),
+    versionChangesByServer(db, nowMs),
   ]);
-  const nowMs = Date.now();
   const names = new Set<string>([...registered.map((r) => r.name), ...totMap.keys(), ...lastMap.keys(), ...lossMap.keys()]);
   const regMap = new Map(registered.map((r) => [r.name, r.createdAt]));
 
@@ -152,6 +154,7 @@ export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TSer
       ? { runId: p.runId, startedAt: toIsoMs(p.startedAt), verdict: p.verdict, failedSteps: p.failedSteps }
       : null;
     const combined = combineVerdict(counts, probe, nowMs, health);
+    const change = changes.get(name) ?? null;
     return {
       name,
       registeredAt: regMap.get(name)?.toISOString() ?? null,
@@ -159,7 +162,9 @@ export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TSer
       events: n('events'),
       sessions: n('sessions'),
       verdict: combined.verdict,
-      verdictText: combined.text,
+      // When the behaviour changed with a version, the verdict says since which one.
+      verdictText: change ? `${combined.text}; ${change.text}` : combined.text,
+      versionChange: change,
       evidence: combined.evidence,
       probe,
       reporterLoss: l ? { instances: l.instances, dropped: l.dropped, failed: l.failed, lastReportAt: toIsoMs(l.lastReportAt) } : null,

@@ -38,6 +38,8 @@ export function csvRecord(v: TSessionView): string {
     dualNegotiationCount: v.dualNegotiationCount,
     burnedTokenReuseAt: v.burnedTokenReuseAt,
     dropCount: v.dropCount,
+    version: v.version,
+    instance: v.instance,
     deadlockCandidateSince: v.deadlockCandidateSince,
     updatedAt: v.updatedAt,
   };

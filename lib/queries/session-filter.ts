@@ -28,6 +28,7 @@ export function parseSessionQuery(
       nowMs,
       thresholdMs,
       synthetic: q.synthetic,
+      versions: q.version,
     },
     sort: q.sort,
     limit: q.limit ?? SESSION_DEFAULT_LIMIT,

@@ -81,6 +81,8 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
     resumption: resumptionOfRow(row),
     updatedAt: toIsoMs(Number(row.updatedAt)),
     synthetic: Number(row.synthetic ?? 0) === 1,
+    version: row.version ?? null,
+    instance: row.instance ?? null,
   };
 }
 

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { logger } from '@/lib/log/logger';
 import { appMetrics } from '@/lib/prometheus/registry';
 import { authorize, type AuthenticatedOperator } from '@/lib/auth/require-operator';
-import type { RouteContract } from '@/lib/contract/api/route-contract';
+import { isOperatorAuth, type OperatorAuth, type RouteContract } from '@/lib/contract/api/route-contract';
 import { getDb, getReadDb, type Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
@@ -34,7 +34,7 @@ export interface RouteInput<C extends RouteContract> {
   /** Undefined when the contract has `rawBody` (the handler reads `request` itself). */
   body: C['rawBody'] extends true ? undefined : Parsed<C['body']>;
   /** The caller, for viewer/admin routes; null for public and webhook routes. */
-  operator: C['auth'] extends 'scrape' | 'viewer' | 'admin' ? AuthenticatedOperator : null;
+  operator: C['auth'] extends OperatorAuth ? AuthenticatedOperator : null;
   /** Adds fields (counts, a reason) to this request's log line; never secrets. */
   annotate: Annotate;
   /** This request's id (its log line's reqId and the x-request-id answer header), for other lines it causes. */
@@ -99,10 +99,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
     observed(contract.path, request, (annotate, reqId) => handle(request, context, annotate, reqId));
   const handle = async (request: Request, context: NextContext, annotate: Annotate, reqId: string): Promise<Response> => {
     try {
-      const operator =
-        contract.auth === 'scrape' || contract.auth === 'viewer' || contract.auth === 'admin'
-          ? await authorize(request, contract.auth, getDb())
-          : null;
+      const operator = isOperatorAuth(contract.auth) ? await authorize(request, contract.auth, getDb()) : null;
       const params = contract.params ? parseInput('params', contract.params, await context.params) : undefined;
       const server = (params as { server?: unknown } | undefined)?.server;
       if (typeof server === 'string') annotate({ server });

@@ -43,3 +43,25 @@ export async function incidentSessionPage(
   );
   return rows.map((r) => ({ token: r.token, at: Number(r.at) }));
 }
+
+/**
+ * The server versions that served each incident's sessions ("Session"."version", as reporters name
+ * them), oldest first by when a session of that version began; incidents without versioned sessions
+ * are absent.
+ */
+export async function incidentVersions(sql: SqlExecutor, incidentIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (incidentIds.length === 0) return out;
+  const rows = await sql.query<{ id: string; version: string }>(
+    `SELECT l."incidentId" AS id, s."version" AS version
+       FROM ${T} l
+       JOIN ${TABLE_SQL.incident} i ON i."id" = l."incidentId"
+       JOIN ${TABLE_SQL.session} s ON s."server" = i."server" AND s."token" = l."token"
+      WHERE l."incidentId" IN (${placeholders(incidentIds.length)}) AND s."version" IS NOT NULL
+      GROUP BY l."incidentId", s."version"
+      ORDER BY MIN(s."firstEventAt"), s."version"`,
+    incidentIds,
+  );
+  for (const r of rows) out.set(r.id, [...(out.get(r.id) ?? []), r.version]);
+  return out;
+}

@@ -12,12 +12,14 @@ import type { DoorwatchEvent } from '@/lib/contract/event';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { unnestInsert, unnestRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import type { RollupDelta } from '@/lib/metrics/rollup-contributions';
+import type { VersionDelta } from '@/lib/metrics/version-contributions';
 import { deadLetterInsert, storeDeadLetters, type DeadLetter } from './dead-letters';
 import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent, type TimelineRow } from './events';
 import { ingestLockColumns } from './ingest-locks';
 import { reporterStatusInsert, storeReporterStatus } from './reporter-status';
 import { applyRollupDelta, rollupWrites } from './rollups';
 import { recomputeHistogramExtremes } from './histogram-recompute';
+import { applyServerVersionDelta, serverVersionInsert } from './server-versions';
 import { sessionKey, type SessionKey } from './session-key';
 import type { SessionRow } from './session-row';
 import { sessionUpsert, sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from './sessions';
@@ -64,6 +66,8 @@ export interface LoadedBatch {
 export interface BatchWrites {
   sessionRows: readonly SessionRow[];
   delta: RollupDelta;
+  /** Per-version counters and seen bounds ("ServerVersion"). */
+  versions: VersionDelta;
   /** A NOTIFY delivered with the commit (lib/live/announce.ts), or null. */
   notification: { channel: string; payload: string } | null;
 }
@@ -150,6 +154,7 @@ const sqliteStatements: IngestStatements = {
   async finish(tx, writes) {
     if (writes.sessionRows.length > 0) await upsertSessionRows(tx, writes.sessionRows);
     await applyRollupDelta(tx, writes.delta);
+    await applyServerVersionDelta(tx, writes.versions);
   },
 };
 
@@ -308,7 +313,12 @@ const postgresqlStatements: IngestStatements = {
 
   async finish(tx, writes) {
     const rollups = rollupWrites(writes.delta);
-    const inserts = [...(writes.sessionRows.length > 0 ? [sessionUpsert(writes.sessionRows)] : []), ...rollups.inserts];
+    const versionInsert = serverVersionInsert(writes.versions);
+    const inserts = [
+      ...(writes.sessionRows.length > 0 ? [sessionUpsert(writes.sessionRows)] : []),
+      ...rollups.inserts,
+      ...(versionInsert ? [versionInsert] : []),
+    ];
     if (inserts.length === 0 && writes.notification === null) return;
     const main = writes.notification
       ? { text: 'SELECT pg_notify(?, ?)', params: [writes.notification.channel, writes.notification.payload] }

@@ -24,6 +24,8 @@ export interface SessionFilter {
   thresholdMs: number;
   /** Door-probe sessions: include, exclude or only them. Absent = include. */
   synthetic?: TSyntheticFilter;
+  /** The versions that served them (any of); absent or empty = any. */
+  versions?: string[];
 }
 
 export interface SqlFragment {
@@ -43,6 +45,10 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
   if (f.servers.length) {
     where.push(`"server" IN (${f.servers.map(() => '?').join(', ')})`);
     params.push(...f.servers);
+  }
+  if (f.versions?.length) {
+    where.push(`"version" IN (${f.versions.map(() => '?').join(', ')})`);
+    params.push(...f.versions);
   }
   if (f.synthetic === 'exclude') where.push('"synthetic" = 0');
   if (f.synthetic === 'only') where.push('"synthetic" = 1');

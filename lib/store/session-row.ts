@@ -48,6 +48,9 @@ export interface SessionRow {
   updatedAt: number;
   /** 1 = a door probe opened this session (lib/store/synthetic-tokens.ts): no rollups, a badge. */
   synthetic: number;
+  /** The version (build) and instance that served the session: the first batch naming one wins (lib/ingest/store-batch.ts). */
+  version: string | null;
+  instance: string | null;
 }
 
 const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
@@ -59,6 +62,8 @@ const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
   'previousToken',
   'successorServer',
   'successorToken',
+  'version',
+  'instance',
 ]);
 const SESSION_BIGINT_COLUMNS = new Set<keyof SessionRow>([
   'openedAt',
@@ -119,6 +124,8 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'abandonedAt',
   'updatedAt',
   'synthetic',
+  'version',
+  'instance',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -192,6 +199,8 @@ export function toSessionRow(
     abandonedAt: ms(health.abandonedAt),
     updatedAt,
     synthetic: 0,
+    version: null,
+    instance: null,
   };
 }
 

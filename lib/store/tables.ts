@@ -27,6 +27,8 @@ export const TABLE = {
   incidentActivity: 'IncidentActivity',
   incidentCursor: 'IncidentCursor',
   silence: 'Silence',
+  serverVersion: 'ServerVersion',
+  annotation: 'Annotation',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -57,6 +59,8 @@ export const TABLE_SQL = {
   incidentActivity: `"${TABLE.incidentActivity}"`,
   incidentCursor: `"${TABLE.incidentCursor}"`,
   silence: `"${TABLE.silence}"`,
+  serverVersion: `"${TABLE.serverVersion}"`,
+  annotation: `"${TABLE.annotation}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

@@ -14,6 +14,7 @@ import { apiFetch } from './fetcher';
 import { useStreamState } from './live-status';
 import {
   alertRulesQuery,
+  annotationsQuery,
   deadLettersUrl,
   incidentQuery,
   incidentsQuery,
@@ -24,6 +25,7 @@ import {
   sessionsQuery,
   sessionsUrl,
   statsQuery,
+  type AnnotationParams,
   type DeadLetterParams,
   type IncidentDetailParams,
   type IncidentListParams,
@@ -64,6 +66,13 @@ export function useStats(p: StatsParams, refresh: RefreshMode) {
     refetchInterval,
     placeholderData: keepPreviousData,
   });
+}
+
+/** The markers of a window's time charts: annotations and the versions first reported in it. */
+export function useAnnotations(p: AnnotationParams, refresh: RefreshMode) {
+  const refetchInterval = useInterval(refresh, p);
+  const def = annotationsQuery(p);
+  return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval, placeholderData: keepPreviousData });
 }
 
 export function useSessions(p: SessionListParams, refresh: RefreshMode) {

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
+import { ZAnnotationListQuery, ZAnnotationListResponse } from '@/lib/contract/api/annotations';
 import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
 import { ZIncidentDetail, ZIncidentDetailQuery, ZIncidentListQuery, ZIncidentListResponse } from '@/lib/contract/api/incidents';
 import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
@@ -26,6 +27,7 @@ export type SessionExportParams = z.input<typeof ZSessionExportQuery>;
 export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
 export type IncidentListParams = z.input<typeof ZIncidentListQuery>;
 export type IncidentDetailParams = z.input<typeof ZIncidentDetailQuery>;
+export type AnnotationParams = z.input<typeof ZAnnotationListQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -46,6 +48,7 @@ export const queryKeys = {
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
   /** Without parameters: the prefix of every incident read (what invalidation after an action uses). */
   incidents: (...p: unknown[]) => [...queryKeys.all, 'incidents', ...p] as const,
+  annotations: (p: AnnotationParams) => [...queryKeys.all, 'annotations', p] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -88,6 +91,13 @@ export const serversQuery = (range?: { from: string; to: string }): QueryDef<z.o
   queryKey: [...queryKeys.servers(), range ?? null],
   url: range ? `/api/v1/servers?${new URLSearchParams(range).toString()}` : '/api/v1/servers',
   schema: ZServerListResponse,
+});
+
+/** Annotations and first-reported versions in a window: the time charts' markers. */
+export const annotationsQuery = (p: AnnotationParams): QueryDef<z.output<typeof ZAnnotationListResponse>> => ({
+  queryKey: queryKeys.annotations(p),
+  url: `/api/v1/annotations${queryString(ZAnnotationListQuery, p)}`,
+  schema: ZAnnotationListResponse,
 });
 
 export const meQuery = (): QueryDef<z.output<typeof ZAuthSessionResponse>> => ({

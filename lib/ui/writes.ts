@@ -18,6 +18,7 @@ import {
   contactPointDeleteRoute,
 } from '@/lib/contract/api/routes/alerts';
 import { incidentAcknowledgeRoute, incidentNoteRoute, incidentResolveRoute, silenceCreateRoute } from '@/lib/contract/api/routes/incidents';
+import { annotationCreateRoute } from '@/lib/contract/api/routes/annotations';
 import { apiFetch, type FetchOptions } from './fetcher';
 
 type ParamsOf<C> = C extends { params: infer P extends z.ZodObject } ? { params: z.input<P> } : { params?: undefined };
@@ -72,4 +73,5 @@ export const writes = {
   resolveIncident: (id: string, body: Body<typeof incidentResolveRoute> = {}) => send(incidentResolveRoute, { params: { id }, body }),
   addIncidentNote: (id: string, body: Body<typeof incidentNoteRoute>) => send(incidentNoteRoute, { params: { id }, body }),
   createSilence: (body: Body<typeof silenceCreateRoute>) => send(silenceCreateRoute, { body }),
+  createAnnotation: (body: Body<typeof annotationCreateRoute>) => send(annotationCreateRoute, { body }),
 };

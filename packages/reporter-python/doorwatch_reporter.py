@@ -4,7 +4,8 @@ Reports session-transition events to Doorwatch's ingest API (``POST /api/v1/inge
 batched, signed with Standard Webhooks (HMAC-SHA256 over ``id.timestamp.body``), sent by one
 background thread, retried with exponential backoff and full jitter (a ``Retry-After`` on 429/503
 is a floor), and every batch carries this reporter's loss counts
-``{"events": [...], "reporter": {"instance", "dropped", "failed"}}`` so Doorwatch shows what was lost.
+``{"events": [...], "reporter": {"instance", "dropped", "failed"}, "instance", "version"}`` so Doorwatch
+shows what was lost, and which instance and version (build, when given) of the server sent it.
 
     from doorwatch_reporter import Reporter, new_event_id, now
 
@@ -41,9 +42,11 @@ MAX_BODY_BYTES = 1024 * 1024
 USER_AGENT = "doorwatch-reporter-python/1"
 
 _ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_VERSION_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+:/-]{0,63}$")
 _BODY_PREFIX = '{"events":['
-# Room for the longest `],"reporter":{...}}` suffix is kept in every size check.
-_BODY_OVERHEAD = len(_BODY_PREFIX) + len('],"reporter":{"instance":"","dropped":,"failed":}}') + 128 + 2 * 16
+# Room for the longest `],"reporter":{...},"instance":…,"version":…}` suffix is kept in every size check.
+_BODY_OVERHEAD = (len(_BODY_PREFIX) + len('],"reporter":{"instance":"","dropped":,"failed":},"instance":"","version":""}')
+                  + 2 * 128 + 2 * 16 + 64)
 _BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
 
 
@@ -134,7 +137,7 @@ class Reporter:
     Call ``close()`` on shutdown to send what is left (bounded by its timeout).
     """
 
-    def __init__(self, url, server, secret, instance=None, max_batch_size=500, max_batch_bytes=1000000,
+    def __init__(self, url, server, secret, instance=None, version=None, max_batch_size=500, max_batch_bytes=1000000,
                  flush_interval=0.2, max_buffered_events=10000, max_retries=8, retry_deadline=300.0,
                  base_backoff=0.5, max_backoff=30.0, request_timeout=10.0, on_error=None, on_drop=None):
         parsed = urllib.parse.urlparse(url)
@@ -152,6 +155,10 @@ class Reporter:
         self.instance = instance or _default_instance()
         if not _ID_PATTERN.match(self.instance):
             raise ValueError("instance must be 1-128 of A-Za-z0-9._:-")
+        # The server's version (build): Doorwatch records it on each session it serves.
+        if version is not None and (not isinstance(version, str) or not _VERSION_PATTERN.match(version)):
+            raise ValueError("version must be 1-64 of A-Za-z0-9._+:/-, starting with a letter or digit")
+        self.version = version
         base = url if url.endswith("/") else url + "/"
         self._endpoint = urllib.parse.urljoin(base, "api/v1/ingest/" + urllib.parse.quote(server, safe=""))
         self._secret = secret
@@ -306,7 +313,11 @@ class Reporter:
         with self._cond:
             status = {"instance": self.instance, "dropped": self._counts["dropped"], "failed": self._counts["failed"]}
             self._counts["sent"] += len(batch)
-        body = _BODY_PREFIX + ",".join(e[2] for e in batch) + '],"reporter":' + json.dumps(status, separators=(",", ":")) + "}"
+        origin = ',"instance":' + json.dumps(self.instance)
+        if self.version is not None:
+            origin += ',"version":' + json.dumps(self.version)
+        body = (_BODY_PREFIX + ",".join(e[2] for e in batch) + '],"reporter":' + json.dumps(status, separators=(",", ":"))
+                + origin + "}")
         message_id = "msg_%s" % uuid.uuid4()  # the same on every retry of this body: Doorwatch dedupes
         started = time.monotonic()
         retry = 0

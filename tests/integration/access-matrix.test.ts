@@ -18,8 +18,14 @@ import { CREDENTIAL_LIMITS } from '@/lib/auth/credential-throttle';
 import { startAppServer, TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 
-type Role = 'viewer' | 'admin' | 'scrape';
-const RANK: Record<Role, number> = { scrape: 0, viewer: 1, admin: 2 };
+type Role = 'viewer' | 'admin' | 'scrape' | 'annotate';
+/** Which roles each operator auth kind admits (annotate stands apart from the scrape < viewer < admin ranks). */
+const ADMITS: Record<'scrape' | 'viewer' | 'admin' | 'annotate', readonly Role[]> = {
+  scrape: ['scrape', 'viewer', 'admin'],
+  viewer: ['viewer', 'admin'],
+  admin: ['admin'],
+  annotate: ['annotate', 'admin'],
+};
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SERVER = 'matrix-a';
 const OTHER_SERVER = 'matrix-b';
@@ -138,11 +144,12 @@ function expected(route: RouteContract, cred: Credential): Expectation {
       return 'unauthorized';
     case 'scrape':
     case 'viewer':
-    case 'admin': {
+    case 'admin':
+    case 'annotate': {
       if (cred.role === null) return 'unauthorized';
       // Authentication (with its CSRF check) comes before the role check.
       if (cred.crossSite && UNSAFE.has(route.method)) return 'csrf_rejected';
-      return RANK[cred.role] >= RANK[route.auth] ? 'allowed' : 'forbidden';
+      return ADMITS[route.auth].includes(cred.role) ? 'allowed' : 'forbidden';
     }
     default: {
       const never: never = route.auth;
@@ -209,6 +216,7 @@ before(async () => {
   foreignSecret = await registerServer(OTHER_SERVER);
   const viewer = await createToken('viewer', 'matrix-viewer');
   const scrape = await createToken('scrape', 'matrix-scrape');
+  const annotate = await createToken('annotate', 'matrix-annotate');
   const viewerCookie = await loginCookie(viewer.token);
   const adminCookie = await loginCookie(TEST_ADMIN_TOKEN);
   const forgedCookie = viewerCookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
@@ -227,6 +235,7 @@ before(async () => {
     { name: 'revoked token', role: null, headers: () => bad({ authorization: `Bearer ${revoked()}` }) },
     { name: 'forged session cookie', role: null, headers: () => bad({ cookie: forgedCookie, origin: app.url }) },
     { name: 'scrape token', role: 'scrape', headers: () => ({ authorization: `Bearer ${scrape.token}` }) },
+    { name: 'annotate token', role: 'annotate', headers: () => ({ authorization: `Bearer ${annotate.token}` }) },
     { name: 'viewer token', role: 'viewer', headers: () => ({ authorization: `Bearer ${viewer.token}` }) },
     { name: 'admin token', role: 'admin', headers: () => ({ authorization: `Bearer ${TEST_ADMIN_TOKEN}` }) },
     { name: 'viewer cookie, same Origin', role: 'viewer', headers: () => ({ cookie: viewerCookie, origin: app.url }) },
@@ -251,7 +260,7 @@ describe('access matrix (generated from API_ROUTES)', () => {
   test('every route has one of the documented auth kinds and a distinct method and path', () => {
     const seen = new Set<string>();
     for (const r of API_ROUTES) {
-      assert.ok(['public', 'webhook', 'viewer', 'admin', 'scrape'].includes(r.auth), `${r.method} ${r.path}: ${r.auth}`);
+      assert.ok(['public', 'webhook', 'viewer', 'admin', 'scrape', 'annotate'].includes(r.auth), `${r.method} ${r.path}: ${r.auth}`);
       const key = `${r.method} ${r.path}`;
       assert.ok(!seen.has(key), key);
       seen.add(key);

@@ -83,7 +83,7 @@ async function postOldNaiveResume(server: keyof typeof SECRETS, token: string, a
 let alphaIncident = '';
 
 test('a naive server opens one incident; more sessions join it; its alert joins it and the notification carries incidentId', async () => {
-  await postNaiveResume(app, 'alpha', SECRETS.alpha, 'alpha-1');
+  await postNaiveResume(app, 'alpha', SECRETS.alpha, 'alpha-1', 'v2.3.1');
   await postNaiveResume(app, 'alpha', SECRETS.alpha, 'alpha-2');
   const first = await until(
     'the incident with two sessions',
@@ -96,7 +96,8 @@ test('a naive server opens one incident; more sessions join it; its alert joins 
   assert.equal(inc.kind, 'naive_resume');
   assert.equal(inc.status, 'open');
   assert.equal(inc.regression, false);
-  assert.deepEqual(inc.versions, []);
+  // The version its reporter named; alpha-2 named none.
+  assert.deepEqual(inc.versions, ['v2.3.1']);
   await postNaiveResume(app, 'alpha', SECRETS.alpha, 'alpha-3');
   const joined = await until(
     'the third session joining',

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startAppServer, type AppServer } from '@/tests/support/app-server';
+import { startAppServer, TEST_ADMIN_TOKEN, type AppServer } from '@/tests/support/app-server';
 import { readReportedSession, REFUSED_TIMELINE_TYPES } from '@/tests/support/reported-session';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { testProvider } from '../support/test-database';
@@ -32,7 +32,7 @@ at = lambda ms: (t0 + timedelta(milliseconds=ms)).isoformat(timespec="millisecon
 ev = lambda token, ms, type, **data: {"id": new_event_id(), "token": token, "at": at(ms), "type": type, "data": data}
 
 # A refusing server's boundary session, through a proxy that answers 503 twice first.
-a = Reporter(proxy, server, secret, instance="py-retry", flush_interval=0.05, base_backoff=0.05, on_error=on_error)
+a = Reporter(proxy, server, secret, instance="py-retry", version="py-2.0.1", flush_interval=0.05, base_backoff=0.05, on_error=on_error)
 timeline = [
     ev("tok-py", 0, "session.opened"),
     ev("tok-py", 100, "upgrade.accepted", eventId=7),
@@ -59,7 +59,15 @@ refused = ev("tok-py-wrong", 0, "session.opened")
 c.report(refused)
 c_done = c.close(timeout=30)
 
+# A version outside the contract's pattern fails at construction, never per batch.
+bad_version = None
+try:
+    Reporter(app, server, secret, version="v1 <b>")
+except ValueError as err:
+    bad_version = str(err)
+
 print(json.dumps({
+    "badVersion": bad_version,
     "done": [a_done, b_done, c_done],
     "ids": [e["id"] for e in timeline], "lost": lost["id"], "kept": kept["id"], "refused": refused["id"],
     "a": a.stats(), "b": b.stats(), "c": c.stats(), "errors": errors,
@@ -140,6 +148,7 @@ test(
       b: Record<string, number>;
       c: Record<string, number>;
       errors: { code: string; status: number | null; ids: string[] }[];
+      badVersion: string | null;
     };
     assert.deepEqual(r.done, [true, true, true]);
 
@@ -155,6 +164,18 @@ test(
     assert.deepEqual(stored.types, REFUSED_TIMELINE_TYPES);
     assert.equal(stored.boundaryOutcome, 'refused');
     assert.equal(stored.verdict, 'refuses');
+
+    // a named its version and instance: the session records them and the server's versions list it.
+    const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    const detail = await (await fetch(`${app.url}/api/v1/servers/${SERVER.name}/sessions/tok-py`, { headers })).json();
+    assert.equal(detail.session.version, 'py-2.0.1');
+    assert.equal(detail.session.instance, 'py-retry');
+    const versions = await (await fetch(`${app.url}/api/v1/servers/${SERVER.name}/versions`, { headers })).json();
+    assert.deepEqual(
+      versions.versions.map((v: { version: string; sessions: number; refusals: number }) => [v.version, v.sessions, v.refusals]),
+      [['py-2.0.1', 1, 1]],
+    );
+    assert.match(r.badVersion ?? '', /version must be/);
 
     // b: the batch answered 503 with no retries left is failed, and the next batch carries the count.
     assert.deepEqual([r.b.accepted, r.b.failed, r.b.retries], [1, 1, 0]);

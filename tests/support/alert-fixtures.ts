@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { AppServer } from './app-server';
 import { TEST_ADMIN_TOKEN } from './app-server';
-import { postEvents } from './post-events';
+import { postEvents, postSigned } from './post-events';
 import type { WebhookReceiver } from './webhook-receiver';
 
 export const api = async (app: AppServer, path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
@@ -18,16 +18,20 @@ export const api = async (app: AppServer, path: string, init: { method?: string;
 };
 
 /** A naive resume on `server` now: opened, upgrade accepted, dropped, resumed, accepted (no refusal). */
-export async function postNaiveResume(app: AppServer, server: string, secret: string, token: string) {
+/** A naive resume of `token`, reported as served by `version` when given (the batch's envelope). */
+export async function postNaiveResume(app: AppServer, server: string, secret: string, token: string, version?: string) {
   const t = Date.now() - 2000;
   const at = (ms: number) => new Date(t + ms).toISOString();
-  const res = await postEvents(app.url, server, secret, [
+  const events = [
     { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
     { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
     { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
     { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
     { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
-  ]);
+  ];
+  const res = version
+    ? await postSigned(app.url, server, secret, JSON.stringify({ version, events }))
+    : await postEvents(app.url, server, secret, events);
   assert.equal(res.status, 200, JSON.stringify(res.body));
 }
 

@@ -18,6 +18,8 @@ function explain(tl: Timeline, nowOffset = 3_600_000) {
     updatedAt: isoAt(nowOffset),
     resumption: summarizeResumption(tl.events),
     synthetic: false,
+    version: null,
+    instance: null,
   };
   return explainSession(view, tl.events);
 }

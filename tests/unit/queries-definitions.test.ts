@@ -167,6 +167,8 @@ function row(over: Partial<SessionRow>): SessionRow {
     fBurnedTokenReuse: 0,
     updatedAt: 6000,
     synthetic: 0,
+    version: null,
+    instance: null,
     checkedResumes: 0,
     lossyResumes: 0,
     idleResumes: 0,

@@ -41,7 +41,7 @@ export const ZIncident = z.object({
   resolvedAt: ZIsoMs.nullable(),
   resolvedBy: z.string().nullable().meta({ description: 'an operator, or "doorwatch (quiet period)"' }),
   versions: z.array(z.string()).meta({
-    description: 'server versions of its sessions; empty until sessions record the version that served them',
+    description: 'server versions that served its sessions, oldest first; empty when none of them carried a version',
   }),
 });
 export type TIncident = z.infer<typeof ZIncident>;

@@ -1,7 +1,7 @@
 // POST /api/v1/ingest/{server} as the API document describes it: the signed batch and the answer.
 import { z } from 'zod';
 import { ZEvent } from '@/lib/contract/event';
-import { MAX_EVENTS_PER_REQUEST, ZReporterStatus } from '@/lib/contract/ingest-envelope';
+import { MAX_EVENTS_PER_REQUEST, ZReporterStatus, ZServerInstance, ZServerVersion } from '@/lib/contract/ingest-envelope';
 import { ZCount } from './common';
 
 /**
@@ -11,6 +11,8 @@ import { ZCount } from './common';
 export const ZIngestRequest = z.object({
   events: z.array(ZEvent).min(1).max(MAX_EVENTS_PER_REQUEST),
   reporter: ZReporterStatus.optional(),
+  version: ZServerVersion.optional(),
+  instance: ZServerInstance.optional(),
 });
 
 export const ZRejectedEvent = z.object({

@@ -73,6 +73,7 @@ const SECURITY: Record<RouteContract['auth'], JsonObject[]> = {
   scrape: [{ bearer: [] }],
   viewer: [{ bearer: [] }, { session: [] }],
   admin: [{ bearer: [] }, { session: [] }],
+  annotate: [{ bearer: [] }, { session: [] }],
 };
 
 function operation(c: RouteContract): JsonObject {
@@ -93,6 +94,7 @@ const TAGS = [
   { name: 'query', description: 'Read sessions, stats and server verdicts' },
   { name: 'ingest', description: 'Where MCP servers post their session transitions (Standard Webhooks)' },
   { name: 'admin', description: 'Registered servers, their secrets, and refused payloads' },
+  { name: 'annotations', description: 'Deploy notes and other marks on the time charts (admin or the annotate role posts)' },
   { name: 'operators', description: 'Operator tokens' },
   { name: 'alerts', description: 'Alert rules, their history, and where notifications go' },
   { name: 'auth', description: 'Browser login sessions' },

@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { ZIsoMs } from './common';
 
-/** scrape: GET /metrics only (a Prometheus bearer token); viewer: read; admin: everything. */
-export const OPERATOR_ROLES = ['viewer', 'admin', 'scrape'] as const;
+/**
+ * scrape: GET /metrics only (a Prometheus bearer token); viewer: read; admin: everything;
+ * annotate: POST /api/v1/annotations only (a CI/CD token that marks deploys).
+ */
+export const OPERATOR_ROLES = ['viewer', 'admin', 'scrape', 'annotate'] as const;
 export type TOperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const ZOperatorView = z.object({

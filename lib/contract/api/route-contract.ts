@@ -3,8 +3,14 @@
 // lib/ui/queries.ts builds URLs from its query schema, so no parameter exists in one place only.
 import { z } from 'zod';
 
-/** public: anyone; webhook: Standard Webhooks signature (checked by lib/ingest); scrape/viewer/admin: operator role (each admits the ones above it). */
-export type RouteAuth = 'public' | 'webhook' | 'scrape' | 'viewer' | 'admin';
+/**
+ * public: anyone; webhook: Standard Webhooks signature (checked by lib/ingest); scrape/viewer/admin:
+ * operator role (each admits the ones above it); annotate: the annotate role or admin.
+ */
+export type RouteAuth = 'public' | 'webhook' | OperatorAuth;
+/** The auth kinds an operator credential satisfies (lib/auth/require-operator.ts ROLE_ADMITS). */
+export type OperatorAuth = 'scrape' | 'viewer' | 'admin' | 'annotate';
+export const isOperatorAuth = (auth: RouteAuth): auth is OperatorAuth => auth !== 'public' && auth !== 'webhook';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseSpec {
@@ -58,8 +64,8 @@ export function routeContract<const C extends RouteContract>(c: C): C {
 export function errorStatuses(c: RouteContract): number[] {
   const s = new Set<number>(c.errors ?? []);
   if (c.params || c.query || c.body) s.add(400);
-  if (c.auth === 'scrape' || c.auth === 'viewer' || c.auth === 'admin') s.add(401);
-  if (c.auth === 'admin' || c.auth === 'viewer') s.add(403);
+  if (isOperatorAuth(c.auth)) s.add(401);
+  if (c.auth === 'admin' || c.auth === 'viewer' || c.auth === 'annotate') s.add(403);
   return [...s].sort((a, b) => a - b);
 }
 

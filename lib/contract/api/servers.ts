@@ -4,6 +4,7 @@ import { PROBE_STEPS, PROBE_VERDICTS, STEP_FINDINGS } from '@/lib/contract/probe
 import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
 import { ZRejectionSummary, ZUnknownServerRejections } from './rejections';
 import { ZResumptionCounts } from './resumption-counts';
+import { ZVersionChange } from './versions';
 
 export const SERVER_VERDICTS = ['refuses', 'naive', 'unknown', 'resumes_correctly', 'lossy_resumes', 'idle_resumes'] as const;
 export type TServerVerdict = (typeof SERVER_VERDICTS)[number];
@@ -42,6 +43,8 @@ export const ZServerView = z.object({
   /** The verdict with its evidence, for a person: "refuses — probed 2 min ago", "resumes naively — probe at 10:42, and 3 sessions observed". */
   verdictText: z.string(),
   evidence: z.enum(VERDICT_EVIDENCE),
+  /** When the server's behaviour changed with a version its reporters named (also at the end of verdictText); null if none did. */
+  versionChange: ZVersionChange.nullable(),
   /** The latest door probe; null if the server was never probed. */
   probe: ZServerProbeSummary.nullable(),
   /**

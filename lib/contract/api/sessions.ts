@@ -1,5 +1,6 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
+import { ZServerVersion } from '@/lib/contract/ingest-envelope';
 import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS, ZResumptionHealth } from '@/lib/contract/resumption';
 import { LIST_TOTAL_CAP, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam, zListTotal } from './common';
@@ -16,6 +17,8 @@ export const ZSessionView = ZSessionSummary.extend({
   /** How the server answered SSE resumes (lossy, idle, rejected, abandoned); see docs/contract.md. */
   resumption: ZResumptionHealth,
   synthetic: z.boolean().meta({ description: 'opened by a door probe (docs/probes.md); kept out of fleet statistics' }),
+  version: z.string().nullable().meta({ description: 'the server version (build) that served it, as its reporter named it; null if none' }),
+  instance: z.string().nullable().meta({ description: 'the server instance that served it, as its reporter named it; null if none' }),
 });
 export type TSessionView = z.infer<typeof ZSessionView>;
 
@@ -70,6 +73,8 @@ export const SESSION_CSV_COLUMNS = [
   'dropCount',
   'deadlockCandidateSince',
   'updatedAt',
+  'version',
+  'instance',
 ] as const;
 
 /** The JSON export is a plain array of session views. */
@@ -93,6 +98,7 @@ export const ZSessionFilterQuery = z.object({
   to: zInstantParam(`End (exclusive), same forms.${SESSIONS_ACTIVE}`),
   token: zText(256).optional().meta({ description: 'Whole token or prefix' }),
   sort: z.enum(SESSION_SORTS).default('-lastEventAt').meta({ description: 'Order' }),
+  version: zRepeatable(ZServerVersion).meta({ description: 'Server version that served the session (repeatable: any of)' }),
   synthetic: z.enum(SYNTHETIC_FILTERS).default('include').meta({ description: 'Door-probe sessions: include (default), exclude, or only' }),
 });
 export type TSessionFilterQuery = z.output<typeof ZSessionFilterQuery>;

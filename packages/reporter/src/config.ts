@@ -1,10 +1,10 @@
 // Options → validated settings with defaults. Bad options throw at createReporter(), never later.
 import { INSTANCE_PATTERN, defaultInstance, newMessageId } from './ids.js';
-import { MAX_BODY_BYTES, MAX_EVENTS_PER_REQUEST } from './limits.js';
+import { MAX_BODY_BYTES, MAX_EVENTS_PER_REQUEST, VERSION_PATTERN } from './limits.js';
 import type { FetchLike, ReporterOptions } from './types.js';
 
-export type Config = Required<Omit<ReporterOptions, 'onError' | 'onDrop' | 'fetch'>> &
-  Pick<ReporterOptions, 'onError' | 'onDrop'> & { fetch: FetchLike };
+export type Config = Required<Omit<ReporterOptions, 'onError' | 'onDrop' | 'fetch' | 'version'>> &
+  Pick<ReporterOptions, 'onError' | 'onDrop' | 'version'> & { fetch: FetchLike };
 
 function positiveInt(name: string, value: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -47,10 +47,14 @@ export function resolveConfig(o: ReporterOptions): Config {
     onDrop: o.onDrop,
     idFactory: o.idFactory ?? newMessageId,
     instance: o.instance ?? defaultInstance(),
+    version: o.version,
     random: o.random ?? Math.random,
   };
   if (!(cfg.retryDeadlineMs > 0)) throw new RangeError('createReporter: retryDeadlineMs must be > 0');
   if (!INSTANCE_PATTERN.test(cfg.instance)) throw new TypeError(`createReporter: instance must match ${INSTANCE_PATTERN}`);
+  if (cfg.version !== undefined && (typeof cfg.version !== 'string' || !VERSION_PATTERN.test(cfg.version))) {
+    throw new TypeError(`createReporter: version must match ${VERSION_PATTERN}`);
+  }
   if (cfg.maxBufferedEvents < cfg.maxBatchSize) {
     throw new RangeError('createReporter: maxBufferedEvents must be >= maxBatchSize');
   }

@@ -203,6 +203,7 @@ export class Delivery {
         batch.body ??= buildBody(
           batch.entries.map((e) => e.json),
           loss.status(),
+          cfg.version,
         );
         if (!batch.counted) {
           batch.counted = true;

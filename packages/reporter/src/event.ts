@@ -90,4 +90,8 @@ export interface ReporterStatus {
 export interface IngestEnvelope {
   events: DoorwatchEvent[];
   reporter?: ReporterStatus;
+  /** The server's version (build) that served these events. */
+  version?: string;
+  /** The server process or replica that sent them. */
+  instance?: string;
 }

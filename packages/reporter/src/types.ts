@@ -63,6 +63,12 @@ export interface ReporterOptions {
    * Default `<hostname>-<pid>-<random>`.
    */
   instance?: string;
+  /**
+   * The server's version (build), sent with every batch: Doorwatch records it on each session and
+   * keeps per-version counts ("naive since v2.3.1"). 1-64 of `A-Za-z0-9._+:/-`, starting with a
+   * letter or digit. Default: none (sessions stay unversioned).
+   */
+  version?: string;
   /** `webhook-id` factory (one per batch). Default `msg_<uuid>`. */
   idFactory?: () => string;
   /** Random source in [0,1) for jitter; for tests. */

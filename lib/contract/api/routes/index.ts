@@ -45,6 +45,7 @@ import {
   silenceExpireRoute,
   silenceListRoute,
 } from './incidents';
+import { annotationCreateRoute, annotationDeleteRoute, annotationListRoute, serverVersionsRoute, versionCompareRoute } from './annotations';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
 import { mcpDeleteRoute, mcpGetRoute, mcpPostRoute } from './mcp';
 
@@ -67,6 +68,11 @@ export const API_ROUTES: readonly RouteContract[] = [
   probeTargetClearRoute,
   probeRunRoute,
   probeHistoryRoute,
+  serverVersionsRoute,
+  versionCompareRoute,
+  annotationListRoute,
+  annotationCreateRoute,
+  annotationDeleteRoute,
   ingestRoute,
   loginRoute,
   logoutRoute,
