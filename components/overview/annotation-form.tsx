@@ -28,16 +28,29 @@ export function AnnotationForm({ server }: { server: string }) {
     if (text.trim()) add.mutate();
   };
   return (
-    <form className="row gap small" onSubmit={submit} data-testid="annotation-form" aria-label="Add a note to the charts">
+    // Wraps on a phone: two inputs and a button side by side pushed a 390 px page to 419 px.
+    <form
+      className="row gap small"
+      style={{ flexWrap: 'wrap' }}
+      onSubmit={submit}
+      data-testid="annotation-form"
+      aria-label="Add a note to the charts"
+    >
       <input
         aria-label="Note"
         placeholder={`Note on the charts${server ? ` for ${server}` : ''} (e.g. deployed v2.3.1)`}
         value={text}
         maxLength={1000}
         onChange={(e) => setText(e.target.value)}
-        style={{ flex: 1 }}
+        style={{ flex: '2 1 12rem', minWidth: 0 }}
       />
-      <input aria-label="Tags" placeholder="tags (deploy, v2.3.1)" value={tags} onChange={(e) => setTags(e.target.value)} />
+      <input
+        aria-label="Tags"
+        placeholder="tags (deploy, v2.3.1)"
+        value={tags}
+        onChange={(e) => setTags(e.target.value)}
+        style={{ flex: '1 1 8rem', minWidth: 0 }}
+      />
       <button type="submit" disabled={add.isPending || !text.trim()}>
         Add note
       </button>
