@@ -94,7 +94,13 @@ export async function handleMcpRequest(db: Db, caller: McpCaller, request: Reque
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) {
     if (request.method === 'POST') return openSession(db, caller, request);
-    return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    // Not a request of any session, so the API's own error shape (a code to switch on), like every
+    // other 4xx of Doorwatch; the query fuzz found the JSON-RPC body here had no such code.
+    throw new ApiError(
+      400,
+      'mcp_session_required',
+      `${request.method} /mcp needs the Mcp-Session-Id header of a session: open one with a POST initialize request`,
+    );
   }
   const adapter = await mcpAdapter(db);
   const session = sessions().get(sessionId);
