@@ -84,6 +84,9 @@ test('every GET answer conforms to the document', async () => {
     ['/api/v1/alerts/deliveries', '/api/v1/alerts/deliveries'],
     ['/api/v1/incidents', '/api/v1/incidents?status=open'],
     ['/api/v1/silences', '/api/v1/silences'],
+    ['/api/v1/servers/{server}/versions', '/api/v1/servers/alpha/versions'],
+    ['/api/v1/servers/{server}/versions/compare', '/api/v1/servers/alpha/versions/compare?a=v1.0.0&b=v2.0.0'],
+    ['/api/v1/annotations', `/api/v1/annotations?${qs}&server=alpha`],
     ['/api/live', '/api/live'],
     ['/api/ready', '/api/ready'],
   ];
