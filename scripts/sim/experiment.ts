@@ -213,7 +213,7 @@ export function formatResults(results: readonly ExperimentResult[]): string {
         `${fmt(r.renegotiationMs.p50)} / ${fmt(r.renegotiationMs.p95)} / ${fmt(r.renegotiationMs.max, ' ms')}`,
         `${fmt(d.renegotiationMs.p50)} / ${fmt(d.renegotiationMs.p95)} / ${fmt(d.renegotiationMs.max, ' ms')}`,
       ],
-      ['renegotiations under 200 ms', `${r.under200ms}/${r.renegotiations}`, `${d.under200ms}/${d.renegotiations}`],
+      ['renegotiations ≤ 200 ms', `${r.under200ms}/${r.renegotiations}`, `${d.under200ms}/${d.renegotiations}`],
       [
         'refusal latency p50 / p95',
         `${fmt(r.refusalLatencyMs.p50)} / ${fmt(r.refusalLatencyMs.p95, ' ms')}`,

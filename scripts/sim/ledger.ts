@@ -148,7 +148,7 @@ export class Ledger {
         if (r.refusedAt !== null) {
           const ms = r.successorOpenedAt - r.refusedAt;
           reneg.push(ms);
-          if (ms < 200) under200 += 1;
+          if (ms <= 200) under200 += 1; // ≤, as Doorwatch counts it (Prometheus le)
         }
       }
     }
