@@ -321,10 +321,13 @@ describe('layout', () => {
     const problems: string[] = [];
     try {
       const page = await signedIn(context, app.url, consoleErrors);
-      for (const query of ['from=now-1h&to=now', absolute()]) {
+      // The widest label: an absolute range over two days ("11-30 20:29 → 12-01 09:00").
+      const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+      const twoDays = `from=${new Date(today - 86_400_000 + 20 * 3600_000 + 29 * 60_000).toISOString()}&to=${new Date(today + 9 * 3600_000).toISOString()}`;
+      for (const query of ['from=now-1h&to=now', absolute(), twoDays]) {
         await page.goto(`${app.url}/sessions?${query}`);
-        await page.locator('[data-testid="session-row"]').first().waitFor();
-        for (const width of [1280, 1300, 1340, 1366, 1400, 1440]) {
+        await page.locator('[data-testid="time-range-button"]').waitFor();
+        for (const width of [1280, 1300, 1340, 1366, 1400, 1440, 1920]) {
           await page.setViewportSize({ width, height: 900 });
           const bar = await page.evaluate(() => {
             const spans = [...document.querySelectorAll('header.topbar > *')].map((e) => e.getBoundingClientRect());
@@ -341,8 +344,8 @@ describe('layout', () => {
           if (bar.wide > width) problems.push(`${width} px, ${query}: the page is ${bar.wide} px wide`);
         }
         await page.screenshot({
-          path: shot(`layout-topbar-1440-${query.startsWith('from=now') ? 'relative' : 'absolute'}`),
-          clip: { x: 0, y: 0, width: 1440, height: 60 },
+          path: shot(`layout-topbar-1920-${query === twoDays ? 'two-days' : query.startsWith('from=now') ? 'relative' : 'absolute'}`),
+          clip: { x: 0, y: 0, width: 1920, height: 60 },
         });
       }
       assert.deepEqual(problems, []);
