@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { installPackedCli, lineReader, type InstalledCli } from '../support/cli-package';
-import { api } from '../support/alert-fixtures';
+import { api, until } from '../support/alert-fixtures';
 import { postEvents } from '../support/post-events';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { generateSecret } from '@/lib/contract/server-secret';
@@ -53,7 +53,10 @@ async function closedPort(): Promise<number> {
 before(async () => {
   [cli, app] = await Promise.all([
     installPackedCli(),
-    startAppServer({ env: { DOORWATCH_SERVERS: `${CALM.name}=${CALM.secret},${NAIVE.name}=${NAIVE.secret}` } }),
+    startAppServer({
+      // A short alert interval: the incident pass (run with alert evaluation) opens the naive server's incident quickly.
+      env: { DOORWATCH_SERVERS: `${CALM.name}=${CALM.secret},${NAIVE.name}=${NAIVE.secret}`, DOORWATCH_ALERT_INTERVAL_MS: '300' },
+    }),
   ]);
   const made = await api(app, '/api/v1/operators', { method: 'POST', body: { name: 'cli-viewer', role: 'viewer' } });
   assert.equal(made.status, 201);
@@ -73,12 +76,83 @@ describe('doorwatch from its packed tarball', () => {
     assert.deepEqual(cli.packed, ['README.md', 'dist/doorwatch.mjs', 'package.json']);
     const help = await cli.run(['--help']);
     assert.equal(help.code, 0, help.stderr);
-    for (const c of ['status', 'servers', 'sessions', 'session TOKEN', 'tail', 'probe SERVER', 'gate SERVER'])
+    for (const c of [
+      'status',
+      'servers',
+      'sessions',
+      'session TOKEN',
+      'tail',
+      'probe SERVER',
+      'gate SERVER',
+      'incidents',
+      'ack ID',
+      'annotate TEXT',
+    ])
       assert.match(help.stdout, new RegExp(`\\n  ${c} `));
-    assert.match(help.stdout, /incidents, ack, annotate +not yet/);
-    const notYet = await cli.run(['incidents'], admin());
-    assert.equal(notYet.code, 64);
-    assert.match(notYet.stderr, /not available yet/);
+  });
+
+  test('incidents, ack and annotate: the naive server incident listed, acknowledged by the admin (not a viewer), a deploy annotated', async () => {
+    type List = {
+      incidents: { id: string; server: string; kind: string; status: string; acknowledgedBy: string | null }[];
+      totals: { open: number };
+    };
+    const listed = await until(
+      'the naive server incident',
+      async () => json<List>((await cli.run(['incidents', '--server', NAIVE.name, '--json'], as(viewerToken))).stdout),
+      (l) => l.incidents.length === 1,
+    );
+    const [incident] = listed.incidents;
+    assert.deepEqual([incident.server, incident.kind, incident.status], [NAIVE.name, 'naive_resume', 'open']);
+    const table = await cli.run(['incidents', '--status', 'open', '--server', NAIVE.name], as(viewerToken));
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^1 open · 0 acknowledged · 0 resolved\n/);
+    assert.match(
+      table.stdout,
+      new RegExp(
+        `\\n${incident.id} {2}open {2}Naive resumes on ${NAIVE.name}\\n {2}since \\d+ s ago · 1 session · versions — · on it: nobody yet\\n`,
+      ),
+    );
+    for (const line of table.stdout.split('\n')) assert.ok(line.length <= 80, `over 80 columns: ${line}`);
+
+    const refused = await cli.run(['ack', incident.id], as(viewerToken));
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.match(refused.stderr, /forbidden: acknowledgeIncident needs the admin role/);
+    const ack = await cli.run(['ack', incident.id], admin());
+    assert.equal(ack.code, 0, ack.stderr);
+    assert.match(ack.stdout, new RegExp(`^Naive resumes on ${NAIVE.name}: acknowledged by .+\\n {2}${incident.id}\\n$`));
+    const twice = await cli.run(['ack', incident.id, '--json'], admin());
+    assert.equal(twice.code, 64, 'an incident that is no longer open: the API answers 409');
+    assert.match(twice.stderr, /\[\w+\]\n$/);
+    const missing = await cli.run(['ack', '999999'], admin());
+    assert.equal(missing.code, 5, missing.stderr);
+    const after = json<List>((await cli.run(['incidents', '--server', NAIVE.name, '--json'], as(viewerToken))).stdout);
+    assert.equal(after.incidents[0].status, 'acknowledged');
+    assert.ok(after.incidents[0].acknowledgedBy);
+
+    const at = Date.now() - 60_000;
+    const note = await cli.run(
+      ['annotate', 'deployed', 'v2.3.1', '--tag', 'deploy', '--tag', 'v2.3.1', '--server', NAIVE.name, '--time', String(at), '--json'],
+      admin(),
+    );
+    assert.equal(note.code, 0, note.stderr);
+    const made = json<{ id: string; text: string; tags: string[]; server: string; time: string }>(note.stdout);
+    assert.deepEqual(
+      [made.text, made.tags, made.server, made.time],
+      ['deployed v2.3.1', ['deploy', 'v2.3.1'], NAIVE.name, new Date(at).toISOString()],
+    );
+    const stored = await api(app, `/api/v1/annotations?from=${at - 1000}&to=${at + 1000}`);
+    assert.ok(
+      stored.body.annotations.some((a: { id: string }) => a.id === made.id),
+      'the annotation is stored',
+    );
+    const badTime = await cli.run(['annotate', 'x', '--time', 'yesterday-ish'], admin());
+    assert.equal(badTime.code, 64);
+    assert.match(badTime.stderr, /--time: "yesterday-ish" is not an RFC 3339 time or epoch ms \[invalid_time\]/);
+    const badTag = await cli.run(['annotate', 'x', '--tag', 'has space'], admin());
+    assert.equal(badTag.code, 64, 'the tag is checked with the API schema before anything is sent');
+    assert.match(badTag.stderr, /invalid_tags/);
+    const viewer = await cli.run(['annotate', 'x'], as(viewerToken));
+    assert.equal(viewer.code, 3, viewer.stderr);
   });
 
   test('status: the alarm and the servers worst first, as text within 80 columns and as JSON', async () => {

@@ -14,6 +14,8 @@ type Ok<C extends RouteContract> = C['responses'][200] extends { schema: infer S
 export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
+  /** The JSON body, validated with the route's own body schema before it is sent. */
+  body?: unknown;
   /** This call's deadline, when it is not the usual one (a probe runs for its steps' deadlines). */
   timeoutMs?: number;
 }
@@ -47,6 +49,16 @@ function queryOf(route: RouteContract, query: Record<string, unknown> | undefine
   const parsed = route.query.safeParse(query);
   if (!parsed.success) throw inputError(parsed.error);
   return queryString(route.query, parsed.data as Record<string, unknown>);
+}
+
+function bodyOf(route: RouteContract, body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  if (route.body) {
+    const parsed = route.body.safeParse(body);
+    if (!parsed.success) throw inputError(parsed.error);
+  }
+  // The body as given, not as parsed: the server applies the schema's defaults itself.
+  return JSON.stringify(body);
 }
 
 /** A non-2xx answer as the CliError that names its cause (401 token, 403 role, 404, 400 input, 5xx). */
@@ -84,11 +96,17 @@ export function createApi(conn: Connection, options: { verbose: boolean; timeout
   });
   const send = async (route: RouteContract, input: CallInput): Promise<unknown> => {
     const { url, headers } = prepare(route, input);
+    const body = bodyOf(route, input.body);
     const started = Date.now();
     const timeoutMs = input.timeoutMs ?? options.timeoutMs;
     let res: Response;
     try {
-      res = await fetch(url, { method: route.method, headers, signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(url, {
+        method: route.method,
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'TimeoutError';
       throw new CliError(

@@ -27,7 +27,6 @@ export function mainHelp(commands: readonly Command[], version: string): string 
     '',
     'Commands:',
     pad(commands.map((c) => [`${c.name}${c.args ? ` ${c.args}` : ''}`, c.summary])),
-    '  incidents, ack, annotate  not yet (they come with the incidents work)',
     '',
     'Flags of every command:',
     pad(GLOBAL_HELP),

@@ -8,7 +8,10 @@ import { resolveConnection } from './config';
 import { CliError, EXIT, type ExitCode } from './exit';
 import { commandHelp, mainHelp } from './help';
 import { styleOf } from './render';
+import { ackCommand } from './commands/ack';
+import { annotateCommand } from './commands/annotate';
 import { gateCommand } from './commands/gate';
+import { incidentsCommand } from './commands/incidents';
 import { probeCommand } from './commands/probe';
 import { serversCommand } from './commands/servers';
 import { sessionCommand } from './commands/session';
@@ -26,8 +29,10 @@ const COMMANDS: readonly Command[] = [
   tailCommand,
   probeCommand,
   gateCommand,
+  incidentsCommand,
+  ackCommand,
+  annotateCommand,
 ];
-const NOT_YET = new Set(['incidents', 'ack', 'annotate']);
 const REQUEST_TIMEOUT_MS = 30_000;
 
 const GLOBAL_OPTIONS = {
@@ -49,7 +54,6 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<ExitCode> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  if (NOT_YET.has(name)) throw new CliError(EXIT.usage, 'not_yet', `${name} is not available yet: it comes with Doorwatch's incidents`);
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) throw new CliError(EXIT.usage, 'unknown_command', `unknown command "${name}"; doorwatch --help lists them`);
   let parsed: { values: Flags; positionals: string[] };
