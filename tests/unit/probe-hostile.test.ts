@@ -10,6 +10,7 @@ import { Ledger } from '@/scripts/sim/ledger';
 import { startSimServer } from '@/scripts/sim/server';
 import { runProbe } from '@/lib/probes/run-probe';
 import { TargetLimiter } from '@/lib/probes/target-limiter';
+import { DEFAULT_TRANSCRIPT_LIMITS } from '@/lib/probes/transcript';
 import { ZProbeResult, type ProbeResult } from '@/lib/contract/probe-result';
 
 // The servers under test listen on loopback, which DOORWATCH_PROBE_ALLOW's default does not allow.
@@ -115,7 +116,14 @@ describe('hostile probe targets', () => {
       messageIntervalMs: 1,
     });
     closers.push(() => server.close());
-    const result = await run(`${server.url}/mcp`, { idleMs: 1_000, stepTimeoutMs: 5_000 });
+    // A small transcript: under heavy load a 1 ms timer fires far fewer times in 600 ms, and the
+    // default 200 entries then did not always overflow (a load-only failure). 24 holds every kept
+    // entry of a step, and a few dozen noise messages overflow it at any load.
+    const result = await run(`${server.url}/mcp`, {
+      idleMs: 1_000,
+      stepTimeoutMs: 5_000,
+      transcriptLimits: { ...DEFAULT_TRANSCRIPT_LIMITS, maxEntries: 24 },
+    });
     const [healthy, atDoor] = result.steps;
     assert.ok(healthy.transcript.omitted > 0, 'the noise overflowed the transcript');
     const texts = (s: typeof healthy) => s.transcript.entries.map((e) => e.text);
