@@ -8,12 +8,13 @@ import { ZSessionFilterQuery } from './api/sessions';
 import { ZStatsQuery, ZBoundaryCounts, ZDeadlockTotals, ZLatencySummary } from './api/stats';
 import { ZResumptionCounts } from './api/resumption-counts';
 import { ZServerParam } from './api/routes/params';
+import { ZIncidentListQuery, ZIncidentListResponse, ZIncidentResponse } from './api/incidents';
 import { zText } from './api/route-contract';
 import { SESSION_FLAGS, SESSION_STATES, BOUNDARY_OUTCOMES, ZDeadlock } from './summary';
 import { RESUMPTION_FLAGS } from './resumption';
 import { PROBE_VERDICTS, ZStepClassification } from './probe-result';
 
-/** The tools' names; run_probe needs the admin role, the rest viewer. */
+/** The tools' names; run_probe and acknowledge_incident need the admin role, the rest viewer. */
 export const MCP_TOOL_NAMES = [
   'fleet_status',
   'server_verdict',
@@ -22,6 +23,8 @@ export const MCP_TOOL_NAMES = [
   'explain_session',
   'boundary_stats',
   'run_probe',
+  'incidents',
+  'acknowledge_incident',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -54,6 +57,12 @@ export const ZSessionRefInput = ZServerParam.extend({ token: zText(256).min(1) }
 export const ZSessionTimelineInput = ZSessionRefInput.extend({ limit: zLimitParam(50, TIMELINE_MAX_EVENTS) });
 export const ZBoundaryStatsInput = ZStatsQuery.pick({ from: true, to: true, server: true });
 export const ZRunProbeInput = ZServerParam;
+/** The incident list's own filters, fewer at a time: a model's context is small. */
+export const INCIDENTS_MAX = 20;
+export const ZIncidentsInput = ZIncidentListQuery.pick({ status: true, server: true }).extend({ limit: zLimitParam(10, INCIDENTS_MAX) });
+export const ZAcknowledgeIncidentInput = z.object({
+  id: zText(128).min(1).meta({ description: 'the incident id (inc_…), from incidents' }),
+});
 
 // ---- outputs --------------------------------------------------------------------------------
 
@@ -160,3 +169,6 @@ export const ZRunProbeOutput = z.object({
 
 /** A tool's refusal, in the text of an `isError` result: the API's error codes, plus `forbidden` for the role. */
 export const ZMcpToolError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export const ZIncidentsOutput = ZIncidentListResponse;
+export const ZAcknowledgeIncidentOutput = ZIncidentResponse;

@@ -33,6 +33,8 @@ const sessions = () => processSingleton('doorwatchMcpSessions', () => new Map<st
 
 export interface McpCaller {
   id: string;
+  /** Recorded by the tools that change something (acknowledge_incident). */
+  name: string;
   role: TOperatorRole;
 }
 
@@ -87,7 +89,12 @@ async function openSession(db: Db, caller: McpCaller, request: Request): Promise
   return response;
 }
 
-const authInfo = (caller: McpCaller) => ({ token: '', clientId: caller.id, scopes: roleScopes(caller.role) });
+const authInfo = (caller: McpCaller) => ({
+  token: '',
+  clientId: caller.id,
+  scopes: roleScopes(caller.role),
+  extra: { operator: caller.name },
+});
 
 /** One HTTP request to /mcp (POST, GET or DELETE) from an authorised operator. */
 export async function handleMcpRequest(db: Db, caller: McpCaller, request: Request): Promise<Response> {

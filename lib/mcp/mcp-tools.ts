@@ -8,11 +8,15 @@ import type { z } from 'zod';
 import { getDb, getReadDb, type Db } from '@/lib/db/client';
 import type { TOperatorRole } from '@/lib/contract/api/operators';
 import {
+  ZAcknowledgeIncidentInput,
+  ZAcknowledgeIncidentOutput,
   ZBoundaryStatsInput,
   ZBoundaryStatsOutput,
   ZExplainSessionOutput,
   ZFleetStatusInput,
   ZFleetStatusOutput,
+  ZIncidentsInput,
+  ZIncidentsOutput,
   ZRunProbeInput,
   ZRunProbeOutput,
   ZServerVerdictInput,
@@ -26,6 +30,7 @@ import {
 } from '@/lib/contract/mcp-tools';
 import { boundaryStats, fleetStatus, serverVerdict, stuckSessions } from './fleet-tools';
 import { explainSession, runProbe, sessionTimeline } from './session-tools';
+import { acknowledgeIncident, incidents } from './incident-tools';
 import { toolAnswer, toolFailure, toolRefusal } from './tool-answer';
 
 /** What each request carries to the tools: the caller's role (as the one "scope"). */
@@ -38,7 +43,8 @@ interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   input: I;
   output: O;
   role: 'viewer' | 'admin';
-  run(db: Db, args: z.output<I>): Promise<z.output<O>>;
+  /** `actor`: the calling operator's name, recorded by the tools that change something. */
+  run(db: Db, args: z.output<I>, actor: string): Promise<z.output<O>>;
   /** One line for clients that read only the text. */
   summary(out: z.output<O>): string;
 }
@@ -120,20 +126,44 @@ const TOOLS = [
     run: runProbe,
     summary: (o) => `probe ${o.id} of ${o.server}: ${o.verdict}`,
   }),
+  spec({
+    name: 'incidents',
+    title: 'Incidents',
+    description:
+      'Incidents, newest last seen first (at most 20): status, since when (firstSeen), the versions involved, who acknowledged it, regressions; with totals per status. Filters: status, server.',
+    input: ZIncidentsInput,
+    output: ZIncidentsOutput,
+    role: 'viewer',
+    run: incidents,
+    summary: (o) =>
+      `${o.totals.open} open, ${o.totals.acknowledged} acknowledged, ${o.totals.resolved} resolved; ` +
+      (o.incidents.map((i) => `${i.id} ${i.status}: ${i.title}`).join('; ') || 'none match'),
+  }),
+  spec({
+    name: 'acknowledge_incident',
+    title: 'Acknowledge an incident (admin)',
+    description: 'Acknowledges an open incident: it records who is on it and stops its notifications. Needs an admin token.',
+    input: ZAcknowledgeIncidentInput,
+    output: ZAcknowledgeIncidentOutput,
+    role: 'admin',
+    run: acknowledgeIncident,
+    summary: (o) => `${o.incident.title}: acknowledged by ${o.incident.acknowledgedBy ?? '?'}`,
+  }),
 ];
 
 async function call<I extends z.ZodObject, O extends z.ZodObject>(
   tool: ToolSpec<I, O>,
   args: z.output<I>,
   scopes: readonly string[] | undefined,
+  actor: string,
 ): Promise<CallToolResult> {
   if (tool.role === 'admin' && !scopes?.includes('admin')) {
     const role = scopes?.[0] ?? 'none';
     return toolRefusal('forbidden', `${tool.name} needs an operator token of role admin; this token's role is ${role}`);
   }
   try {
-    // Reads may go to the replica, as their API routes do; the probe writes its run.
-    const out = await tool.run(tool.role === 'admin' ? getDb() : getReadDb(), args);
+    // Reads may go to the replica, as their API routes do; the admin tools write.
+    const out = await tool.run(tool.role === 'admin' ? getDb() : getReadDb(), args, actor);
     return toolAnswer(out as Record<string, unknown>, tool.summary(out));
   } catch (err) {
     return toolFailure(tool.name, err);
@@ -152,7 +182,8 @@ export function createDoorwatchMcpServer(version: string): McpServer {
         outputSchema: t.output,
         annotations: { readOnlyHint: t.role === 'viewer', openWorldHint: false },
       },
-      (args: Record<string, unknown>, extra) => call(t, args, extra.authInfo?.scopes),
+      (args: Record<string, unknown>, extra) =>
+        call(t, args, extra.authInfo?.scopes, String(extra.authInfo?.extra?.operator ?? 'unknown operator')),
     );
   }
   return server;

@@ -79,6 +79,8 @@ before(async () => {
       DOORWATCH_SERVERS: `${REFUSING.name}=${REFUSING.secret},${NAIVE.name}=${NAIVE.secret}`,
       DOORWATCH_DEADLOCK_THRESHOLD_MS: '1000',
       DOORWATCH_SELF_REPORT: SELF,
+      // The incident pass runs with alert evaluation: a short interval opens the naive server's incident quickly.
+      DOORWATCH_ALERT_INTERVAL_MS: '300',
     },
   });
   const now = Date.now();
@@ -220,6 +222,37 @@ test('a viewer reads but is refused run_probe, naming the admin role', async () 
   const refused = await call(client, 'run_probe', { server: 'door-target' });
   assert.equal(errorCode(refused), 'forbidden');
   assert.match((refused.content[0] as { text: string }).text, /role admin; this token's role is viewer/);
+});
+
+test('incidents for a viewer; acknowledge_incident for an admin only, recorded with its name', async () => {
+  const viewer = (await connect(viewerToken)).client;
+  type Listed = { incidents: { id: string; kind: string; status: string; acknowledgedBy: string | null }[]; totals: { open: number } };
+  const naiveIncident = async () => {
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const listed = structured(await call(viewer, 'incidents', { server: NAIVE.name })) as Listed;
+      const found = listed.incidents.find((i) => i.kind === 'naive_resume');
+      if (found) return found;
+      assert.ok(Date.now() < end, `no naive_resume incident for ${NAIVE.name}: ${JSON.stringify(listed)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const incident = await naiveIncident();
+  assert.equal(incident.status, 'open');
+  assert.equal(errorCode(await call(viewer, 'incidents', { limit: 500 })), '-32602', 'at most 20 at a time');
+
+  const refused = await call(viewer, 'acknowledge_incident', { id: incident.id });
+  assert.equal(errorCode(refused), 'forbidden');
+  const admin = (await connect(ADMIN)).client;
+  const acked = structured(await call(admin, 'acknowledge_incident', { id: incident.id }));
+  assert.equal(acked.incident.status, 'acknowledged');
+  const stored = (await fetch(`${app.url}/api/v1/incidents/${incident.id}`, { headers: { authorization: `Bearer ${ADMIN}` } }).then((r) =>
+    r.json(),
+  )) as { incident: { acknowledgedBy: string } };
+  assert.equal(stored.incident.acknowledgedBy, acked.incident.acknowledgedBy);
+  assert.notEqual(stored.incident.acknowledgedBy, 'unknown operator', "the operator's name travels with the call");
+  assert.equal(errorCode(await call(admin, 'acknowledge_incident', { id: incident.id })), 'incident_already_acknowledged');
+  assert.equal(errorCode(await call(admin, 'acknowledge_incident', { id: 'inc_nobody' })), 'incident_not_found');
 });
 
 test("a session is its operator's: another token gets 404 for it, as after DELETE", async () => {
