@@ -78,6 +78,15 @@ export function killAll() {
   for (const child of running) killGroup(child);
 }
 
+/**
+ * Milliseconds the file's process ran outside its top-level tests (imports, hooks, and above all a
+ * timer or socket that keeps the process alive after the last test): a forgotten 60 s timeout cost
+ * each run a minute of a job slot. Top-level results are the spec reporter's unindented lines.
+ */
+export function outsideTestsMs({ out, ms }) {
+  const inTests = [...out.matchAll(/^[✔✖﹣] .*\((\d+(?:\.\d+)?)ms\)(?: # .*)?$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return Math.max(0, ms - inTests);
+}
 /** Seconds each job took last time, by key. */
 export function readDurations(file) {
   try {

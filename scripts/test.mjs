@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPackages } from './build-packages.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
 import { startTestCluster } from './test-postgres.mjs';
-import { jobLimit, killAll, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
+import { jobLimit, killAll, outsideTestsMs, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -85,6 +85,8 @@ function countTests({ code, out }) {
   return { pass: count('pass'), fail: code !== 0 && fail === 0 ? 1 : fail, skipped: count('skipped') + count('todo') };
 }
 
+const OUTSIDE_TESTS_NOTE_MS = 10_000;
+
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 const cpu = (r) => (r.cpuS === undefined ? '' : `, cpu ${Math.round(r.cpuS)} s`);
 
@@ -146,7 +148,9 @@ function report(job, r) {
     return;
   }
   const counts = `${r.pass} passed${r.fail ? `, ${r.fail} failed` : ''}${r.skipped ? `, ${r.skipped} skipped` : ''}`;
-  console.log(`  ${r.fail ? 'FAIL' : 'ok  '}  ${job.label}: ${counts} (${seconds(r.ms)}${cpu(r)})`);
+  const outside = job.suite ? outsideTestsMs(r) : 0;
+  const note = outside >= OUTSIDE_TESTS_NOTE_MS ? `, ${seconds(outside)} outside its tests` : '';
+  console.log(`  ${r.fail ? 'FAIL' : 'ok  '}  ${job.label}: ${counts} (${seconds(r.ms)}${cpu(r)}${note})`);
   if (r.fail) {
     console.log(`---- output of ${job.label} ----`);
     process.stdout.write(r.out.endsWith('\n') ? r.out : `${r.out}\n`);

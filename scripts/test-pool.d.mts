@@ -1,0 +1,1 @@
+export function outsideTestsMs(run: { out: string; ms: number }): number;

@@ -1,0 +1,47 @@
+// npm test names a test file whose process outlives its tests (a forgotten timer kept one file alive
+// 60 s per run): the measure is checked on real `node --test` runs, one with a lingering timer.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { outsideTestsMs } from '../../scripts/test-pool.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'doorwatch-test-pool-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function runFile(name: string, body: string): { out: string; ms: number } {
+  const file = join(dir, name);
+  writeFileSync(file, `const { test } = require('node:test');\n${body}\n`);
+  const started = Date.now();
+  // Without the parent runner's NODE_TEST_CONTEXT the child prints its own spec report, as under npm test.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', file], { encoding: 'utf8', env });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  return { out: r.stdout + r.stderr, ms: Date.now() - started };
+}
+
+test('a timer left running after the last test counts outside the tests; time inside tests does not', () => {
+  const busy = runFile('busy.test.cjs', `test('waits 1.5 s', () => new Promise((r) => setTimeout(r, 1500)));`);
+  const lingering = runFile(
+    'lingering.test.cjs',
+    `test('starts a 3 s timer and returns', () => { setTimeout(() => {}, 3000); });\ntest('a second test', () => {});`,
+  );
+  assert.ok(busy.ms >= 1500 && outsideTestsMs(busy) < 1500, `busy: ${outsideTestsMs(busy)} ms of ${busy.ms} outside its tests`);
+  assert.ok(outsideTestsMs(lingering) >= 2900, `lingering: ${outsideTestsMs(lingering)} ms of ${lingering.ms} outside its tests`);
+});
+
+test('suites count once (their nested tests are inside them); skipped tests count as lines too', () => {
+  const out = [
+    '▶ versions',
+    '  ✔ lists both (120.5ms)',
+    '  ✔ compares (80ms)',
+    '✔ versions (201.25ms)',
+    '﹣ needs PostgreSQL (0.2ms) # SKIP',
+    '✖ fails (300ms)',
+    'ℹ duration_ms 1000',
+  ].join('\n');
+  assert.equal(Math.round(outsideTestsMs({ out, ms: 1000 })), Math.round(1000 - 201.25 - 0.2 - 300));
+  assert.equal(outsideTestsMs({ out: '', ms: 0 }), 0);
+});
