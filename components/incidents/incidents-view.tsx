@@ -10,6 +10,7 @@ import { INCIDENT_STATUSES, type TIncident, type TIncidentStatus } from '@/lib/c
 import { fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useIncidents } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
+import { SilencesPanel } from './silences-panel';
 
 export const STATUS_TONE: Record<TIncidentStatus, string> = { open: 'bad', acknowledged: 'warn', resolved: 'good' };
 
@@ -85,6 +86,7 @@ export function IncidentsView() {
           </DataTable>
         </ListStates>
       </Panel>
+      <SilencesPanel tz={global.tz} />
     </div>
   );
 }

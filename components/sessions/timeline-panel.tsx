@@ -11,6 +11,8 @@ import { tzLabel, type TimeZoneMode } from '@/lib/ui/format';
 import type { SideStep } from '@/lib/boundary/sides';
 import { autoSpacing, formatZoom, parseSpacing, parseZoom, type Spacing, type ZoomWindow } from '@/lib/ui/timeline-axis';
 import { useUrlState } from '@/lib/ui/url-state';
+import { timeMarkers } from '@/lib/ui/chart-markers';
+import { useAnnotations } from '@/lib/ui/queries';
 import { EventTable } from './event-table';
 import { SideLegend } from './timeline/side-legend';
 import { TimelineChart } from './timeline/timeline-chart';
@@ -35,6 +37,11 @@ export function TimelinePanel({ detail, sides, tz }: { detail: TSessionDetailRes
           s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now),
         )
       : spacingChoice;
+  // Deploys and first-reported versions of this server during the session: the same read as the overview's markers.
+  const fromMs = events.length ? Date.parse(events[0].at) : nowMs;
+  const toMs = Math.max(fromMs, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now));
+  const annotations = useAnnotations({ from: String(fromMs), to: String(toMs + 1), server: s.server }, 'off');
+  const markers = timeMarkers(annotations.data, fromMs, toMs);
   return (
     <Panel
       id="h-timeline"
@@ -79,6 +86,7 @@ export function TimelinePanel({ detail, sides, tz }: { detail: TSessionDetailRes
             onZoom={setZoom}
             selected={selected}
             onSelect={setSelected}
+            markers={markers}
           />
         )}
       </div>

@@ -1,8 +1,9 @@
 // One timeline of everything an incident holds, assembled from independent sources: its sessions,
 // the alert transitions linked to it or on its server in its window, the door-probe runs in its
-// window, and its activity (actions and notes). Each source is read on its own (at most
-// SOURCE_LIMIT entries, its newest) and the assembly (pure) merges them in time order, so another
-// source (annotations in the window, first-seen versions) is one more reader in `readSources`.
+// window, its activity (actions and notes), and the annotations and first-seen versions of its
+// server from LEAD_IN_MS before it began (the deploy that caused it comes before its first evidence).
+// Each source is read on its own (at most SOURCE_LIMIT entries) and the assembly (pure) merges them
+// in time order, so another source is one more reader in `readSources`.
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { TTimelineEntry } from '@/lib/contract/api/incidents';
 import { toIsoMs } from '@/lib/contract/timestamp';
@@ -12,9 +13,13 @@ import { incidentSessionPage } from '@/lib/store/incident-sessions';
 import { listActivity } from '@/lib/store/incident-activity';
 import { incidentTransitions } from '@/lib/store/alert-transitions';
 import { probeRunsBetween } from '@/lib/store/probe-runs';
+import { annotationsInWindow } from '@/lib/store/annotations';
+import { versionsFirstSeenIn } from '@/lib/store/server-versions';
 import { sessionPath } from './session-path';
 
 export const SOURCE_LIMIT = 200;
+/** How far before its first evidence the deploys (annotations, first-seen versions) are looked for. */
+export const LEAD_IN_MS = 3_600_000;
 
 /** A source's entries (at in ms) and whether it held more than it returned. */
 export interface TimelineSource {
@@ -52,11 +57,13 @@ export const noteEntry = (a: ActivityRow): TTimelineEntry => ({ ...activityEntry
 
 export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: number): Promise<TimelineSource[]> {
   const { fromMs, toMs } = incidentWindow(r, nowMs);
-  const [sessions, transitions, probes, activity] = await Promise.all([
+  const [sessions, transitions, probes, activity, annotations, versions] = await Promise.all([
     incidentSessionPage(sql, r.id, SOURCE_LIMIT, 0),
     incidentTransitions(sql, { incidentId: r.id, server: r.server, fromMs, toMs, limit: SOURCE_LIMIT }),
     probeRunsBetween(sql, r.server, fromMs, toMs, SOURCE_LIMIT),
     listActivity(sql, r.id, SOURCE_LIMIT),
+    annotationsInWindow(sql, { fromMs: fromMs - LEAD_IN_MS, toMs, server: r.server, limit: SOURCE_LIMIT }),
+    versionsFirstSeenIn(sql, { fromMs: fromMs - LEAD_IN_MS, toMs, server: r.server }),
   ]);
   return [
     source(
@@ -93,5 +100,27 @@ export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: numbe
       })),
     ),
     source(activity.map(activityEntry)),
+    source(
+      annotations.map((a) => ({
+        at: a.time,
+        source: 'annotation',
+        kind: 'annotation',
+        summary: a.tags.length ? `${a.text} [${a.tags.join(', ')}]` : a.text,
+        actor: a.createdBy,
+        ref: a.id,
+        path: null,
+      })),
+    ),
+    source(
+      versions.map((v) => ({
+        at: v.firstSeenAt,
+        source: 'version',
+        kind: 'first_seen',
+        summary: `${v.version} first reported`,
+        actor: null,
+        ref: v.version,
+        path: `/servers/${encodeURIComponent(r.server)}`,
+      })),
+    ),
   ];
 }

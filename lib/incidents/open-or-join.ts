@@ -13,6 +13,8 @@ export interface Evidence {
   at: number;
   /** What it is (a session token, a transition id, a probe run id): orders ties. */
   ref: string;
+  /** The server version that served it, when its reporter named one: the activity thread names it. */
+  version?: string | null;
 }
 
 export interface IncidentState {
@@ -32,7 +34,9 @@ export interface IncidentState {
 }
 
 /** What happened to the incident while folding: what the activity thread records. */
-export type FoldActivity = { kind: 'opened'; at: number; ref: string } | { kind: 'regressed'; at: number; ref: string; resolvedAt: number };
+export type FoldActivity =
+  | { kind: 'opened'; at: number; ref: string; version: string | null }
+  | { kind: 'regressed'; at: number; ref: string; version: string | null; resolvedAt: number };
 
 export const byTimeThenRef = (a: Evidence, b: Evidence) => a.at - b.at || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
 
@@ -64,13 +68,13 @@ export function openOrJoin(
         resolvedAt: null,
         resolvedBy: null,
       };
-      activity.push({ kind: 'opened', at: e.at, ref: e.ref });
+      activity.push({ kind: 'opened', at: e.at, ref: e.ref, version: e.version ?? null });
       continue;
     }
     if (e.server !== s.server || e.kind !== s.kind) throw new Error(`evidence of ${e.server}/${e.kind} folded into ${s.server}/${s.kind}`);
     s = { ...s, firstSeenAt: Math.min(s.firstSeenAt, e.at), lastSeenAt: Math.max(s.lastSeenAt, e.at) };
     if (s.status === 'resolved' && s.resolvedAt !== null && e.at > s.resolvedAt) {
-      activity.push({ kind: 'regressed', at: e.at, ref: e.ref, resolvedAt: s.resolvedAt });
+      activity.push({ kind: 'regressed', at: e.at, ref: e.ref, version: e.version ?? null, resolvedAt: s.resolvedAt });
       s = { ...s, status: 'open', regressions: s.regressions + 1, regressedAt: e.at, acknowledgedAt: null, acknowledgedBy: null };
     } else if (s.status !== 'resolved' && s.regressedAt !== null && s.resolvedAt !== null && e.at > s.resolvedAt && e.at < s.regressedAt) {
       s = { ...s, regressedAt: e.at }; // an earlier recurrence delivered later: the regression began then

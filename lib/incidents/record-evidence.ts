@@ -14,8 +14,9 @@ const SYSTEM = 'doorwatch';
 
 const fmt = (ms: number) => new Date(ms).toISOString();
 function activityText(a: FoldActivity, source: string): string {
-  if (a.kind === 'opened') return `opened by ${source} ${a.ref} (seen ${fmt(a.at)})`;
-  return `regression: ${source} ${a.ref} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
+  const served = a.version === null ? '' : ` served by ${a.version}`;
+  if (a.kind === 'opened') return `opened by ${source} ${a.ref}${served} (seen ${fmt(a.at)})`;
+  return `regression: ${source} ${a.ref}${served} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
 }
 
 /**

@@ -33,7 +33,8 @@ export interface SweepReport {
 
 function sessionEvidence(s: FlaggedSession): Evidence[] {
   const out: Evidence[] = [];
-  const push = (kind: Evidence['kind'], at: number | null) => at !== null && out.push({ server: s.server, kind, at, ref: s.token });
+  const push = (kind: Evidence['kind'], at: number | null) =>
+    at !== null && out.push({ server: s.server, kind, at, ref: s.token, version: s.version });
   push('naive_resume', s.naiveResumeAt);
   push('dual_negotiation', s.dualNegotiationAt);
   push('burned_token_reuse', s.burnedTokenReuseAt);

@@ -11,6 +11,7 @@ export interface FlaggedSession {
   naiveResumeAt: number | null;
   dualNegotiationAt: number | null;
   burnedTokenReuseAt: number | null;
+  version: string | null;
 }
 
 const S = TABLE_SQL.session;
@@ -28,7 +29,7 @@ export async function flaggedSessionsSince(
 ): Promise<FlaggedSession[]> {
   const keyset = after ? 'AND ("updatedAt" > ? OR ("updatedAt" = ? AND ("server" > ? OR ("server" = ? AND "token" > ?))))' : '';
   const rows = await sql.query<FlaggedSession>(
-    `SELECT "server", "token", "updatedAt", "naiveResumeAt", "dualNegotiationAt", "burnedTokenReuseAt" FROM ${S}
+    `SELECT "server", "token", "updatedAt", "naiveResumeAt", "dualNegotiationAt", "burnedTokenReuseAt", "version" FROM ${S}
       WHERE "updatedAt" >= ? ${keyset} AND "synthetic" = 0 AND ("fNaiveResume" = 1 OR "fDualNegotiation" = 1 OR "fBurnedTokenReuse" = 1)
       ORDER BY "updatedAt", "server", "token" LIMIT ?`,
     [sinceMs, ...(after ? [after.updatedAt, after.updatedAt, after.server, after.server, after.token] : []), limit],

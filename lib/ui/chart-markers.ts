@@ -1,5 +1,6 @@
 // The markers of the time charts: annotations and first-reported versions placed on the bucket
-// they fall in (the charts' x axis is a band per bucket start). Pure.
+// they fall in (the charts' x axis is a band per bucket start), or, on a session's timeline, at
+// their exact time. Pure.
 import type { TAnnotationListResponse } from '@/lib/contract/api/annotations';
 
 export interface ChartMarker {
@@ -33,11 +34,20 @@ export function bucketOf(t: number, starts: readonly number[], bucketMs: number)
 }
 
 export function chartMarkers(answer: TAnnotationListResponse | undefined, starts: readonly number[], bucketMs: number): ChartMarker[] {
+  return placeMarkers(answer, (at) => bucketOf(at, starts, bucketMs));
+}
+
+/** A session timeline's markers: x is the exact time, kept when it falls in [fromMs, toMs]. */
+export function timeMarkers(answer: TAnnotationListResponse | undefined, fromMs: number, toMs: number): ChartMarker[] {
+  return placeMarkers(answer, (at) => (at >= fromMs && at <= toMs ? at : null));
+}
+
+function placeMarkers(answer: TAnnotationListResponse | undefined, place: (at: number) => number | null): ChartMarker[] {
   if (!answer) return [];
   const out: ChartMarker[] = [];
   for (const a of answer.annotations) {
     const at = Date.parse(a.time);
-    const x = bucketOf(at, starts, bucketMs);
+    const x = place(at);
     if (x === null) continue;
     const tags = a.tags.length ? ` [${a.tags.join(', ')}]` : '';
     out.push({
@@ -51,7 +61,7 @@ export function chartMarkers(answer: TAnnotationListResponse | undefined, starts
   }
   for (const v of answer.versions) {
     const at = Date.parse(v.firstSeenAt);
-    const x = bucketOf(at, starts, bucketMs);
+    const x = place(at);
     if (x === null) continue;
     out.push({
       key: `v:${v.server}:${v.version}`,

@@ -18,6 +18,7 @@ import {
   deadLettersUrl,
   incidentQuery,
   incidentsQuery,
+  silencesQuery,
   meQuery,
   queryKeys,
   serversQuery,
@@ -28,6 +29,7 @@ import {
   type AnnotationParams,
   type DeadLetterParams,
   type IncidentDetailParams,
+  type SilenceParams,
   type IncidentListParams,
   type QueryDef,
   type SessionListParams,
@@ -203,6 +205,12 @@ export function useContactPoints() {
 export function useIncidents(p: IncidentListParams) {
   const def = incidentsQuery(p);
   return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval: ALERT_POLL_MS, placeholderData: keepPreviousData });
+}
+
+/** Silences end on their own (endsAt) and count what they suppress: polled like incidents. */
+export function useSilences(p: SilenceParams) {
+  const def = silencesQuery(p);
+  return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval: ALERT_POLL_MS });
 }
 
 export function useIncident(id: string, p: IncidentDetailParams) {

@@ -10,7 +10,14 @@ import type { z } from 'zod';
 import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
 import { ZAnnotationListQuery, ZAnnotationListResponse } from '@/lib/contract/api/annotations';
 import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
-import { ZIncidentDetail, ZIncidentDetailQuery, ZIncidentListQuery, ZIncidentListResponse } from '@/lib/contract/api/incidents';
+import {
+  ZIncidentDetail,
+  ZIncidentDetailQuery,
+  ZIncidentListQuery,
+  ZIncidentListResponse,
+  ZSilenceListResponse,
+  ZSilenceQuery,
+} from '@/lib/contract/api/incidents';
 import { ZAuthSessionResponse } from '@/lib/contract/api/operators';
 import { queryString } from '@/lib/contract/api/route-contract';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
@@ -28,6 +35,7 @@ export type DeadLetterParams = z.input<typeof ZDeadLetterQuery>;
 export type IncidentListParams = z.input<typeof ZIncidentListQuery>;
 export type IncidentDetailParams = z.input<typeof ZIncidentDetailQuery>;
 export type AnnotationParams = z.input<typeof ZAnnotationListQuery>;
+export type SilenceParams = z.input<typeof ZSilenceQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -49,6 +57,8 @@ export const queryKeys = {
   /** Without parameters: the prefix of every incident read (what invalidation after an action uses). */
   incidents: (...p: unknown[]) => [...queryKeys.all, 'incidents', ...p] as const,
   annotations: (p: AnnotationParams) => [...queryKeys.all, 'annotations', p] as const,
+  /** Without parameters: the prefix of every silence list (what invalidation after a change uses). */
+  silences: (...p: unknown[]) => [...queryKeys.all, 'silences', ...p] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -116,6 +126,12 @@ export const incidentsQuery = (p: IncidentListParams): QueryDef<z.output<typeof 
   queryKey: queryKeys.incidents('list', p),
   url: `/api/v1/incidents${queryString(ZIncidentListQuery, p)}`,
   schema: ZIncidentListResponse,
+});
+
+export const silencesQuery = (p: SilenceParams): QueryDef<z.output<typeof ZSilenceListResponse>> => ({
+  queryKey: queryKeys.silences(p),
+  url: `/api/v1/silences${queryString(ZSilenceQuery, p)}`,
+  schema: ZSilenceListResponse,
 });
 
 export const incidentQuery = (id: string, p: IncidentDetailParams): QueryDef<z.output<typeof ZIncidentDetail>> => ({

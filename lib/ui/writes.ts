@@ -17,7 +17,13 @@ import {
   contactPointCreateRoute,
   contactPointDeleteRoute,
 } from '@/lib/contract/api/routes/alerts';
-import { incidentAcknowledgeRoute, incidentNoteRoute, incidentResolveRoute, silenceCreateRoute } from '@/lib/contract/api/routes/incidents';
+import {
+  incidentAcknowledgeRoute,
+  incidentNoteRoute,
+  incidentResolveRoute,
+  silenceCreateRoute,
+  silenceExpireRoute,
+} from '@/lib/contract/api/routes/incidents';
 import { annotationCreateRoute } from '@/lib/contract/api/routes/annotations';
 import { apiFetch, type FetchOptions } from './fetcher';
 
@@ -73,5 +79,6 @@ export const writes = {
   resolveIncident: (id: string, body: Body<typeof incidentResolveRoute> = {}) => send(incidentResolveRoute, { params: { id }, body }),
   addIncidentNote: (id: string, body: Body<typeof incidentNoteRoute>) => send(incidentNoteRoute, { params: { id }, body }),
   createSilence: (body: Body<typeof silenceCreateRoute>) => send(silenceCreateRoute, { body }),
+  expireSilence: (id: string) => send(silenceExpireRoute, { params: { id } }),
   createAnnotation: (body: Body<typeof annotationCreateRoute>) => send(annotationCreateRoute, { body }),
 };

@@ -1,5 +1,6 @@
-// Issue 24: annotations and first-reported versions are drawn as markers on the overview's charts;
-// an admin adds a note from the overview's form; hostile texts are shown as text, never run.
+// Issue 24: annotations and first-reported versions are drawn as markers on the overview's charts
+// and on a session's timeline; an admin adds a note from the overview's form; hostile texts are
+// shown as text, never run.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +8,7 @@ import { createReporter } from '@doorwatch/reporter';
 import { startAppServer, TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
 import { call } from '../support/http';
 import { signedIn } from '../support/signed-in';
-import { SERVERS, launch, serversEnv } from './fixtures';
+import { SERVERS, launch, serversEnv, shot } from './fixtures';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=(window.__pwned||0)+1">';
 
@@ -23,6 +24,9 @@ before(async () => {
   const reporter = createReporter({ url: app.url, server: good.name, secret: good.secret, version: 'v7.1.0', instance: 'pod-a' });
   reporter.report({ id: 'mk-1', token: 'mk-tok', type: 'session.opened', at: at(0), data: {} });
   reporter.report({ id: 'mk-2', token: 'mk-tok', type: 'session.closed', at: at(1000), data: {} });
+  reporter.report({ id: 'mk-3', token: 'mk-long', type: 'session.opened', at: at(900_000), data: {} });
+  reporter.report({ id: 'mk-4', token: 'mk-long', type: 'stream.dropped', at: at(902_000), data: {} });
+  reporter.report({ id: 'mk-5', token: 'mk-long', type: 'session.closed', at: at(904_000), data: {} });
   await reporter.close();
   const posted = await call(app.url, '/api/v1/annotations', {
     method: 'POST',
@@ -30,6 +34,13 @@ before(async () => {
     body: { time: Date.now() - 10 * 60_000, text: HOSTILE, tags: ['deploy'] },
   });
   assert.equal(posted.status, 201, posted.text);
+  // A deploy note in the middle of mk-long (after the one above, which the first test finds first), for its server only.
+  const during = await call(app.url, '/api/v1/annotations', {
+    method: 'POST',
+    token: TEST_ADMIN_TOKEN,
+    body: { time: Date.parse(at(901_000)), text: `deploy ${HOSTILE}`, tags: ['deploy'], server: good.name },
+  });
+  assert.equal(during.status, 201, during.text);
   page = await signedIn(await browser.newContext({ viewport: { width: 1366, height: 900 } }), app.url, errors);
 });
 
@@ -66,5 +77,31 @@ test('an admin adds a note from the overview and it is drawn on the charts', asy
     listed.body.annotations.map((a: { text: string; createdBy: string }) => a.text),
     ['rolled back to v7.0.9'],
   );
+  assert.deepEqual(errors, []);
+});
+
+test("a session's timeline draws the deploy during it and the version it first reported, escaped", async () => {
+  const good = SERVERS.good.name;
+  await page.goto(`${app.url}/servers/${good}/sessions/mk-long`);
+  const marker = page.locator('[data-testid="timeline-svg"] [data-testid="timeline-marker"][data-marker-kind="annotation"]');
+  await marker.waitFor();
+  assert.equal(await marker.locator('title').textContent(), `deploy ${HOSTILE} [deploy] — ${good}`);
+  assert.equal(
+    await page.locator('[data-testid="timeline-svg"] [data-testid="timeline-marker"]').count(),
+    1,
+    'only what falls in the session',
+  );
+  // Between its events: right of "opened", left of "closed".
+  const box = (await marker.locator('line').boundingBox())!;
+  const svg = (await page.locator('[data-testid="timeline-svg"]').boundingBox())!;
+  assert.ok(box.x > svg.x + svg.width * 0.1 && box.x < svg.x + svg.width * 0.9, `marker at ${box.x} in ${svg.x}..${svg.x + svg.width}`);
+
+  await page.goto(`${app.url}/servers/${good}/sessions/mk-tok`);
+  const version = page.locator('[data-testid="timeline-svg"] [data-testid="timeline-marker"][data-marker-kind="version"]');
+  await version.waitFor();
+  assert.equal(await version.locator('title').textContent(), `${good} first reported v7.1.0`);
+  assert.equal(await page.locator('[data-testid="timeline-svg"] img').count(), 0);
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0), 0);
+  await page.screenshot({ path: shot('65-session-markers-1366'), fullPage: true });
   assert.deepEqual(errors, []);
 });

@@ -1,11 +1,13 @@
-// Incidents in a real browser: a naive server's session opens an incident; from the Incidents page
-// the operator opens it, acknowledges it, adds a note (hostile markup stays text) and resolves it.
-// Screenshots at 1440 and 390 wide.
+// Incidents in a real browser, issue 24's workflow: a deploy is announced (annotation) and its
+// naive version's session opens an incident; from the Incidents page the operator opens it, sees the
+// version and the deploy on its timeline, acknowledges it, adds a note (hostile markup stays text)
+// and resolves it; the bug returns with the next version and the page shows the regression naming
+// it. Screenshots at 1440 and 390 wide.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { postEvents } from '../support/post-events';
+import { postSigned } from '../support/post-events';
 import { ADMIN_TOKEN, SERVERS, launch, serversEnv, shot } from './fixtures';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=(window.__pwned||0)+1"><script>window.__pwned=1</script>';
@@ -21,27 +23,38 @@ before(async () => {
     startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '300' } }),
     launch(),
   ]);
-  const t = Date.now() - 60_000;
-  const ev = (type: string, ms: number, data: Record<string, unknown> = {}) => ({
-    id: `inc-${type}-${ms}`,
-    token: 'tok-incident-naive',
-    type,
-    at: new Date(t + ms).toISOString(),
-    data,
+  const deploy = await fetch(`${app.url}/api/v1/annotations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ time: Date.now() - 120_000, text: 'deployed v2.3.1 <b>', tags: ['deploy'], server: SERVERS.naive.name }),
   });
-  const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
-    ev('session.opened', 0),
-    ev('upgrade.accepted', 100, { eventId: 4 }),
-    ev('stream.dropped', 150),
-    ev('resume.requested', 200, { lastEventId: 4 }),
-    ev('resume.accepted', 212, { replayed: 0 }),
-  ]);
-  assert.equal(res.status, 200);
+  assert.equal(deploy.status, 201);
+  await postNaive('tok-incident-naive', 'v2.3.1', Date.now() - 60_000);
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
+
+/** A naive resume on the naive server at `t`, served by `version` (the reporter's envelope). */
+async function postNaive(token: string, version: string, t: number) {
+  const ev = (type: string, ms: number, data: Record<string, unknown> = {}) => ({
+    id: `${token}-${type}`,
+    token,
+    type,
+    at: new Date(t + ms).toISOString(),
+    data,
+  });
+  const events = [
+    ev('session.opened', 0),
+    ev('upgrade.accepted', 100, { eventId: 4 }),
+    ev('stream.dropped', 150),
+    ev('resume.requested', 200, { lastEventId: 4 }),
+    ev('resume.accepted', 212, { replayed: 0 }),
+  ];
+  const res = await postSigned(app.url, SERVERS.naive.name, SERVERS.naive.secret, JSON.stringify({ version, events }));
+  assert.equal(res.status, 200);
+}
 
 after(async () => {
   await context?.close();
@@ -49,7 +62,7 @@ after(async () => {
   await app?.stop();
 });
 
-test('open the incident from the list, acknowledge, add a note, resolve', async () => {
+test('open the incident from the list: its version and deploy; acknowledge, add a note, resolve; the regression', async () => {
   await page.goto(`${app.url}/login`);
   await page.fill('[data-testid="login-token"]', ADMIN_TOKEN);
   await page.click('[data-testid="login-submit"]');
@@ -63,6 +76,10 @@ test('open the incident from the list, acknowledge, add a note, resolve', async 
   await page.waitForURL((u) => u.pathname.startsWith('/incidents/inc_'));
   await page.locator('[data-testid="incident-page"][data-status="open"]').waitFor();
   assert.match(await page.locator('[data-testid="incident-owner"]').innerText(), /nobody/);
+  assert.equal(await page.locator('[data-testid="incident-versions"]').innerText(), 'v2.3.1');
+  const deploy = page.locator('[data-testid="incident-timeline"] li[data-source="annotation"]');
+  assert.match(await deploy.innerText(), /deployed v2\.3\.1 <b> \[deploy\]/);
+  assert.match(await page.locator('[data-testid="incident-timeline"] li[data-source="version"]').innerText(), /v2\.3\.1 first reported/);
 
   await page.click('[data-testid="incident-ack"]');
   await page.locator('[data-testid="incident-page"][data-status="acknowledged"]').waitFor();
@@ -80,8 +97,55 @@ test('open the incident from the list, acknowledge, add a note, resolve', async 
   await page.locator('[data-testid="incident-page"][data-status="resolved"]').waitFor();
   assert.ok(await page.locator('[data-testid="incident-timeline"] li[data-kind="resolved"]').count());
 
+  // The bug returns with the next version, after the resolution (evidence dated before it would
+  // join the resolved incident): the page (polling) shows the same incident reopened.
+  const id = new URL(page.url()).pathname.split('/').at(-1)!;
+  const read = await fetch(`${app.url}/api/v1/incidents/${id}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const resolvedAt = Date.parse((await read.json()).incident.resolvedAt);
+  await postNaive('tok-incident-back', 'v2.3.2', Math.max(Date.now() - 1000, resolvedAt + 1));
+  await page.locator('[data-testid="incident-page"][data-status="open"]').waitFor();
+  assert.match(await page.locator('[data-testid="incident-regression"]').innerText(), /came back .* after it was resolved \(1×\)/);
+  assert.match(await page.locator('[data-testid="incident-versions"]').innerText(), /v2\.3\.1, v2\.3\.2|v2\.3\.2, v2\.3\.1/);
+  const regressed = page.locator('[data-testid="incident-timeline"] li[data-kind="regressed"]');
+  assert.match(await regressed.innerText(), /tok-incident-back served by v2\.3\.2/);
+  assert.match(await page.locator('[data-testid="incident-owner"]').innerText(), /nobody/);
+
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: shot('62-incident-390'), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 1, `no sideways scroll at 390 px (overflow ${overflow}px)`);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('silences: one made on the incident page is listed with its matcher, reason, creator and end; an admin expires it', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click('[data-testid="incident-ack"]');
+  await page.locator('[data-testid="incident-page"][data-status="acknowledged"]').waitFor();
+  await page.fill('[data-testid="incident-silence-reason"]', HOSTILE);
+  await page.click('[data-testid="incident-silence"]');
+  await page.getByText('silenced until').waitFor();
+
+  await page.getByRole('link', { name: 'Incidents' }).first().click();
+  await page.waitForURL((u) => u.pathname === '/incidents');
+  const row = page.locator('[data-testid="silence-row"][data-state="active"]');
+  await row.waitFor();
+  assert.equal(await row.locator('[data-testid="silence-matcher"]').innerText(), `server ${SERVERS.naive.name}`);
+  assert.equal(await row.locator('[data-testid="silence-reason"]').innerText(), HOSTILE, 'the reason is shown as text');
+  assert.match(await row.innerText(), /bootstrap admin/);
+  assert.match(await row.innerText(), /ends \S/);
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  await page.locator('section[aria-labelledby="silence-list"]').screenshot({ path: shot('63-silences-1280') });
+
+  await row.locator('[data-testid="silence-expire"]').click();
+  await page.getByText('No active silences').waitFor();
+  await page.click('[data-testid="silence-state-expired"]');
+  const expired = page.locator('[data-testid="silence-row"][data-state="expired"]');
+  await expired.waitFor();
+  assert.match(await expired.innerText(), /ended by bootstrap admin/);
+  assert.equal(await expired.locator('[data-testid="silence-expire"]').count(), 0, 'an expired silence has no action');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: shot('64-silences-390'), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 1, `no sideways scroll at 390 px (overflow ${overflow}px)`);
   assert.deepEqual(pageErrors, []);

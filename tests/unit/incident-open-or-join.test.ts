@@ -17,7 +17,7 @@ test('the first evidence opens an incident; later evidence joins it (first and l
   assert.equal(next!.status, 'open');
   assert.equal(next!.firstSeenAt, 1000);
   assert.equal(next!.lastSeenAt, 2000);
-  assert.deepEqual(activity, [{ kind: 'opened', at: 1000, ref: 'a' }]);
+  assert.deepEqual(activity, [{ kind: 'opened', at: 1000, ref: 'a', version: null }]);
   const joined = openOrJoin(next, [ev(500, 'c'), ev(3000, 'd')], ids());
   assert.equal(joined.next!.id, next!.id);
   assert.equal(joined.next!.firstSeenAt, 500);

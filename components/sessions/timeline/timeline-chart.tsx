@@ -10,12 +10,13 @@ import { ChipButtons, ClusterList, useOpenChip } from './timeline-chips';
 import { TimelineEvents } from './timeline-events';
 import { TimelineLanes } from './timeline-lanes';
 import { AxisEnds, TimelineMarks } from './timeline-marks';
+import { DeployMarkers } from './deploy-markers';
 import type { TimelineProps } from './timeline-parts';
 import { TimelineToolbar } from './timeline-toolbar';
 import { useMeasuredPlot, useTimelineLayout } from './use-timeline-layout';
 
 export function TimelineChart(props: TimelineProps) {
-  const { events, sides, session, tz, spacing, onZoom, selected, onSelect } = props;
+  const { events, sides, session, tz, spacing, onZoom, selected, onSelect, markers = [] } = props;
   const pal = PALETTES[useEffectiveTheme()];
   const { wrapRef, width, measure, ready } = useMeasuredPlot();
   const layout = useTimelineLayout(props, width, measure);
@@ -43,6 +44,7 @@ export function TimelineChart(props: TimelineProps) {
         >
           <TimelineLanes layout={layout} events={events} sides={sides} pal={pal} />
           <TimelineMarks layout={layout} pal={pal} />
+          <DeployMarkers axis={layout.axis} markers={markers} pal={pal} />
           <TimelineEvents layout={layout} events={events} sides={sides} pal={pal} tz={tz} selected={selected} onSelect={onSelect} />
           <BrushRect brush={brush} />
           <AxisEnds plan={plan} />

@@ -6,6 +6,7 @@ import type { TimeZoneMode } from '@/lib/ui/format';
 import type { PALETTES } from '@/lib/ui/palette';
 import type { Side, SideStep } from '@/lib/boundary/sides';
 import type { Spacing, ZoomWindow } from '@/lib/ui/timeline-axis';
+import type { ChartMarker } from '@/lib/ui/chart-markers';
 
 export interface TimelineProps {
   events: TTimelineEvent[];
@@ -19,6 +20,8 @@ export interface TimelineProps {
   onZoom: (z: ZoomWindow | null) => void;
   selected: number | null;
   onSelect: (i: number) => void;
+  /** Annotations and first-reported versions in the session's span, at their exact time (x = ms). */
+  markers?: readonly ChartMarker[];
 }
 
 export type Palette = (typeof PALETTES)['light'];

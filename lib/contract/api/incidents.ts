@@ -62,14 +62,14 @@ export const ZIncidentListResponse = z.object({
 export type TIncidentListResponse = z.infer<typeof ZIncidentListResponse>;
 
 /** Where a timeline entry comes from; each is one source lib/incidents/incident-timeline.ts assembles. */
-export const TIMELINE_SOURCES = ['session', 'alert', 'probe', 'activity'] as const;
+export const TIMELINE_SOURCES = ['session', 'alert', 'probe', 'activity', 'annotation', 'version'] as const;
 export const ZTimelineEntry = z.object({
   at: ZIsoMs,
   source: z.enum(TIMELINE_SOURCES),
-  kind: z.string().meta({ description: 'e.g. naive_resume, firing, fail, acknowledged, note' }),
+  kind: z.string().meta({ description: 'e.g. naive_resume, firing, fail, acknowledged, note, annotation, first_seen' }),
   summary: z.string(),
   actor: z.string().nullable(),
-  ref: z.string().nullable().meta({ description: 'a session token, transition id, probe run id or activity id' }),
+  ref: z.string().nullable().meta({ description: 'a session token, transition id, probe run id, activity id, annotation id or version' }),
   path: z.string().nullable().meta({ description: 'link within this dashboard' }),
 });
 export type TTimelineEntry = z.infer<typeof ZTimelineEntry>;
