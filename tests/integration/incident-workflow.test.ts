@@ -139,8 +139,11 @@ test('1-2. a naive deploy, announced by CI, opens one incident naming the versio
   assert.equal((await incidents()).total, 1, 'the alert joined the incident');
 
   const d = await detail();
+  // Which evidence opens it is a race between the session sweep and the alert evaluator (under load
+  // the alert came first in a CI run): a session opening names its version; either way the incident's
+  // versions (asserted above) name it.
   const opening = d.timeline.find((e: any) => e.source === 'activity' && e.kind === 'opened');
-  assert.match(opening.summary, /served by v2\.3\.1/);
+  assert.match(opening.summary, /^opened by (session naive-\d served by v2\.3\.1|alert \S+) \(seen /);
   const annotation = d.timeline.find((e: any) => e.source === 'annotation');
   assert.equal(annotation?.summary, 'deployed v2.3.1 to the fleet [deploy, v2.3.1]');
   assert.equal(annotation.actor, 'ci');
@@ -193,7 +196,8 @@ test('5. the bug returns: the same incident reopens as a regression naming the v
   assert.equal(back.incident.acknowledgedBy, null, 'a regression needs a new acknowledgement');
   assert.deepEqual([...back.incident.versions].sort(), ['v2.3.1', 'v2.3.2']);
   const regressed = back.timeline.find((e: any) => e.kind === 'regressed');
-  assert.match(regressed.summary, /^regression: session naive-4 served by v2\.3\.2 seen /);
+  // As for the opening: the session sweep or the alert evaluator may see the recurrence first.
+  assert.match(regressed.summary, /^regression: (session naive-4 served by v2\.3\.2|alert \S+) seen /);
   const list = await incidents();
   assert.equal(list.total, 1, 'reopened, not a second incident');
   assert.equal(list.incidents[0].regression, true);
