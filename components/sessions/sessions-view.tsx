@@ -16,6 +16,7 @@ import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
+import { VersionFilter } from './version-filter';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
   return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
@@ -39,7 +40,14 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
   const href = sessionHref(link, s);
   return (
     <tr data-testid="session-row" data-token={s.token}>
-      <td className="mono">{s.server}</td>
+      <td className="mono">
+        {s.server}
+        {s.version !== null && (
+          <div className="small muted" title="The version (build) that served this session" data-testid="session-version">
+            {s.version}
+          </div>
+        )}
+      </td>
       <td>
         <RowLink href={href} className="mono" title={s.token} data-testid="session-link">
           {shortToken(s.token, 28)}
@@ -126,6 +134,7 @@ export function SessionsView() {
   const states = splitList(get('state'));
   const server = global.server;
   const token = get('token') ?? '';
+  const version = get('version') ?? '';
   const params = sessionListParams(get, global);
   const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
@@ -145,7 +154,7 @@ export function SessionsView() {
 
   const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, format });
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
-  const anyFilter = Boolean(flags.length || states.length || server || token || synthetic !== 'include');
+  const anyFilter = Boolean(flags.length || states.length || server || token || version || synthetic !== 'include');
 
   return (
     <ListPage
@@ -180,6 +189,7 @@ export function SessionsView() {
             />
           </div>
           <ServerSelect id="server-select" testId="server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
+          <VersionFilter value={version} onChange={(v) => set({ version: v, cursor: null }, 'replace')} />
           <div className="field">
             <label htmlFor="state-select">State</label>
             <select
@@ -224,7 +234,7 @@ export function SessionsView() {
           </div>
         </>
       }
-      filterParams={['flag', 'state', 'server', 'token', 'synthetic']}
+      filterParams={['flag', 'state', 'server', 'token', 'version', 'synthetic']}
       filtered={anyFilter}
       listLabel="Session list"
       query={q}

@@ -55,7 +55,7 @@ export async function fleetStatus(db: Db, args: In<typeof ZFleetStatusInput>): P
   const range = parseTimeRange(args.from, args.to, now);
   const [verdicts, stats] = await Promise.all([
     listServerVerdicts(db, range),
-    computeStats(db, parseStatsQuery({ from: args.from, to: args.to, server: [], split: 'server' }, now)),
+    computeStats(db, parseStatsQuery({ from: args.from, to: args.to, server: [], version: [], split: 'server' }, now)),
   ]);
   const sample = alarmSample(stats);
   const byName = new Map(sample.servers.map((s) => [s.server, s]));
@@ -138,7 +138,7 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
 
 export async function boundaryStats(db: Db, args: In<typeof ZBoundaryStatsInput>): Promise<Out<typeof ZBoundaryStatsOutput>> {
   for (const server of args.server) await assertKnownServer(db, server);
-  const s = await computeStats(db, parseStatsQuery({ ...args }, Date.now()));
+  const s = await computeStats(db, parseStatsQuery({ ...args, version: [] }, Date.now()));
   return {
     range: s.range,
     server: s.server,

@@ -81,3 +81,13 @@ export function summarizeAscending<T>(sorted: readonly T[], countOf: (item: T) =
   const max = valueOf(sorted[sorted.length - 1]);
   return { count: n, p50: picked[0], p95: picked[1], p99: picked[2], max };
 }
+
+/** A latency summary with its exact min (the stats API's shape). */
+export type StatsLatency = LatencySummary & { min: number | null };
+
+/** Exact counted values → their summary with min. */
+export function exactSummary(counted: readonly CountedValue[]): StatsLatency {
+  let min: number | null = null;
+  for (const c of counted) if (c.count > 0 && Number.isFinite(c.value) && (min === null || c.value < min)) min = c.value;
+  return { ...summarizeCountedLatencies(counted), min };
+}

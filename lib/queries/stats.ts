@@ -26,7 +26,7 @@
 import type { Db } from '@/lib/db/client';
 import type { TBucketLatency, TPercentileMethod, TServerSplit, TStatsCounts, TStatsResponse } from '@/lib/contract/api/stats';
 import { toIsoMs } from '@/lib/contract/timestamp';
-import { summarizeCountedLatencies, type CountedValue, type LatencySummary } from '@/lib/metrics/percentiles';
+import { exactSummary, type CountedValue, type LatencySummary, type StatsLatency } from '@/lib/metrics/percentiles';
 import { HISTOGRAM_RELATIVE_ERROR, summarizeBucketCounts, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { histogramSums, rollupBucketSums, type BucketRow, type HistogramCells, type HistogramExtents } from '@/lib/store/rollups';
 import { RESUMPTION_COLUMNS, type RollupColumn } from '@/lib/metrics/rollup-contributions';
@@ -36,6 +36,7 @@ import { countDeadLetters } from '@/lib/store/dead-letters';
 import { countRejections } from '@/lib/store/ingest-rejections';
 import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks, type LatencyRow } from '@/lib/store/session-stats';
 import type { TimeRange } from './time-range';
+import { splitByVersion } from './stats-by-version';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 
 export interface StatsQuery {
@@ -44,6 +45,8 @@ export interface StatsQuery {
   server: string | null;
   /** Add byServer (split=server). */
   splitByServer?: boolean;
+  /** Add byVersion (split=version), of these versions only when any are named (version=). */
+  splitByVersion?: { versions: readonly string[] };
   nowMs: number;
   thresholdMs: number;
 }
@@ -82,16 +85,6 @@ export function splitLatencyRows(
     merged.set(value, (merged.get(value) ?? 0) + count);
   }
   return { byBucket, total: [...merged].map(([value, count]) => ({ value, count })) };
-}
-
-/** A latency summary with its exact min (the API's shape). */
-type StatsLatency = LatencySummary & { min: number | null };
-
-/** Exact counted values → their summary with min. */
-function exactSummary(counted: readonly CountedValue[]): StatsLatency {
-  let min: number | null = null;
-  for (const c of counted) if (c.count > 0 && Number.isFinite(c.value) && (min === null || c.value < min)) min = c.value;
-  return { ...summarizeCountedLatencies(counted), min };
 }
 
 /**
@@ -224,8 +217,9 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   }
 
   // The percentile reads need the totals (exact or histogram); the split's read does not wait for them.
-  const [byServer, { refusals, renegs }] = await Promise.all([
+  const [byServer, byVersion, { refusals, renegs }] = await Promise.all([
     q.splitByServer ? splitByServer(db, q, bucketRows, ongoingRows) : undefined,
+    q.splitByVersion ? splitByVersion(db, { ...sessions, bucketMs: q.bucketMs, versions: q.splitByVersion.versions }) : undefined,
     latencyPercentiles(db, q, { refusal: totals.refused, renegotiation: totals.renegotiations }),
   ]);
   const reneg = renegs.total;
@@ -268,6 +262,7 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
       renegotiationLatencyMs: renegs.byBucket.get(t) ?? NO_LATENCY,
     })),
     ...(byServer ? { byServer } : {}),
+    ...(byVersion ? { byVersion } : {}),
   };
 }
 

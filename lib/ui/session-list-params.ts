@@ -2,6 +2,7 @@
 // server render, which answers the same request first (lib/ui/server-prefetch.ts), so both must
 // build it identically — the query key is this object.
 import { SESSION_SORTS, SYNTHETIC_FILTERS } from '@/lib/contract/api/sessions';
+import { ZServerVersion } from '@/lib/contract/ingest-envelope';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import type { GlobalState } from './global-params';
 import { listPaging, splitList } from './list-paging';
@@ -27,6 +28,8 @@ export function sessionListParams(
     flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
     state: SESSION_STATES.filter((s) => states.includes(s)),
     token: token || undefined,
+    // Well-formed versions only, as for the flags: a typo in a link filters nothing instead of failing.
+    version: splitList(get('version')).filter((v) => ZServerVersion.safeParse(v).success),
     sort: SESSION_SORTS.find((s) => s === sortParam) ?? '-lastEventAt',
     synthetic: SYNTHETIC_FILTERS.find((v) => v === get('synthetic')) ?? 'include',
     limit,

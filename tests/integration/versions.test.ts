@@ -195,3 +195,69 @@ describe('annotations', () => {
     assert.deepEqual([gone.status, gone.body.error.code], [404, 'annotation_not_found']);
   });
 });
+
+describe('stats by version', () => {
+  const SPLIT_COUNTS = [
+    'sessions',
+    'boundary',
+    'refused',
+    'naiveResumes',
+    'dualNegotiations',
+    'burnedTokenReuses',
+    'renegotiations',
+  ] as const;
+
+  test('split=version adds up to the totals (the version-less sessions as null); version= keeps only the named ones', async () => {
+    // A session whose reporter names no version: it belongs to the null entry.
+    const { postEvents } = await import('../support/post-events');
+    assert.equal((await postEvents(app.url, SERVER.name, SERVER.secret, boundary('nov-a', 40 * 60_000, false))).status, 200);
+    const range = `server=${SERVER.name}&from=${new Date(t0 - 60_000).toISOString()}&to=${new Date(t0 + 50 * 60_000).toISOString()}&bucket=5m`;
+    const split = await get(`/api/v1/stats?${range}&split=version`);
+    assert.equal(split.status, 200, split.text);
+    const s = split.body;
+    const byVersion = new Map<string | null, any>(s.byVersion.map((v: any) => [v.version, v]));
+    assert.deepEqual([...byVersion.keys()].sort(), [null, 'v1.0.0', 'v2.3.1'].sort());
+    for (const k of SPLIT_COUNTS)
+      assert.equal(
+        s.byVersion.reduce((sum: number, v: any) => sum + v[k], 0),
+        k === 'renegotiations' ? s.renegotiations.count : s[k],
+        k,
+      );
+    assert.equal(
+      s.byVersion.reduce((sum: number, v: any) => sum + v.deadlocks, 0),
+      s.deadlocks.total,
+    );
+    const v1 = byVersion.get('v1.0.0');
+    assert.deepEqual([v1.sessions, v1.boundary, v1.refused, v1.naiveResumes], [3, 3, 3, 0]);
+    assert.equal(v1.refusalLatencyMs.count, 3);
+    assert.ok(v1.refusalLatencyMs.min <= v1.refusalLatencyMs.p50 && v1.refusalLatencyMs.p50 <= v1.refusalLatencyMs.max);
+    const v2 = byVersion.get('v2.3.1');
+    // The warm-up session and two naive resumes, unended for ~25 minutes: ongoing deadlocks by now.
+    assert.deepEqual([v2.sessions, v2.boundary, v2.refused, v2.naiveResumes, v2.deadlocks, v2.ongoingDeadlocks], [3, 2, 0, 2, 2, 2]);
+    assert.equal(v2.refusalLatencyMs.count, 0);
+    // nov-a, and bad-env (the old-sender batch of the envelope test above).
+    assert.equal(byVersion.get(null).sessions, 2);
+    assert.equal(byVersion.get(null).refused, 1);
+    // The named versions come first (most boundary entries first), and each series adds up to its entry.
+    assert.equal(s.byVersion[0].version, 'v1.0.0');
+    for (const v of s.byVersion)
+      for (const k of ['boundary', 'refused', 'naiveResumes', 'deadlocks', 'renegotiations'])
+        assert.equal(
+          v.series.reduce((sum: number, b: any) => sum + b[k], 0),
+          v[k],
+          `${v.version} ${k}`,
+        );
+    assert.equal(s.byVersion[0].series.length, s.series.length);
+
+    const only = await get(`/api/v1/stats?${range}&version=v1.0.0`);
+    assert.equal(only.status, 200, only.text);
+    assert.deepEqual(only.body.byVersion, [v1]);
+    assert.equal(only.body.boundary, s.boundary, 'the range totals stay those of every version');
+
+    const bad = await get(`/api/v1/stats?version=${encodeURIComponent('<img src=x>')}`);
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(typeof bad.body.error.code, 'string');
+    const many = await get(`/api/v1/stats?${Array.from({ length: 11 }, (_, i) => `version=v${i}`).join('&')}`);
+    assert.equal(many.status, 400, many.text);
+  });
+});

@@ -114,6 +114,32 @@ describe('stats', () => {
     );
   });
 
+  test("split=version: read from the sessions at the rollups' anchors, the one version-less entry equals the totals and series", async () => {
+    const s = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, split: 'version' }), NOW), thresholdMs: THRESHOLD });
+    ZStatsResponse.parse(s);
+    assert.equal(s.byVersion?.length, 1);
+    const [v] = s.byVersion!;
+    assert.equal(v.version, null);
+    for (const k of ['sessions', 'boundary', 'refused', 'naiveResumes', 'dualNegotiations', 'burnedTokenReuses'] as const)
+      assert.equal(v[k], s[k], k);
+    assert.deepEqual([v.deadlocks, v.ongoingDeadlocks, v.renegotiations], [s.deadlocks.total, s.deadlocks.ongoing, s.renegotiations.count]);
+    assert.deepEqual(v.refusalLatencyMs, s.refusalLatencyMs);
+    assert.deepEqual(
+      v.series,
+      s.series.map(({ t, boundary, refused, naiveResumes, deadlocks, renegotiations }) => ({
+        t,
+        boundary,
+        refused,
+        naiveResumes,
+        deadlocks,
+        renegotiations,
+      })),
+    );
+    const none = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, version: 'v9' }), NOW), thresholdMs: THRESHOLD });
+    assert.deepEqual(none.byVersion, []);
+    assert.equal(none.sessions, s.sessions, 'version= narrows byVersion, not the totals');
+  });
+
   test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
     const none = { count: 0, min: null, p50: null, p95: null, max: null };
     const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ZCount, ZIsoMs, ZResolvedRange, zInstantParam } from './common';
 import { zText } from './route-contract';
+import { ZServerVersion } from '@/lib/contract/ingest-envelope';
 import { ZResumptionCounts } from './resumption-counts';
 
 export const ZLatencySummary = z.object({
@@ -107,6 +108,26 @@ export const ZServerSplit = ZStatsCounts.extend({
 export type TServerSplit = z.infer<typeof ZServerSplit>;
 
 /**
+ * One version's share of the range (split=version or version=), read from the Session rows at the
+ * rollups' own anchors, so the versions add up to the totals (sessions that named no version are
+ * the entry with version null). Events and drops are counted per event, not per session, and are
+ * not split. The refusal latency is exact.
+ */
+export const ZVersionSplit = z.object({
+  version: z.string().nullable(),
+  sessions: ZCount,
+  ...ZBoundaryCounts.shape,
+  /** Ended and ongoing deadlocks that started in range. */
+  deadlocks: ZCount,
+  ongoingDeadlocks: ZCount,
+  renegotiations: ZCount,
+  refusalLatencyMs: ZLatencySummary,
+  /** Per bucket, the same counters as a server's split series. */
+  series: z.array(ZServerSplitBucket),
+});
+export type TVersionSplit = z.infer<typeof ZVersionSplit>;
+
+/**
  * How a latency's percentiles were computed: `exact` (nearest rank over the sessions' own values,
  * relativeError 0) or `approximate` (nearest rank over the summed log-scale histogram cells of the
  * range; every figure within `relativeError` of the exact one). See lib/queries/stats.ts for the rule.
@@ -143,6 +164,8 @@ export const ZStatsResponse = z.object({
   series: z.array(ZStatsBucket),
   /** With split=server: one entry per server with activity in range, most boundary entries first. */
   byServer: z.array(ZServerSplit).optional(),
+  /** With split=version or version=: one entry per version with activity in range, most boundary entries first. */
+  byVersion: z.array(ZVersionSplit).optional(),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
@@ -158,9 +181,14 @@ export const ZStatsQuery = z.object({
     .default([])
     .meta({ description: 'One server; omit for all' }),
   bucket: z.string().max(16).optional().meta({ description: 'Series bucket: 1m, 5m, 1h, 1d … (default chosen from the range)' }),
-  split: z
-    .enum(['server'])
-    .optional()
-    .meta({ description: 'server: add byServer, the totals and series of each server (same rollups, one GROUP BY)' }),
+  split: z.enum(['server', 'version']).optional().meta({
+    description:
+      "server: add byServer, the totals and series of each server (same rollups, one GROUP BY); version: add byVersion, each version's counts and series from the Session rows (they add up to the totals)",
+  }),
+  version: z
+    .array(ZServerVersion)
+    .max(10, 'stats takes at most 10 version= (omit it for every version)')
+    .default([])
+    .meta({ description: 'Versions (builds) to keep in byVersion; implies split=version. The range totals stay those of every version.' }),
 });
 export type TStatsQuery = z.output<typeof ZStatsQuery>;
