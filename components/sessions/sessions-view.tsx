@@ -1,7 +1,6 @@
 'use client';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
-import { useEffect, useRef, useState } from 'react';
 import { ListPage, toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
 import type { TSessionView } from '@/lib/contract/api/sessions';
@@ -16,7 +15,7 @@ import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
-import { VersionFilter } from './version-filter';
+import { TextFilter } from './text-filter';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
   return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
@@ -139,16 +138,6 @@ export function SessionsView() {
   const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
 
-  // Token search: typed text goes to the URL after a short pause.
-  const [tokenText, setTokenText] = useState(token);
-  useEffect(() => setTokenText(token), [token]);
-  const timer = useRef<number | null>(null);
-  const onTokenChange = (v: string) => {
-    setTokenText(v);
-    if (timer.current) window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => set({ token: v.trim() || null, cursor: null }, 'replace'), 300);
-  };
-
   const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
@@ -174,22 +163,24 @@ export function SessionsView() {
       }
       filters={
         <>
-          <div className="field">
-            <label htmlFor="token-filter">Token</label>
-            <input
-              id="token-filter"
-              className="input mono"
-              style={{ width: 200 }}
-              value={tokenText}
-              placeholder="prefix…"
-              onChange={(e) => onTokenChange(e.target.value)}
-              spellCheck={false}
-              autoComplete="off"
-              data-testid="token-filter"
-            />
-          </div>
+          <TextFilter
+            id="token-filter"
+            label="Token"
+            value={token}
+            width={200}
+            placeholder="prefix…"
+            onChange={(v) => set({ token: v, cursor: null }, 'replace')}
+          />
           <ServerSelect id="server-select" testId="server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
-          <VersionFilter value={version} onChange={(v) => set({ version: v, cursor: null }, 'replace')} />
+          <TextFilter
+            id="version-filter"
+            label="Version"
+            value={version}
+            width={120}
+            placeholder="any"
+            title="Versions (builds) that served the session, comma-separated: any of"
+            onChange={(v) => set({ version: v?.replace(/\s+/g, '') || null, cursor: null }, 'replace')}
+          />
           <div className="field">
             <label htmlFor="state-select">State</label>
             <select
