@@ -30,16 +30,18 @@ export function TimelinePanel({ detail, sides, tz }: { detail: TSessionDetailRes
   const s = detail.session;
   const nowMs = Date.parse(detail.now);
   const events = detail.timeline;
+  // The session's span ends now while a deadlock is ongoing, else at its last event.
+  const endMs = s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now);
   const spacing: Spacing =
     spacingChoice === 'auto'
       ? autoSpacing(
           events.map((e) => Date.parse(e.at)),
-          s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now),
+          endMs,
         )
       : spacingChoice;
   // Deploys and first-reported versions of this server during the session: the same read as the overview's markers.
   const fromMs = events.length ? Date.parse(events[0].at) : nowMs;
-  const toMs = Math.max(fromMs, s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now));
+  const toMs = Math.max(fromMs, endMs);
   const annotations = useAnnotations({ from: String(fromMs), to: String(toMs + 1), server: s.server }, 'off');
   const markers = timeMarkers(annotations.data, fromMs, toMs);
   return (
