@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { isServiceFailure } from '@/lib/ui/connection';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { patchQuery } from '@/lib/ui/url-state';
 
@@ -98,9 +99,11 @@ export function ListStates({
   const retry = () => void query.refetch();
   if (query.isError && !query.data) return <ErrorState error={query.error} onRetry={retry} />;
   if (isEmpty) return <>{empty}</>;
+  // A failed refresh with rows on screen: they stay in place, marked stale by the shell, which says
+  // why (components/shell/connection-notice.tsx); an error box here would push the list down.
   return (
     <>
-      {query.isError && <ErrorState error={query.error} onRetry={retry} />}
+      {query.isError && !isServiceFailure(query.error) && <ErrorState error={query.error} onRetry={retry} />}
       {children}
     </>
   );

@@ -38,6 +38,7 @@ async function runServe() {
   // Next's own lines (console.*) become JSON log lines like every other (lib/log/console-lines.ts).
   if (s.LOG_FORMAT !== 'pretty') routeConsoleToLog(componentLogger('next'));
   const { startNextServer } = await import('@/scripts/launch/next-server');
+  const { trackEventStreams } = await import('@/scripts/launch/event-streams');
   // Idle keep-alive connections stay open longer than load balancers keep theirs (AWS ALB: 60 s), so a
   // balancer (or any client) never sends a request on a connection Node has just closed: with Node's
   // default 5 s that race shows up as sporadic 502s / "other side closed".
@@ -48,11 +49,14 @@ async function runServe() {
     keepAliveTimeoutMs: s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: s.DOORWATCH_TRUST_PROXY,
   });
+  const streams = trackEventStreams(server);
   componentLogger('startup').info({ url: `http://${s.HOST}:${s.PORT}` }, 'doorwatch listening');
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       server.close(() => process.exit(0));
       server.closeIdleConnections();
+      // Open pages learn at once that this instance is going (they reconnect, or say it is gone).
+      streams.closeAll();
       setTimeout(() => process.exit(0), 5_000).unref();
     });
   }

@@ -8,8 +8,10 @@ import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { alarmLevel, alarmSample, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
 import { useUiSettings } from '@/lib/ui/ui-settings';
-import { useNow } from '@/lib/ui/use-now';
-import type { ParamPatch } from '@/lib/ui/url-state';
+import { fmtTime, type TimeZoneMode } from '@/lib/ui/format';
+import type { Staleness } from '@/lib/ui/connection';
+import { useDataNow, useStaleness } from '@/lib/ui/use-staleness';
+import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 
 export interface AlarmView {
   state: AlarmState;
@@ -48,12 +50,31 @@ export function useRefetchAtNextDeadlock(s: TStatsResponse | undefined, received
 }
 
 export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receivedAt: number }) {
-  // Each ongoing deadlock adds a second of idle time per second.
-  const now = useNow(1000);
+  // Each ongoing deadlock adds a second of idle time per second (while the data is current).
+  const now = useDataNow(1000);
   const ms = stats.deadlocks.idleMs + stats.deadlocks.ongoing * Math.max(0, now - receivedAt);
   return (
     <span className="num" data-testid="deadlock-idle">
       {fmtDuration(ms)}
+    </span>
+  );
+}
+
+/**
+ * "as of 12:04:31" while the page is stale. Always laid out (hidden when current), so the alarm
+ * does not change size, and nothing under it moves, when the connection drops or comes back.
+ */
+function AsOf({ stale, tz }: { stale: Staleness; tz: TimeZoneMode }) {
+  return (
+    <span
+      className="small as-of"
+      data-testid="alarm-as-of"
+      data-stale={stale.stale}
+      aria-hidden={!stale.stale}
+      style={{ visibility: stale.stale ? 'visible' : 'hidden' }}
+    >
+      {' '}
+      · as of {stale.asOf !== null ? fmtTime(stale.asOf, tz, false) : '--:--:--'}
     </span>
   );
 }
@@ -69,7 +90,10 @@ export function AlarmBanner({
   receivedAt: number;
   sessionsLink: (extra: ParamPatch) => string;
 }) {
-  const now = useNow(1000);
+  // Frozen while the page is stale: with no data behind it, the alarm keeps the state it had.
+  const now = useDataNow(1000);
+  const stale = useStaleness();
+  const { tz } = useUrlState().global;
   const { alarmHoldMs } = useUiSettings();
   // The server's clock, carried on by the browser's between refreshes ("25 s ago" counts on, and a
   // held red steps down when its hold expires even if no new answer arrives).
@@ -81,6 +105,7 @@ export function AlarmBanner({
     return (
       <div className="calm" data-testid="no-ongoing-deadlocks" data-level="calm">
         <strong>●</strong> No session stuck at the upgrade boundary, no deadlock and no naive answer in this range.
+        <AsOf stale={stale} tz={tz} />
       </div>
     );
   return (
@@ -103,6 +128,7 @@ export function AlarmBanner({
         <span className="small" data-testid="alarm-details">
           {' '}
           · {text.details.join(' · ')}
+          <AsOf stale={stale} tz={tz} />
         </span>
         {stuck > 0 && (
           <div className="small">

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { Empty, ErrorState, Skeleton } from '@/components/states';
 import { formatInstant } from '@/lib/time/instant';
+import { isServiceFailure } from '@/lib/ui/connection';
 import { overviewStatsParams } from '@/lib/ui/query-defs';
 import { useAnnotations, useMe, useServers, useStats } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
@@ -74,7 +75,9 @@ export function OverviewView() {
 
       {s && (
         <div className={`stack ${stats.isPlaceholderData ? 'stale' : ''}`}>
-          {stats.isError && (
+          {/* A failed refresh with figures on screen: the shell marks them stale in place and says why
+              (components/shell/connection-notice.tsx); an error box here would push the page down. */}
+          {stats.isError && !isServiceFailure(stats.error) && (
             <div className="panel">
               <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />
             </div>

@@ -8,7 +8,7 @@ import type { TServerListResponse, TServerVerdict } from '@/lib/contract/api/ser
 import type { TServerSplit } from '@/lib/contract/api/stats';
 import { lastSeenTone } from '@/lib/ui/data-age';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
-import { useNow } from '@/lib/ui/use-now';
+import { useDataNow } from '@/lib/ui/use-staleness';
 import { useUrlState } from '@/lib/ui/url-state';
 import { VerdictChip } from './server-table';
 
@@ -80,7 +80,8 @@ export function ServerStrip({
   tz: TimeZoneMode;
 }) {
   const { link } = useUrlState();
-  const now = useNow(1000);
+  // Stops with the data while the page is stale: a server must not turn "quiet" because Doorwatch did.
+  const now = useDataNow(1000);
   const [expanded, setExpanded] = useState(false);
   const splits = new Map(byServer.map((b) => [b.server, b]));
   const known = servers?.servers ?? [];

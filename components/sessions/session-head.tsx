@@ -1,9 +1,9 @@
 'use client';
 // The session's heading (token, server, state, flags, links to the range around it) and, while it is
 // deadlocked, the alarm saying which kind of naive resume caused it.
-import { LiveDuration } from '@/components/live-duration';
 import { RowLink } from '@/components/row-link';
 import type { TSessionView } from '@/lib/contract/api/sessions';
+import { fmtDuration } from '@/lib/ui/format';
 import { naiveShape, type SideStep } from '@/lib/boundary/sides';
 import type { ParamPatch } from '@/lib/ui/url-state';
 import { Flags, StateChip } from './flag-chip';
@@ -12,14 +12,12 @@ export function SessionHead({
   session: s,
   sides,
   around,
-  receivedAt,
   link,
 }: {
   session: TSessionView;
   sides: SideStep[];
   /** A window around this session for "see it on the overview / in the list". */
   around: { from: string; to: string };
-  receivedAt: number;
   link: (path: string, extra?: ParamPatch) => string;
 }) {
   return (
@@ -54,7 +52,10 @@ export function SessionHead({
           <span className="alarm-count">●</span>
           <div className="alarm-text">
             <strong>
-              Deadlocked for <LiveDuration ms={s.deadlock.durationMs} receivedAt={receivedAt} testId="deadlocked-for" />
+              Deadlocked for{' '}
+              <span className="num" data-testid="deadlocked-for">
+                {fmtDuration(s.deadlock.durationMs)}
+              </span>
             </strong>
             <div className="small" data-testid="deadlock-shape">
               {naiveShape(sides) === 'server_holds_upgrade' ? (

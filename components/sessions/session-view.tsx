@@ -12,6 +12,7 @@ import { ChainPanel } from './chain-panel';
 import { SessionCallouts } from './session-callouts';
 import { SessionHead } from './session-head';
 import { TimelinePanel } from './timeline-panel';
+import { useSessionClock } from './use-session-clock';
 
 /** A 404: an unknown server (the API's `server_not_found`) or a token this server never reported. */
 function SessionNotFound({ server, token, unknownServer }: { server: string; token: string; unknownServer: boolean }) {
@@ -38,6 +39,7 @@ export function SessionView({ server, token }: { server: string; token: string }
   const q = useSessionDetail(server, token, refresh);
   const detail = q.data;
   const sides = useMemo(() => (detail ? timelineSides(detail.timeline) : []), [detail]);
+  const clock = useSessionClock(detail, q.dataUpdatedAt);
 
   if (q.isPending) return <Loading label="Loading session…" />;
   if (q.isError && !detail) {
@@ -49,10 +51,11 @@ export function SessionView({ server, token }: { server: string; token: string }
       </div>
     );
   }
-  if (!detail) return null;
+  if (!detail || !clock.session) return null;
 
-  const s = detail.session;
-  const nowMs = Date.parse(detail.now);
+  // The session as of the page's one clock: every ongoing duration below reads it.
+  const s = clock.session;
+  const nowMs = clock.nowMs;
   const first = Date.parse(s.firstEventAt);
   const last = Date.parse(s.lastEventAt ?? s.firstEventAt);
   // A window around this session for "see it on the overview / in the list".
@@ -61,10 +64,10 @@ export function SessionView({ server, token }: { server: string; token: string }
 
   return (
     <div className="stack" data-testid="session-detail">
-      <SessionHead session={s} sides={sides} around={around} receivedAt={q.dataUpdatedAt} link={link} />
+      <SessionHead session={s} sides={sides} around={around} link={link} />
       <SessionCallouts session={s} eventCount={detail.timeline.length} tz={tz} />
       <ChainPanel detail={detail} tz={tz} link={link} />
-      <TimelinePanel detail={detail} sides={sides} tz={tz} />
+      <TimelinePanel detail={detail} session={s} nowMs={nowMs} sides={sides} tz={tz} />
     </div>
   );
 }

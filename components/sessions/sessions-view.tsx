@@ -32,6 +32,8 @@ function Outcome({ s }: { s: TSessionView }) {
   }
   if (s.refusalLatencyMs !== null) return <span className="num">refused in {fmtLatency(s.refusalLatencyMs)}</span>;
   if (s.boundaryOutcome === 'pending') return <span className="chip warn">unanswered</span>;
+  // A naive resume that has not (yet) become a deadlock is still the wrong answer: never a bare dash.
+  if (s.boundaryOutcome === 'naive_resume') return <span className="chip bad">naive resume</span>;
   return <span className="faint">—</span>;
 }
 

@@ -17,7 +17,20 @@ import { EventTable } from './event-table';
 import { SideLegend } from './timeline/side-legend';
 import { TimelineChart } from './timeline/timeline-chart';
 
-export function TimelinePanel({ detail, sides, tz }: { detail: TSessionDetailResponse; sides: SideStep[]; tz: TimeZoneMode }) {
+export function TimelinePanel({
+  detail,
+  session: s,
+  nowMs,
+  sides,
+  tz,
+}: {
+  detail: TSessionDetailResponse;
+  /** The session and the instant of the page's one clock (use-session-clock.ts). */
+  session: TSessionDetailResponse['session'];
+  nowMs: number;
+  sides: SideStep[];
+  tz: TimeZoneMode;
+}) {
   const { get, set } = useUrlState();
   const [selected, setSelected] = useState<number | null>(null);
   const spacingParam = parseSpacing(get('spacing'));
@@ -27,11 +40,9 @@ export function TimelinePanel({ detail, sides, tz }: { detail: TSessionDetailRes
   const setZoom = (z: ZoomWindow | null) => set({ zoom: z ? formatZoom(z) : null }, 'push', { shallow: true });
   const urlProblems = [spacingParam, zoomParam].flatMap((r) => (r.ok ? [] : [r.problem]));
 
-  const s = detail.session;
-  const nowMs = Date.parse(detail.now);
   const events = detail.timeline;
   // The session's span ends now while a deadlock is ongoing, else at its last event.
-  const endMs = s.deadlock?.ongoing ? nowMs : Date.parse(events[events.length - 1]?.at ?? detail.now);
+  const endMs = s.deadlock?.ongoing ? nowMs : events.length ? Date.parse(events[events.length - 1].at) : nowMs;
   const spacing: Spacing =
     spacingChoice === 'auto'
       ? autoSpacing(

@@ -6,7 +6,9 @@ import { tzLabel } from '@/lib/ui/format';
 import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
+import { useStaleness } from '@/lib/ui/use-staleness';
 import { AlertBanner } from './alert-banner';
+import { ConnectionNotice } from './connection-notice';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
 import { ThemeToggle } from './theme';
@@ -86,6 +88,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [helpOpen, setHelpOpen] = useState(false);
   const me = useMe();
   const showHelp = useCallback(() => setHelpOpen(true), []);
+  const { stale } = useStaleness();
   useShortcuts(showHelp);
   return (
     <div className="shell">
@@ -137,10 +140,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           <UserMenu />
         </div>
       </header>
-      <main id="main" className="main" tabIndex={-1}>
+      <main id="main" className="main" tabIndex={-1} data-stale={stale || undefined}>
         <AlertBanner />
         {children}
       </main>
+      <ConnectionNotice />
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );

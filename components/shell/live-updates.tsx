@@ -8,27 +8,72 @@ import { ZChange } from '@/lib/live/change';
 import { dataAgeTone } from '@/lib/ui/data-age';
 import { fmtTime, type TimeZoneMode } from '@/lib/ui/format';
 import { isAffected } from '@/lib/ui/live-invalidation';
-import { setLiveStatus, useLiveStatus } from '@/lib/ui/live-status';
+import { isServiceFailure, isUnreachable, staleness } from '@/lib/ui/connection';
+import { UiApiError } from '@/lib/ui/fetcher';
+import { getLiveStatus, setLiveStatus, useLiveStatus, useStreamState } from '@/lib/ui/live-status';
 import { FALLBACK_REFRESH_MS } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
 import type { RefreshMode } from '@/lib/ui/global-params';
 
 /** After the browser gives up on an EventSource (e.g. a 401 or a non-stream answer), try again this often. */
 const REOPEN_MS = 5000;
+/** While the stream is down, how often to ask whether Doorwatch answers at all. */
+const PROBE_MS = 1000;
 
 export function useLiveUpdates(refresh: RefreshMode): void {
   const client = useQueryClient();
 
-  // Every successful fetch proves its data current; a failed one is remembered for the indicator.
+  // Every successful fetch proves its data current; a failure of Doorwatch itself (the network, a
+  // 5xx) is remembered for the indicator and the stale notice. A 4xx is the view's own answer (a bad
+  // filter, a missing session) and says nothing about whether the rest of the page is current.
   useEffect(
     () =>
       client.getQueryCache().subscribe((e) => {
         if (e.type !== 'updated') return;
-        if (e.action.type === 'success') setLiveStatus({ freshAt: Date.now(), lastFetchFailed: false });
-        else if (e.action.type === 'error') setLiveStatus({ lastFetchFailed: true });
+        if (e.action.type === 'success')
+          setLiveStatus({ freshAt: Date.now(), lastFetchFailed: false, lastError: null, unreachableSince: null });
+        else if (e.action.type === 'error') {
+          const err = e.action.error;
+          if (!isServiceFailure(err)) return;
+          setLiveStatus({
+            lastFetchFailed: true,
+            lastError: { message: err instanceof Error ? err.message : String(err), code: err instanceof UiApiError ? err.code : null },
+            ...(isUnreachable(err) ? { unreachableSince: getLiveStatus().unreachableSince ?? Date.now() } : {}),
+          });
+        }
       }),
     [client],
   );
+
+  // While the stream is down, ask whether Doorwatch answers at all (GET /api/live) at once and then
+  // every PROBE_MS: a dead app shows as lost within a second or two, not at the next refetch.
+  const stream = useStreamState();
+  useEffect(() => {
+    if (refresh === 'off' || stream !== 'down') return;
+    let disposed = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const probe = async () => {
+      const answered = await fetch('/api/live', { cache: 'no-store' }).then(
+        (r) => r.status < 500,
+        () => false,
+      );
+      if (disposed) return;
+      if (!answered) setLiveStatus({ unreachableSince: getLiveStatus().unreachableSince ?? Date.now() });
+      else if (getLiveStatus().unreachableSince !== null) {
+        // Back: what is on screen may be old, refetch it (the stream reopens by itself).
+        setLiveStatus({ unreachableSince: null });
+        void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'doorwatch' });
+      }
+      // Probe again even after an answer: an instance that is shutting down still answers on a
+      // connection it already had open, and is gone a moment later.
+      timer = setTimeout(() => void probe(), PROBE_MS);
+    };
+    void probe();
+    return () => {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [refresh, stream, client]);
 
   useEffect(() => {
     if (refresh !== 'live') {
@@ -38,7 +83,7 @@ export function useLiveUpdates(refresh: RefreshMode): void {
     let source: EventSource | null = null;
     let reopen: ReturnType<typeof setTimeout> | null = null;
     let disposed = false;
-    const alive = () => setLiveStatus({ stream: 'open', freshAt: Date.now() });
+    const alive = () => setLiveStatus({ stream: 'open', freshAt: Date.now(), unreachableSince: null });
     const open = () => {
       if (disposed) return;
       setLiveStatus({ stream: 'connecting' });
@@ -84,28 +129,35 @@ const ageText = (ms: number) => (ms < 1500 ? 'now' : ms < 90_000 ? `${Math.round
 
 /** "live · updated 2 s ago", amber then red when updates stop. */
 export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMode }) {
-  const { stream, freshAt, lastFetchFailed } = useLiveStatus();
+  const live = useLiveStatus();
+  const { stream, freshAt, lastFetchFailed } = live;
+  const st = staleness(live, refresh === 'off');
   const now = useNow(1000);
   const ageMs = freshAt === null ? null : Math.max(0, now - freshAt);
-  const tone = dataAgeTone({ ageMs, stream, off: refresh === 'off', lastFetchFailed });
+  // Doorwatch not answering is red at once: every figure on the page is as of `asOf`.
+  const tone = st.reason === 'unreachable' ? 'red' : dataAgeTone({ ageMs, stream, off: refresh === 'off', lastFetchFailed });
   const mode =
     refresh === 'off'
       ? 'paused'
-      : refresh !== 'live'
-        ? `every ${refresh}`
-        : stream === 'open'
-          ? 'live'
-          : stream === 'connecting'
-            ? 'connecting'
-            : 'polling';
+      : st.reason === 'unreachable'
+        ? 'offline'
+        : refresh !== 'live'
+          ? `every ${refresh}`
+          : stream === 'open'
+            ? 'live'
+            : stream === 'connecting'
+              ? 'connecting'
+              : 'polling';
   const title = [
-    refresh === 'live' && stream === 'down'
-      ? `Live stream lost: refreshing every ${FALLBACK_REFRESH_MS / 1000} s until it is back.`
-      : refresh === 'live'
-        ? 'Live: the page updates itself when events arrive.'
-        : refresh === 'off'
-          ? 'Auto-refresh is off.'
-          : `Refreshing every ${refresh}.`,
+    st.reason === 'unreachable'
+      ? `Doorwatch is not answering: the figures are as they were at ${st.asOf ? fmtTime(st.asOf, tz, false) : 'load'}; retrying every ${PROBE_MS / 1000} s.`
+      : refresh === 'live' && stream === 'down'
+        ? `Live stream lost: refreshing every ${FALLBACK_REFRESH_MS / 1000} s until it is back.`
+        : refresh === 'live'
+          ? 'Live: the page updates itself when events arrive.'
+          : refresh === 'off'
+            ? 'Auto-refresh is off.'
+            : `Refreshing every ${refresh}.`,
     freshAt ? `Data current as of ${fmtTime(freshAt, tz, false)}.` : '',
     lastFetchFailed ? 'The last refresh failed.' : '',
   ]
@@ -117,6 +169,7 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMod
       data-testid="data-age"
       data-tone={tone}
       data-stream={stream}
+      data-stale={st.stale}
       title={title}
       role="status"
       aria-live="polite"
@@ -124,7 +177,11 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMod
       <span className="data-age-dot" aria-hidden="true" />
       <span className="data-age-text">
         {mode}
-        {ageMs !== null && refresh !== 'off' ? ` · ${ageText(ageMs)}` : ''}
+        {st.stale && st.asOf !== null
+          ? ` · as of ${fmtTime(st.asOf, tz, false)}`
+          : ageMs !== null && refresh !== 'off'
+            ? ` · ${ageText(ageMs)}`
+            : ''}
       </span>
     </span>
   );

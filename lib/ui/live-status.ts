@@ -10,14 +10,19 @@ export interface LiveStatus {
   /** Epoch ms of the newest proof the data is current (heartbeat, change, successful fetch). */
   freshAt: number | null;
   lastFetchFailed: boolean;
+  /** The newest refetch's failure, for the stale notice (null after a success). */
+  lastError: { message: string; code: string | null } | null;
+  /** Epoch ms since which Doorwatch itself does not answer (the stream broke and a probe failed), else null. */
+  unreachableSince: number | null;
 }
 
-let status: LiveStatus = { stream: 'connecting', freshAt: null, lastFetchFailed: false };
+const INITIAL: LiveStatus = { stream: 'connecting', freshAt: null, lastFetchFailed: false, lastError: null, unreachableSince: null };
+let status: LiveStatus = INITIAL;
 const listeners = new Set<() => void>();
 
 export function setLiveStatus(patch: Partial<LiveStatus>): void {
   const next = { ...status, ...patch };
-  if (next.stream === status.stream && next.freshAt === status.freshAt && next.lastFetchFailed === status.lastFetchFailed) return;
+  if ((Object.keys(next) as (keyof LiveStatus)[]).every((k) => next[k] === status[k])) return;
   status = next;
   for (const l of listeners) l();
 }
@@ -31,7 +36,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-const serverSnapshot: LiveStatus = { stream: 'connecting', freshAt: null, lastFetchFailed: false };
+const serverSnapshot: LiveStatus = INITIAL;
 
 export function useLiveStatus(): LiveStatus {
   return useSyncExternalStore(subscribe, getLiveStatus, () => serverSnapshot);

@@ -1,7 +1,8 @@
 // Live by default, in a real browser against the real app: the overview and a session page
 // update by themselves after an event is ingested (no reload), an ongoing deadlock's duration
-// ticks, the per-server strip names the broken server above the fold at 1440×900, and the
-// data-age indicator turns amber once the app is gone (stream down, fallback refresh failing).
+// ticks from one clock (banner, tile, timeline), the per-server strip names the broken server above
+// the fold at 1440×900, and once the app is gone every page goes stale in place (red indicator
+// "offline · as of", hatched figures, the alarm frozen "as of", nothing moves) at four widths.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -87,6 +88,31 @@ describe('live', () => {
       '[data-testid="deadlocked-for"]',
       first,
     ] as const);
+    // One clock: the banner, the deadlock tile, the timeline's bracket and its "now" edge show the
+    // same instant, read together, and keep doing so as it ticks.
+    const read = () =>
+      page
+        .evaluate(() =>
+          // No named helper inside: the page has no esbuild __name.
+          [
+            '[data-testid="deadlocked-for"]',
+            '[data-testid="callout-latency"] .tile-value',
+            '[data-testid="deadlock-bracket"] [data-part="bracket"]',
+            '[data-part="axis-end"]',
+          ].map((sel) => document.querySelector(sel)?.textContent ?? ''),
+        )
+        .then(([banner, tile, bracket, axisEnd]) => ({ banner, tile, bracket, axisEnd }));
+    for (let i = 0; i < 3; i++) {
+      const seen = await read();
+      assert.ok(seen.banner, JSON.stringify(seen));
+      assert.equal(seen.tile, seen.banner, JSON.stringify(seen));
+      assert.equal(seen.bracket, `deadlocked for ${seen.banner}`, JSON.stringify(seen));
+      assert.match(seen.axisEnd, /^now · /, JSON.stringify(seen));
+      if (i < 2)
+        await page.waitForFunction((t) => document.querySelector('[data-testid="deadlocked-for"]')?.textContent !== t, seen.banner);
+    }
+    const axisEnd = (await read()).axisEnd;
+    await page.waitForFunction((t) => document.querySelector('[data-part="axis-end"]')?.textContent !== t, axisEnd);
     await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
     const rows = await page.locator('[data-testid="event-row"]').count();
     // The client finally gives up: the session times out, and the page shows it without a reload.
@@ -107,14 +133,65 @@ describe('live', () => {
     await page.screenshot({ path: shot('live-session-1440') });
   });
 
-  test('the data-age indicator turns amber when the app goes away', async () => {
-    await page.goto(`${app.url}/?from=now-1h&to=now`);
-    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
-    await app.stop();
-    await page.locator('[data-testid="data-age"][data-stream="down"]').waitFor({ timeout: 15_000 });
-    await page
-      .locator('[data-testid="data-age"][data-tone="amber"], [data-testid="data-age"][data-tone="red"]')
-      .waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: shot('live-stream-down') });
+  test('when the app goes away every open page goes stale in place: indicator, figures, frozen alarm "as of", nothing moves', async () => {
+    // Four pages at once, one per width, both themes, all watching the same app: stopped once below.
+    const views = [
+      { width: 1920, scheme: 'dark' as const },
+      { width: 1440, scheme: 'light' as const },
+      { width: 1280, scheme: 'dark' as const },
+      { width: 390, scheme: 'light' as const },
+    ];
+    const pages: { width: number; scheme: string; p: Page }[] = [];
+    for (const v of views) {
+      const ctx = await browser.newContext({ viewport: { width: v.width, height: 900 }, colorScheme: v.scheme, timezoneId: 'UTC' });
+      await ctx.addCookies(await context.cookies());
+      const p = await ctx.newPage();
+      await p.goto(`${app.url}/?from=now-1h&to=now`);
+      await p.locator('[data-testid="data-age"][data-stream="open"]').waitFor({ timeout: 30_000 });
+      await p.locator('[data-testid="chart-boundary"] .recharts-surface').first().waitFor({ timeout: 30_000 });
+      pages.push({ width: v.width, scheme: v.scheme, p });
+    }
+    const boxes = (p: Page) =>
+      p.evaluate(() =>
+        ['[data-testid="ongoing-deadlocks"]', '[data-testid="server-strip"]', '.tiles', '[data-testid="chart-boundary"]'].map((sel) => {
+          const r = document.querySelector(sel)?.getBoundingClientRect();
+          return r ? [sel, Math.round(r.x), Math.round(r.y + window.scrollY), Math.round(r.width), Math.round(r.height)] : [sel, 'missing'];
+        }),
+      );
+    const before = await Promise.all(pages.map(({ p }) => boxes(p)));
+    const level = (p: Page) => p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-level');
+    const levels = await Promise.all(pages.map(({ p }) => level(p)));
+
+    const t0 = Date.now();
+    const stopping = app.stop();
+    await Promise.all(pages.map(({ p }) => p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 })));
+    const noticedMs = Date.now() - t0;
+    await stopping;
+    console.log(`# stale in ${noticedMs} ms after the app was told to stop`);
+
+    for (const [k, { width, scheme, p }] of pages.entries()) {
+      const at = `${width} ${scheme}`;
+      assert.equal(await p.locator('[data-testid="data-age"]').getAttribute('data-tone'), 'red', at);
+      assert.match(await p.locator('[data-testid="data-age"]').innerText(), /^offline · as of \d\d:\d\d:\d\d$/, at);
+      assert.equal(await p.locator('main').getAttribute('data-stale'), 'true', at);
+      await p.locator('[data-testid="connection-notice"][data-reason="unreachable"]').waitFor();
+      const asOf = p.locator('[data-testid="ongoing-deadlocks"] [data-testid="alarm-as-of"]');
+      assert.equal(await asOf.getAttribute('data-stale'), 'true', at);
+      assert.match(await asOf.innerText(), /as of \d\d:\d\d:\d\d/, at);
+      // The figures stay where they were: no error box pushed in, no banner removed.
+      assert.deepEqual(await boxes(p), before[k], at);
+      await p.screenshot({ path: shot(`live-stale-${width}-${scheme}`), fullPage: width === 390 });
+    }
+    // Frozen: the alarm's clock stopped with the data, so its state and its idle time no longer move.
+    const frozen = await Promise.all(pages.map(({ p }) => p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now')));
+    const idle = await pages[1].p.locator('[data-testid="deadlock-idle"]').innerText();
+    // A negative check needs time: let the pages' 1 s clocks tick twice; nothing may change.
+    await pages[1].p.waitForTimeout(2500);
+    for (const [k, { p }] of pages.entries()) {
+      assert.equal(await p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now'), frozen[k]);
+      assert.equal(await level(p), levels[k]);
+    }
+    assert.equal(await pages[1].p.locator('[data-testid="deadlock-idle"]').innerText(), idle);
+    for (const { p } of pages) await p.context().close();
   });
 });

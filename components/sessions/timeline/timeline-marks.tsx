@@ -17,7 +17,15 @@ export function TimelineMarks({ layout, pal }: { layout: TimelineLayout; pal: Pa
           <line x1={bracket.span[0]} x2={bracket.span[0]} y1={G.bracketY - 6} y2={G.bracketY + 6} />
           <line x1={bracket.span[1]} x2={bracket.span[1]} y1={G.bracketY - 6} y2={G.bracketY + 6} />
           {plan.bracket && (
-            <text x={plan.bracket.x} y={plan.bracket.y} stroke="none" fill={tone} fontWeight={600} data-testid="timeline-text">
+            <text
+              x={plan.bracket.x}
+              y={plan.bracket.y}
+              stroke="none"
+              fill={tone}
+              fontWeight={600}
+              data-testid="timeline-text"
+              data-part="bracket"
+            >
               {plan.bracket.text}
             </text>
           )}
@@ -58,7 +66,7 @@ export function AxisEnds({ plan }: { plan: TimelineLayout['plan'] }) {
       <text x={plan.axisStart.x} y={plan.axisStart.y} data-testid="timeline-text">
         {plan.axisStart.text}
       </text>
-      <text x={plan.axisEnd.x} y={plan.axisEnd.y} data-testid="timeline-text">
+      <text x={plan.axisEnd.x} y={plan.axisEnd.y} data-testid="timeline-text" data-part="axis-end">
         {plan.axisEnd.text}
       </text>
     </>
