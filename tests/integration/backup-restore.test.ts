@@ -18,11 +18,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { generateSecret } from '@/lib/contract/server-secret';
-import { createRng } from '@/lib/wire/random';
 import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
 import { adminQuery, testPgUrl, testProvider, withDatabase } from '../support/test-database';
-import { T0, randomTimelines, shuffled, type SentEvent } from '../support/random-timelines';
-import { deliverBatches, senderServers, splitIntoBatches, statusCounts, type Batch } from '../support/retrying-sender';
+import { T0, type SentEvent } from '../support/random-timelines';
+import { deliverBatches, senderServers, shuffledBatches, statusCounts } from '../support/retrying-sender';
 import { assertStoredMatches } from '../support/expected-state';
 import { apiAnswers } from '../support/api-answers';
 
@@ -35,11 +34,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-function workload(prefix: string, count: number, seed: number): Batch[] {
-  const timelines = randomTimelines({ count, seed, prefix, servers: ['alpha', 'beta'], maxSteps: 8, spreadMs: 20 * 60_000 });
-  return splitIntoBatches(shuffled(timelines.flat(), seed + 1), 10, createRng(seed + 2));
-}
 
 /** `npm run db:backup -- dest` against `databaseUrl`, as an operator runs it. */
 async function npmBackup(databaseUrl: string, dest: string): Promise<string> {
@@ -67,7 +61,7 @@ test(
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const backupFile = join(dir, 'backup.db');
 
-    const batches = workload('bk', 500, 2801);
+    const batches = shuffledBatches('bk', 500, 2801);
     // Per batch: when it was first sent and when it was acknowledged.
     const firstSent = new Map<number, number>();
     let backup: Promise<{ from: number; to: number; line: string }> | null = null;
@@ -166,7 +160,7 @@ test(
   async () => {
     const source = await startAppServer({ env });
     cleanups.push(() => source.stop());
-    const log = await deliverBatches(workload('pgdump', 300, 2901), {
+    const log = await deliverBatches(shuffledBatches('pgdump', 300, 2901), {
       url: () => source.url,
       secrets,
       concurrency: 4,

@@ -1,4 +1,4 @@
-// GET /api/health — liveness and database reachability, for load balancers.
+// GET /api/health — liveness, database reachability and whether writes are refused, for load balancers and the dashboard.
 import { z } from 'zod';
 
 export const ZHealthResponse = z.object({
@@ -8,6 +8,16 @@ export const ZHealthResponse = z.object({
     reachable: z.boolean(),
     latencyMs: z.number().nullable(),
     error: z.string().optional(),
+    /** False while writes are refused (the disk is full) though reads still work; true again after the next successful write. */
+    writable: z.boolean(),
+    writeError: z
+      .object({
+        code: z.enum(['database_full']),
+        /** The first refusal since the last successful write. */
+        since: z.string(),
+        message: z.string(),
+      })
+      .optional(),
   }),
   uptimeSeconds: z.number(),
 });
