@@ -7,6 +7,7 @@ import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
 import { AlertBanner } from './alert-banner';
+import { DatabaseBanner } from './database-banner';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
 import { ThemeToggle } from './theme';
@@ -138,6 +139,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
+        <DatabaseBanner />
         <AlertBanner />
         {children}
       </main>

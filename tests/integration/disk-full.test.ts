@@ -5,12 +5,10 @@
 // cannot write (503, `writable: false`, `writeError.code: database_full`) while reads still work;
 // the filler is deleted and, without a restart, the senders' retries succeed, health is ok again,
 // and every event that got a 200 is stored exactly once (the oracle of tests/support/expected-state.ts).
-// Mounting needs root (CAP_SYS_ADMIN): without it the test fails saying so, it is never skipped.
+// Mounting needs root (tests/support/small-filesystem.ts): without it the test fails saying so, it is never skipped.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { TEST_ADMIN_TOKEN, startAppServer, uncaughtLines, type AppServer } from '../support/app-server';
@@ -18,6 +16,7 @@ import { T0 } from '../support/random-timelines';
 import { brokenPromises, deliverBatches, senderServers, shuffledBatches, statusCounts } from '../support/retrying-sender';
 import { assertStoredMatches } from '../support/expected-state';
 import { call } from '../support/http';
+import { mountSmallFilesystem, type SmallFilesystem } from '../support/small-filesystem';
 
 const { secrets, env } = senderServers(['alpha', 'beta'], generateSecret);
 const WINDOW = { fromMs: T0 - 3_600_000, toMs: T0 + 86_400_000 };
@@ -25,49 +24,17 @@ const WINDOW = { fromMs: T0 - 3_600_000, toMs: T0 + 86_400_000 };
 const FILESYSTEM_SIZE = '16m';
 const WAIT_MS = 60_000;
 
-let mountPoint = '';
-let mounted = false;
+let fs: SmallFilesystem | null = null;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 before(() => {
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      'disk-full.test.ts mounts a small tmpfs (mount -t tmpfs) to fill it: run the integration tests as root ' +
-        '(as CI and these machines do), or in a container with CAP_SYS_ADMIN',
-    );
-  }
-  mountPoint = mkdtempSync(join(tmpdir(), 'doorwatch-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FILESYSTEM_SIZE},mode=0755`, 'tmpfs', mountPoint]);
-  mounted = true;
+  fs = mountSmallFilesystem(FILESYSTEM_SIZE, 'disk-full.test.ts');
 });
 
 after(async () => {
   for (const c of cleanups.reverse()) await c();
-  if (mounted) execFileSync('umount', [mountPoint]);
-  if (mountPoint) rmSync(mountPoint, { recursive: true, force: true });
+  fs?.unmount();
 });
-
-/** Writes zeros to `file` until the filesystem refuses (ENOSPC); returns the bytes written. */
-function fillDisk(file: string): number {
-  const fd = openSync(file, 'w');
-  let written = 0;
-  try {
-    for (const size of [1 << 20, 1 << 12]) {
-      const chunk = Buffer.alloc(size);
-      for (;;) {
-        try {
-          written += writeSync(fd, chunk);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return written;
-}
 
 /** Polls /api/health until `ok(body, status)` holds; returns the answer that did. */
 async function healthUntil(app: AppServer, ok: (status: number, body: any) => boolean, what: string) {
@@ -81,9 +48,9 @@ async function healthUntil(app: AppServer, ok: (status: number, body: any) => bo
 }
 
 test('sqlite: a full disk gives 503 database_full + Retry-After, health says so, and space returning heals it with nothing lost', async () => {
-  const app = await startAppServer({ databaseUrl: `file:${join(mountPoint, 'doorwatch.db')}`, env });
+  const app = await startAppServer({ databaseUrl: `file:${join(fs!.dir, 'doorwatch.db')}`, env });
   cleanups.push(() => app.stop());
-  const filler = join(mountPoint, 'filler');
+  const filler = join(fs!.dir, 'filler');
 
   const batches = shuffledBatches('full', 300, 2811);
   const fullAt = Math.floor(batches.length / 3);
@@ -97,7 +64,7 @@ test('sqlite: a full disk gives 503 database_full + Retry-After, health says so,
     beforeBatch(index) {
       if (index !== fullAt) return;
       fault = (async () => {
-        const filled = fillDisk(filler);
+        const filled = fs!.fill('filler');
         const from = Date.now();
         const full = await healthUntil(
           app,
