@@ -1,8 +1,8 @@
 // Whether this instance's last write was refused because the database's disk is full, for health
 // and the dashboard. Reads keep working on a full disk, so a ping cannot tell; the write path
 // notes each refusal and each success here (in the request thread: ingest threads report theirs
-// through the request thread's answer). The state clears at the next write that succeeds, e.g.
-// a sender's retry once space is freed.
+// through the request thread's answer). The state clears at the next ingest batch stored: senders
+// retry every refused batch, so once space is freed the first retry clears it.
 import { processSlot } from '@/lib/config/process-state';
 
 export interface WriteRefusal {

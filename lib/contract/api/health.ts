@@ -8,12 +8,15 @@ export const ZHealthResponse = z.object({
     reachable: z.boolean(),
     latencyMs: z.number().nullable(),
     error: z.string().optional(),
-    /** False while writes are refused (the disk is full) though reads still work; true again after the next successful write. */
+    /**
+     * False when the database is unreachable, or reachable but refusing writes (its disk is full: see
+     * writeError); true again after the next ingest batch stored.
+     */
     writable: z.boolean(),
     writeError: z
       .object({
         code: z.enum(['database_full']),
-        /** The first refusal since the last successful write. */
+        /** The first refusal since the last batch stored. */
         since: z.string(),
         message: z.string(),
       })
