@@ -9,6 +9,7 @@ import { writes } from '@/lib/ui/writes';
 import { useStaleness } from '@/lib/ui/use-staleness';
 import { AlertBanner } from './alert-banner';
 import { ConnectionNotice } from './connection-notice';
+import { DatabaseBanner } from './database-banner';
 import { RefreshPicker } from './refresh-picker';
 import { HelpDialog, useShortcuts } from './shortcuts';
 import { ThemeToggle } from './theme';
@@ -141,6 +142,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1} data-stale={stale || undefined}>
+        <DatabaseBanner />
         <AlertBanner />
         {children}
       </main>

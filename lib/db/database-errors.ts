@@ -1,7 +1,8 @@
 // The one place that decides what a database failure means for the caller. Only trouble a
 // retry can cure (connection refused or lost, the server shutting down, a lock or pool wait
 // that timed out, a serialization conflict) is answered 503 + Retry-After: senders retry it
-// with backoff. Anything else (a value the database refuses, a bug) would fail again on every
+// with backoff. A full disk is such trouble too (the write is rolled back whole, and succeeds once
+// space is freed), answered with its own code so an operator knows what to fix. Anything else (a value the database refuses, a bug) would fail again on every
 // retry, so it must never be a 503: ingest isolates and dead-letters it instead (lib/ingest/ingest-events.ts).
 import { isSqliteBusy } from './sqlite-busy';
 
@@ -35,9 +36,20 @@ function nestedErrors(err: unknown): object[] {
   return out;
 }
 
+// SQLITE_FULL (extended codes too), PostgreSQL 53100 disk_full, and the OS's own ENOSPC.
+const DISK_FULL = /^(SQLITE_FULL|53100$|ENOSPC$)/;
+
+/** True when the database refused a write for lack of disk space (retryable once space is freed). */
+export function isDatabaseFull(err: unknown): boolean {
+  return nestedErrors(err).some((e) => {
+    const code = (e as { code?: unknown }).code;
+    return typeof code === 'string' && DISK_FULL.test(code);
+  });
+}
+
 /** True when the same request may succeed if retried later. */
 export function isRetryableDatabaseError(err: unknown): boolean {
-  if (isSqliteBusy(err)) return true;
+  if (isSqliteBusy(err) || isDatabaseFull(err)) return true;
   return nestedErrors(err).some((e) => {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {

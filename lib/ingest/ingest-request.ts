@@ -14,6 +14,7 @@ import { Unauthorized } from './unauthorized';
 import type { EventRateLimiter } from './rate-limiter';
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { databaseUnavailable } from '@/lib/http/database-unavailable';
+import { noteWriteRefused, noteWriteSucceeded } from '@/lib/db/write-refusal';
 import { storeErrorAnswer } from '@/lib/http/store-error-answer';
 import { StoreError } from '@/lib/store/store-error';
 import type { IngestResult } from './ingest-events';
@@ -23,9 +24,9 @@ export const MAX_INGEST_BODY = { bytes: 1024 * 1024, hint: 'send at most 1,000 e
 /** Where refusals are counted (lib/ingest/rejection-recorder.ts); must be cheap and never throw. */
 export type RejectionSink = (r: Rejection) => void;
 
-/** The refusals other than 401 whose error code names their reason (413, 415, 429, the two 503s). */
+/** The refusals other than 401 whose error code names their reason (413, 415, 429, the 503s; a full disk counts as the database's). */
 const reasonOf = (code: string): TRejectionReason | undefined => {
-  const parsed = ZRejectionReason.safeParse(code);
+  const parsed = ZRejectionReason.safeParse(code === 'database_full' ? 'database_unavailable' : code);
   return parsed.success ? parsed.data : undefined;
 };
 
@@ -39,8 +40,12 @@ export async function handleIngestRequest(
   examine: BodyExaminer = bodyExaminer(db),
 ): Promise<{ status: 200 | 207; body: IngestResult }> {
   try {
-    return await judgeIngestRequest(db, limiter, server, request, examine);
+    const answer = await judgeIngestRequest(db, limiter, server, request, examine);
+    // Noted here, in the request thread health runs in: the write may have run in an ingest thread.
+    noteWriteSucceeded();
+    return answer;
   } catch (err) {
+    if (err instanceof ApiError && err.code === 'database_full') noteWriteRefused('database_full');
     if (err instanceof ApiError) {
       const refusal =
         err instanceof Unauthorized ? { reason: err.reason, skewMs: err.skewMs } : { reason: reasonOf(err.code), skewMs: null };

@@ -13,7 +13,7 @@ import { generateSecret } from '@/lib/contract/server-secret';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { createRng } from '@/lib/wire/random';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/test-postgres.mjs';
-import { TEST_ADMIN_TOKEN, startAppServer, type AppServer } from '../support/app-server';
+import { TEST_ADMIN_TOKEN, startAppServer, uncaughtLines, type AppServer } from '../support/app-server';
 import { testProvider } from '../support/test-database';
 import { T0, randomTimelines, shuffled } from '../support/random-timelines';
 import { brokenPromises, deliverBatches, senderServers, splitIntoBatches, statusCounts, type Answer } from '../support/retrying-sender';
@@ -107,14 +107,7 @@ test(
     );
     await assertStoredMatches(app.query, r.log.record, 'outage-', { url: app.url, token: TEST_ADMIN_TOKEN, ...WINDOW });
     // A lost connection is handled where it happens, never by Node's last-resort handler.
-    assert.deepEqual(
-      app
-        .output()
-        .split('\n')
-        .filter((l) => /uncaughtException|unhandledRejection/.test(l)),
-      [],
-      'no uncaught exception in the app log',
-    );
+    assert.deepEqual(uncaughtLines(app), [], 'no uncaught exception in the app log');
   },
 );
 

@@ -33,6 +33,14 @@ export interface AppServerOptions {
   databaseUrl?: string;
 }
 
+/** Lines of the app's log where Node's last-resort handler caught something: a failure handled nowhere. */
+export function uncaughtLines(app: Pick<AppServer, 'output'>): string[] {
+  return app
+    .output()
+    .split('\n')
+    .filter((l) => /uncaughtException|unhandledRejection/.test(l));
+}
+
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const owned: TestDatabase | null = options.databaseUrl ? null : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? owned!.url;

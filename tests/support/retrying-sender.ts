@@ -5,7 +5,8 @@
 // the server answered while it was crashed, its database away or its file locked.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { SentEvent } from './random-timelines';
+import { createRng } from '@/lib/wire/random';
+import { randomTimelines, shuffled, type SentEvent } from './random-timelines';
 
 export interface Batch {
   server: string;
@@ -71,6 +72,12 @@ export function splitIntoBatches(stream: readonly SentEvent[], maxSize: number, 
   }
   for (const [server, events] of byServer) if (events.length > 0) batches.push({ server, events });
   return batches;
+}
+
+/** `count` random timelines (tokens `${prefix}-i`) for alpha and beta, shuffled into batches of 1–10: a fault test's load. */
+export function shuffledBatches(prefix: string, count: number, seed: number): Batch[] {
+  const timelines = randomTimelines({ count, seed, prefix, servers: ['alpha', 'beta'], maxSteps: 8, spreadMs: 20 * 60_000 });
+  return splitIntoBatches(shuffled(timelines.flat(), seed + 1), 10, createRng(seed + 2));
 }
 
 async function sendOnce(url: string, batch: Batch, secret: string, msgId: string, payload: string, timeoutMs: number) {

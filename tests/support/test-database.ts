@@ -45,7 +45,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** A statement on the test cluster's maintenance database (CREATE/DROP DATABASE). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new Client({ connectionString: testPgUrl() });
   await client.connect();
   try {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { isRetryableDatabaseError } from '@/lib/db/database-errors';
+import { isDatabaseFull, isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { retryWhileBusy } from '@/lib/db/sqlite-busy';
 import { jsonPreview, jsonDepth } from '@/lib/contract/json-bounds';
 
@@ -44,6 +44,31 @@ test('SQLite: a lock held elsewhere is retryable (and waited for on timers); a c
     assert.equal(isRetryableDatabaseError(new RangeError('Maximum call stack size exceeded')), false);
     a.close();
     b.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SQLite: a full database (SQLITE_FULL) is retryable and told apart as database_full; a lock is not "full"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dw-dbfull-'));
+  try {
+    const db = new Database(join(dir, 'db.sqlite'), { timeout: 0 });
+    db.exec('CREATE TABLE t (v TEXT)');
+    // max_page_count caps the file as a full disk would: the driver's own SQLITE_FULL, no mount needed.
+    db.pragma('max_page_count = 4');
+    const full = caught(() => {
+      for (;;) db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(2000));
+    });
+    assert.equal((full as { code?: string }).code, 'SQLITE_FULL', String(full));
+    assert.equal(isDatabaseFull(full), true);
+    assert.equal(isRetryableDatabaseError(full), true);
+    // Wrapped as a cause (as Prisma and our own layers do) it is still found.
+    assert.equal(isDatabaseFull(new Error('batch failed', { cause: full })), true);
+    assert.equal(isDatabaseFull(Object.assign(new Error('could not extend file'), { code: '53100' })), true, 'PostgreSQL disk_full');
+    assert.equal(isDatabaseFull(Object.assign(new Error('write'), { code: 'ENOSPC' })), true);
+    assert.equal(isDatabaseFull(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' })), false);
+    assert.equal(isDatabaseFull(new RangeError('Maximum call stack size exceeded')), false);
+    db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

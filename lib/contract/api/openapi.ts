@@ -23,7 +23,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type: send application/json',
   429: 'rate_limited: retry after the Retry-After header',
-  503: 'database_unavailable: retry later',
+  503: 'database_unavailable or database_full: retry later',
 };
 
 const errorRef = { $ref: '#/components/schemas/ApiError' };

@@ -37,7 +37,10 @@ export const healthRoute = routeContract({
   summary: 'Liveness and database reachability (no auth)',
   responses: {
     200: { description: 'ok', schema: ZHealthResponse },
-    503: { description: 'degraded: the database is unreachable', schema: ZHealthResponse },
+    503: {
+      description: 'degraded: the database is unreachable, or refuses writes (disk full: `writable: false`)',
+      schema: ZHealthResponse,
+    },
   },
 });
 
