@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { until } from '../support/alert-fixtures';
 import { startAppServer, type AppServer, TEST_ADMIN_TOKEN as ADMIN } from '../support/app-server';
 import { call } from '../support/http';
 import { postEvents } from '../support/post-events';
@@ -25,15 +26,6 @@ const RSS_GROWTH_BOUND_MB = 400;
 let app: AppServer;
 const readers: Reader[] = [];
 let nonReader: NonReader | null = null;
-
-/** Polls `cond` until it holds or `timeoutMs` passes (then fails with `what`). */
-async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** One batch whose change (one event per token) stays just under the ~8 KB message bound, so it is sent whole. */
 function batch(n: number) {
@@ -100,7 +92,7 @@ test(`a thousand change streams, one never reading: the readers keep up, it is d
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const posted = Date.now();
     const batchNo = n;
-    await until(`batch ${batchNo} on every reader`, () => readers.every((r) => r.batches.has(batchNo)));
+    await until(`batch ${batchNo} on every reader`, async () => readers.every((r) => r.batches.has(batchNo)), Boolean);
     lags.push(...readers.map((r) => r.batches.get(batchNo)! - posted));
   }
   assert.ok(dropped(), `the stalled stream was not dropped after ${n} changes`);

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
+import { until } from '../support/alert-fixtures';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { testProvider } from '../support/test-database';
@@ -36,14 +37,6 @@ interface Slow {
 let app: AppServer;
 const slow: Slow[] = [];
 let sustain = false;
-
-async function until(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Opens one slow connection of `kind`; while `sustain` holds, a closed one is replaced. */
 function openSlow(kind: Kind): Slow {
@@ -137,13 +130,22 @@ test(`500 slow connections neither starve ingest nor outlive their timeouts (${t
   sustain = true;
   const kinds: Kind[] = ['headers', 'body', 'idle'];
   for (let i = 0; i < SLOW; i++) slow.push(openSlow(kinds[i % 3]));
-  await until('the slow connections to open', () => slow.every((s) => s.socket.readyState === 'open' || s.closedAt !== null));
-  await until('the idle ones to get their answer', () => slow.every((s) => s.kind !== 'idle' || s.firstLine !== ''));
+  await until(
+    'the slow connections to open',
+    async () => slow.every((s) => s.socket.readyState === 'open' || s.closedAt !== null),
+    Boolean,
+  );
+  await until('the idle ones to get their answer', async () => slow.every((s) => s.kind !== 'idle' || s.firstLine !== ''), Boolean);
   const loaded = await ingestRound('loaded');
   const loadLoaded = loadavg()[0];
   sustain = false;
 
-  await until('every slow connection to be cut', () => open() === 0, Math.max(HEADERS_MS, REQUEST_MS, KEEP_ALIVE_MS) + 20_000);
+  await until(
+    'every slow connection to be cut',
+    async () => open(),
+    (n) => n === 0,
+    Math.max(HEADERS_MS, REQUEST_MS, KEEP_ALIVE_MS) + 20_000,
+  );
   const byKind = (k: Kind) => slow.filter((s) => s.kind === k);
   for (const s of byKind('headers')) assert.match(s.firstLine, /^HTTP\/1\.1 408/, 'a trickled header block is answered 408');
   for (const s of byKind('body')) assert.match(s.firstLine, /^HTTP\/1\.1 408/, 'a trickled body is answered 408');
