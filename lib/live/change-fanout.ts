@@ -19,6 +19,8 @@ interface Hub {
   flushTimer: ReturnType<typeof setTimeout> | null;
   heartbeat: ReturnType<typeof setInterval> | null;
   unsubscribe: (() => void) | null;
+  /** Streams dropped because their client stopped reading, since the process started. */
+  dropped: number;
 }
 
 const encoder = new TextEncoder();
@@ -31,6 +33,7 @@ const hub = (): Hub =>
     flushTimer: null,
     heartbeat: null,
     unsubscribe: null,
+    dropped: 0,
   }));
 
 function broadcast(h: Hub, bytes: Uint8Array): void {
@@ -67,7 +70,13 @@ export function joinFanout(sink: FrameSink): () => void {
   };
 }
 
-/** How many streams are open in this process. */
-export function openStreams(): number {
-  return hub().sinks.size;
+/** Counts a stream dropped for not reading (change-stream.ts), for /metrics. */
+export function noteDropped(): void {
+  hub().dropped++;
+}
+
+/** This process's streams for /metrics: open now, and dropped since start. */
+export function streamFigures(): { open: number; dropped: number } {
+  const h = hub();
+  return { open: h.sinks.size, dropped: h.dropped };
 }

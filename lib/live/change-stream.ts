@@ -11,7 +11,7 @@
 import type { Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { componentLogger } from '@/lib/log/logger';
-import { HEARTBEAT_MS, frame, joinFanout } from './change-fanout';
+import { HEARTBEAT_MS, frame, joinFanout, noteDropped } from './change-fanout';
 import { ensurePgListener } from './pg-listener';
 import { claimStream } from './stream-quota';
 
@@ -45,6 +45,7 @@ export async function changeStream(db: Db, signal: AbortSignal, holder: string):
               { holder, queuedBytes: maxQueued - room, maxQueued },
               'change stream dropped: the client is not reading',
             );
+            noteDropped();
             cleanup(droppedError());
             return;
           }

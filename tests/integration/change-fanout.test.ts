@@ -108,6 +108,13 @@ test(`a thousand change streams, one never reading: the readers keep up, it is d
   const again = await openReader(app.url, ADMIN, PREFIX);
   assert.equal(again.status, 200);
   readers.push(again);
+  // /metrics counts them: the one drop, and the streams open now (999 readers + this one).
+  const metrics = await until(
+    'the change-stream metrics',
+    async () => (await call(app.url, '/metrics', { token: ADMIN })).text,
+    (text) => /^doorwatch_change_streams 1000$/m.test(text),
+  );
+  assert.match(metrics, /^doorwatch_change_streams_dropped_total 1$/m);
 
   const rssAfter = sampleGroupRss(app.pid).totalKb;
   lags.sort((a, b) => a - b);
