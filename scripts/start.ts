@@ -47,6 +47,9 @@ async function runServe() {
     host: s.HOST,
     port: s.PORT,
     keepAliveTimeoutMs: s.DOORWATCH_KEEP_ALIVE_TIMEOUT_MS,
+    // A client trickling its headers or body (slowloris) is cut after these instead of Node's 60 s / 300 s.
+    headersTimeoutMs: s.DOORWATCH_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: s.DOORWATCH_REQUEST_TIMEOUT_MS,
     trustProxy: s.DOORWATCH_TRUST_PROXY,
   });
   const streams = trackEventStreams(server);

@@ -250,6 +250,20 @@ export const ZSettings = z.object({
     max: 9_999_999,
     description: 'milliseconds idle keep-alive connections stay open (longer than load balancers keep theirs)',
   }),
+  // Slow clients (docs/deploy.md#slow-clients-and-many-watchers): past these a request is answered 408 and closed.
+  DOORWATCH_HEADERS_TIMEOUT_MS: wholeNumber({ default: 10_000, min: 1, max: 9_999_999, description: 'ms to send a request’s headers' }),
+  DOORWATCH_REQUEST_TIMEOUT_MS: wholeNumber({ default: 30_000, min: 1, max: 9_999_999, description: 'ms to send a whole request' }),
+  DOORWATCH_CHANGE_STREAMS_PER_TOKEN: wholeNumber({
+    default: 20,
+    min: 1,
+    max: 100_000,
+    description: 'open change streams one operator token (with its login sessions) may hold; more are answered 429',
+  }),
+  DOORWATCH_CHANGE_STREAM_BUFFER_BYTES: wholeNumber({
+    default: 65_536,
+    min: 8_192,
+    description: 'bytes queued for a stalled stream, then dropped',
+  }),
   DOORWATCH_ALERT_INTERVAL_MS: wholeNumber({
     default: 15_000,
     min: 100,

@@ -41,13 +41,20 @@ export function mergeChanges(changes: readonly Change[]): Change {
 
 /** The payload for pg_notify: the whole change when it fits, else the servers alone (allTokens). */
 export function encodeChange(change: Change, maxBytes = MAX_PAYLOAD_BYTES): string {
-  const full = JSON.stringify(change);
-  if (Buffer.byteLength(full) <= maxBytes) return full;
+  return JSON.stringify(boundedChange(change, maxBytes));
+}
+
+/**
+ * The change itself when its JSON fits in maxBytes, else the servers alone (allTokens), else
+ * "anything" (allTokens, no servers). The SSE stream sends the same bound, so a message costs at
+ * most ~8 KB per open page on either database.
+ */
+export function boundedChange(change: Change, maxBytes = MAX_PAYLOAD_BYTES): Change {
+  if (Buffer.byteLength(JSON.stringify(change)) <= maxBytes) return change;
   const summary: Change = { servers: change.servers, tokens: [], allTokens: true };
-  const text = JSON.stringify(summary);
-  if (Buffer.byteLength(text) <= maxBytes) return text;
+  if (Buffer.byteLength(JSON.stringify(summary)) <= maxBytes) return summary;
   // Thousands of servers in one batch cannot happen (a batch is one server's), but never exceed the cap.
-  return JSON.stringify({ servers: [], tokens: [], allTokens: true } satisfies Change);
+  return { servers: [], tokens: [], allTokens: true };
 }
 
 /** A payload back into a change; null for anything that is not one (a foreign NOTIFY on the channel). */

@@ -9,6 +9,7 @@ import { replicaLagSeconds } from '@/lib/db/replica-position';
 import { observeQueries } from '@/lib/db/timed-sql';
 import { deadlockThresholdMs, settings } from '@/lib/config/settings';
 import { credentialThrottle } from '@/lib/auth/credential-throttle';
+import { streamFigures } from '@/lib/live/change-fanout';
 import { registerDomainMetrics } from './domain-metrics';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10];
@@ -70,6 +71,24 @@ function build() {
       const throttle = credentialThrottle();
       this.set({ scope: 'address' }, throttle.byAddress.size);
       this.set({ scope: 'credential' }, throttle.byCredential.size);
+    },
+  });
+  new Gauge({
+    name: 'doorwatch_change_streams',
+    help: 'Live change streams (GET /api/v1/changes) open on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(streamFigures().open);
+    },
+  });
+  new Counter({
+    name: 'doorwatch_change_streams_dropped_total',
+    help: 'Change streams this instance dropped because their client stopped reading (DOORWATCH_CHANGE_STREAM_BUFFER_BYTES queued).',
+    registers: [registry],
+    collect() {
+      // The count lives in lib/live (a process counter); mirror it.
+      this.reset();
+      this.inc(streamFigures().dropped);
     },
   });
   observeQueries((operation, seconds) => instance.dbQueryDuration.observe({ operation }, seconds));

@@ -5,6 +5,6 @@ import { changeStream } from '@/lib/live/change-stream';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(changesRoute, ({ db, request }) => changeStream(db, request.signal));
+export const GET = defineRoute(changesRoute, ({ db, request, operator }) => changeStream(db, request.signal, operator.id));
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(changesRoute);

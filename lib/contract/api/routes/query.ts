@@ -95,8 +95,11 @@ export const changesRoute = routeContract({
   operationId: 'streamChanges',
   tags: ['query'],
   auth: 'viewer',
-  summary: 'Server-Sent Events: which servers and session tokens changed (coalesced), with heartbeats, for live pages',
+  summary:
+    'Server-Sent Events: which servers and session tokens changed (coalesced), with heartbeats, for live pages. ' +
+    'At most DOORWATCH_CHANGE_STREAMS_PER_TOKEN open per operator token (429 too_many_streams); a client that stops reading is dropped',
   responses: {
     200: { description: 'an event stream of ready, change and heartbeat events', content: { 'text/event-stream': z.string() } },
   },
+  errors: [429],
 });
