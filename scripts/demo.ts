@@ -136,11 +136,11 @@ async function demoSetup(url: string, token: string, fleet: Fleet): Promise<stri
   }
   try {
     const tuned = await tuneDemoRules(url, token);
-    if (tuned.length) done.push('the "Naive resume" and "Dual negotiation" rules look at the last minute instead of 5 (demo only)');
+    if (tuned.length) done.push('the "Naive resume" and "Dual negotiation" rules look at the last 2 minutes instead of 5 (demo only)');
   } catch (err) {
     done.push(`alert rules unchanged (${err instanceof Error ? err.message : err})`);
   }
-  done.push('the naive server misbehaves in the first 40 s of every 2½ min, so alerts fire and resolve');
+  done.push('the naive server misbehaves in the first 40 s of every 3 min, so alerts fire and resolve');
   return done.join(';\n  ');
 }
 

@@ -1,9 +1,12 @@
 // What the demo sets up in its own Doorwatch through the admin API, as an admin would:
 // - a door-probe target at each simulated server (they listen on loopback: the demo allows it), so
 //   probes run in the first minutes and the Servers page shows their results;
-// - the windows of the "Naive resume" and "Dual negotiation" default rules cut from 5 minutes to 1,
+// - the windows of the "Naive resume" and "Dual negotiation" default rules cut from 5 minutes to 2,
 //   so each resolves between the naive server's trouble episodes (a 5-minute window could not
-//   resolve within the demo's first five minutes). Only rules still exactly as installed are
+//   resolve within the demo's first five minutes). Not 1: a rule counts whole-minute rollups whose
+//   minute starts inside its window, so a count leaves a 60 s window up to a minute early, and the
+//   rule resolved and fired again within one episode (measured); 2 minutes keep every count for at
+//   least one. Only rules still exactly as installed are
 //   changed: a rule the operator edited keeps the operator's values. The product's defaults are
 //   untouched (prisma migrations).
 import type { SimServer } from './server';
@@ -13,8 +16,8 @@ export const DEMO_PROBE_INTERVAL_S = 300;
 
 /** The default rules whose window the demo shortens, and to what. */
 export const DEMO_RULE_WINDOWS: Record<string, { installed: number; demo: number }> = {
-  'default-naive-resume': { installed: 300, demo: 60 },
-  'default-dual-negotiation': { installed: 300, demo: 60 },
+  'default-naive-resume': { installed: 300, demo: 120 },
+  'default-dual-negotiation': { installed: 300, demo: 120 },
 };
 
 interface RuleView {

@@ -1,8 +1,8 @@
 // The demo's fleet: two refusing servers and one naive one, clients that open, upgrade, drop and
 // resume at a rate that shows a newcomer live numbers (boundary entries, refusals,
 // renegotiations, deadlocks) within a minute, and every default alert rule firing and resolving
-// within five minutes (docs/dashboard.md, "The demo's alerts"):
-// - the naive server has trouble in episodes: resets only in the first 40 s of every 150 s, so its
+// within five minutes (docs/demo.md):
+// - the naive server has trouble in episodes: resets only in the first 40 s of every 180 s, so its
 //   naive resumes and dual negotiations stop long enough for their rules to resolve;
 // - the idle timeout is 70 s, so a deadlock is ongoing (flagged once older than Doorwatch's
 //   threshold, 10 s by default) for 60 s: longer than the "Ongoing deadlock" rule's 30 s hold plus
@@ -30,7 +30,7 @@ export function serversEnv(servers: readonly FleetServerSpec[]): string {
 }
 
 /** The naive server's trouble: resets only during the first `troubleMs` of every `periodMs` since the fleet started. */
-export const DEMO_EPISODES = { periodMs: 150_000, troubleMs: 40_000 };
+export const DEMO_EPISODES = { periodMs: 180_000, troubleMs: 40_000 };
 
 export const DEMO_FLEET_DEFAULTS = {
   clientsPerServer: 8,
