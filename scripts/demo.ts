@@ -60,6 +60,8 @@ async function main() {
   const dataDir = db.sqliteFile ? dirname(db.sqliteFile) : join(process.cwd(), 'data');
   const creds = demoCredentials(dataDir);
   const env = {
+    // Warnings and errors only at the terminal, unless LOG_LEVEL in the environment (spread next) says otherwise.
+    LOG_LEVEL: 'warn',
     ...process.env,
     PORT: port,
     DOORWATCH_ADMIN_TOKEN: creds.adminToken,
@@ -69,11 +71,10 @@ async function main() {
     // The simulated fleet listens on loopback: a probe target at one of its servers must be reachable,
     // so loopback joins whatever DOORWATCH_PROBE_ALLOW says (the default: public,private).
     DOORWATCH_PROBE_ALLOW: [...new Set([...settings().DOORWATCH_PROBE_ALLOW, 'loopback'])].join(','),
-    // Readable log lines for a person at the terminal (pino-pretty), warnings and errors only: at info
-    // every ingest POST is a line (~55 a second) and the URL and token scroll away. The demo prints
-    // its own summary instead (scripts/sim/demo-summary.ts). LOG_LEVEL in the environment wins.
+    // Readable log lines for a person at the terminal (pino-pretty). Warnings and errors only (above): at
+    // info every ingest POST is a line (~55 a second) and the URL and token scroll away; the demo prints
+    // its own summary instead (scripts/sim/demo-summary.ts).
     LOG_FORMAT: 'pretty',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   const app = spawn(process.execPath, [join(process.cwd(), 'scripts/start.mjs')], {
     stdio: 'inherit',
@@ -130,7 +131,7 @@ async function demoSetup(url: string, token: string, fleet: Fleet): Promise<stri
   const done: string[] = [];
   try {
     await registerDemoProbes(url, token, fleet.servers);
-    done.push('door probes of all three servers every 5 min (Servers page; the first within 15 s)');
+    done.push('door probes of all three servers every 5 min (Servers page; the first within half a minute)');
   } catch (err) {
     done.push(`no door probes (${err instanceof Error ? err.message : err})`);
   }
