@@ -38,13 +38,21 @@ export async function demoSummaryLine(o: Omit<DemoSummaryOptions, 'intervalMs' |
   );
 }
 
-/** Prints the summary every `intervalMs` until the returned stop is called. */
+/**
+ * Prints the summary every `intervalMs` until the returned stop is called, and before it what the
+ * fleet's reporters could not deliver since the last one (Doorwatch's own 4xx answers are info
+ * lines, no longer shown): a refused signature or an unknown server still reaches the terminal.
+ */
 export function startDemoSummary(o: DemoSummaryOptions): () => void {
   const print = o.print ?? ((line: string) => console.log(line));
   let busy = false;
+  let reported = 0;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
+    const problems = o.fleet.reporterErrors.slice(reported);
+    reported += problems.length;
+    if (problems.length) print(`[demo] the fleet's reporters hit ${problems.length} problem(s), e.g. ${problems.slice(0, 3).join('; ')}`);
     void demoSummaryLine(o)
       .then(print)
       .finally(() => (busy = false));
