@@ -38,6 +38,8 @@ describe('dashboard', () => {
     await page.goto(`${app.url}/`);
     await page.waitForURL(/\/login\?next=/);
     await page.screenshot({ path: shot('01-login') });
+    // A demo user is told where the demo keeps its token.
+    assert.match(await page.locator('#login-hint').innerText(), /npm run demo.*adminToken.*data\/demo-credentials\.json/);
     await page.fill('[data-testid="login-token"]', 'dw_wrong_token_000000000000000000');
     await page.click('[data-testid="login-submit"]');
     await page.locator('#login-error').waitFor();
