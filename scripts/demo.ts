@@ -1,14 +1,18 @@
 // npm run demo: migrate the embedded SQLite database, start Doorwatch, and feed it live
 // traffic from a simulated fleet (two refusing MCP servers, one naive one) over real
-// HTTP/SSE/WebSocket on loopback. Prints the URL and the login token.
+// HTTP/SSE/WebSocket on loopback. Registers door-probe targets at the fleet's servers and shortens
+// two default rules' windows (scripts/sim/demo-admin.ts). Prints the URL and the login token, then
+// a one-line summary every 30 s with the URL and where the token is kept.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureBuild } from './ensure-build.mjs';
 import { demoFleetServers, serversEnv, startDemoFleet } from '@/scripts/sim/demo-fleet';
-import type { FleetServerSpec } from '@/scripts/sim/fleet';
+import type { Fleet, FleetServerSpec } from '@/scripts/sim/fleet';
 import { settings } from '@/lib/config/settings';
+import { registerDemoProbes, tuneDemoRules } from '@/scripts/sim/demo-admin';
+import { startDemoSummary } from '@/scripts/sim/demo-summary';
 
 interface DemoCredentials {
   adminToken: string;
@@ -56,6 +60,8 @@ async function main() {
   const dataDir = db.sqliteFile ? dirname(db.sqliteFile) : join(process.cwd(), 'data');
   const creds = demoCredentials(dataDir);
   const env = {
+    // Warnings and errors only at the terminal, unless LOG_LEVEL in the environment (spread next) says otherwise.
+    LOG_LEVEL: 'warn',
     ...process.env,
     PORT: port,
     DOORWATCH_ADMIN_TOKEN: creds.adminToken,
@@ -65,7 +71,9 @@ async function main() {
     // The simulated fleet listens on loopback: a probe target at one of its servers must be reachable,
     // so loopback joins whatever DOORWATCH_PROBE_ALLOW says (the default: public,private).
     DOORWATCH_PROBE_ALLOW: [...new Set([...settings().DOORWATCH_PROBE_ALLOW, 'loopback'])].join(','),
-    // Readable log lines for a person at the terminal (pino-pretty).
+    // Readable log lines for a person at the terminal (pino-pretty). Warnings and errors only (above): at
+    // info every ingest POST is a line (~55 a second) and the URL and token scroll away; the demo prints
+    // its own summary instead (scripts/sim/demo-summary.ts).
     LOG_FORMAT: 'pretty',
   };
   const app = spawn(process.execPath, [join(process.cwd(), 'scripts/start.mjs')], {
@@ -97,13 +105,44 @@ async function main() {
 
   const url = `http://localhost:${port}`;
   await waitForHealth(url);
-  fleet = await startDemoFleet({ doorwatchUrl: url, servers: creds.servers });
+  const started = await startDemoFleet({ doorwatchUrl: url, servers: creds.servers });
+  fleet = started;
+  const credentialsPath = shownPath(join(dataDir, 'demo-credentials.json'));
+  const setup = await demoSetup(url, creds.adminToken, started);
   console.log(`
   Doorwatch demo is running: ${url}
   Log in with the operator token: ${creds.adminToken}
-  Simulated fleet: ${creds.servers.map((s) => `${s.name} (${s.mode})`).join(', ')} → live numbers within a minute.
+  (kept in ${credentialsPath} as "adminToken"; the demo reprints this URL and that path every 30 s)
+  Simulated fleet: ${creds.servers.map((s) => `${s.name} (${s.mode})`).join(', ')} → live numbers within a minute,
+  ${setup}
   Ctrl+C stops Doorwatch and the fleet. (Data and credentials stay in ${dataDir}.)
 `);
+  startDemoSummary({ url, token: creds.adminToken, credentialsPath, fleet: started });
+}
+
+/** A path as the reader types it: relative to the working directory when inside it. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+/** Probe targets and the demo's rule windows; a failure is reported and the demo goes on without them. */
+async function demoSetup(url: string, token: string, fleet: Fleet): Promise<string> {
+  const done: string[] = [];
+  try {
+    await registerDemoProbes(url, token, fleet.servers);
+    done.push('door probes of all three servers every 5 min (Servers page; the first within half a minute)');
+  } catch (err) {
+    done.push(`no door probes (${err instanceof Error ? err.message : err})`);
+  }
+  try {
+    const tuned = await tuneDemoRules(url, token);
+    if (tuned.length) done.push('the "Naive resume" and "Dual negotiation" rules look at the last 2 minutes instead of 5 (demo only)');
+  } catch (err) {
+    done.push(`alert rules unchanged (${err instanceof Error ? err.message : err})`);
+  }
+  done.push('the naive server misbehaves in the first 40 s of every 3 min, so alerts fire and resolve');
+  return done.join(';\n  ');
 }
 
 main().catch((err) => {

@@ -13,6 +13,7 @@ const INPUTS = [
   'packages',
   'public',
   'instrumentation.ts',
+  'instrumentation-node.ts',
   'proxy.ts',
   'next.config.js',
   'package-lock.json',

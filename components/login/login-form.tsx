@@ -73,6 +73,7 @@ export function LoginForm() {
       ) : (
         <div id="login-hint" className="hint">
           The first admin token is <code>DOORWATCH_ADMIN_TOKEN</code> (or the one printed at first start); admins create more in Settings.
+          With <code>npm run demo</code>, it is <code>adminToken</code> in <code>data/demo-credentials.json</code>.
         </div>
       )}
       <button type="submit" className="btn btn-primary" disabled={busy} data-testid="login-submit">

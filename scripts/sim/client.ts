@@ -29,6 +29,8 @@ export interface SimClientOptions {
   thinkMs: MsRange;
   /** How long a WebSocket session lives before the client closes it (1000). */
   websocketHoldMs: MsRange;
+  /** Whether the injector may reset this client now (default: always). */
+  resetsOn?: () => boolean;
   /** Tells the fleet which token this client now holds (for targeted resets). */
   onToken?: (client: SimClient, token: string | null) => void;
 }
@@ -81,6 +83,7 @@ export class SimClient implements Resettable {
 
   injectReset(): boolean {
     if (!isResettable(this.state) || !this.live || !this.socket || this.socket.destroyed) return false;
+    if (this.o.resetsOn && !this.o.resetsOn()) return false;
     const socket = this.socket;
     this.gen += 1; // callbacks of the reset connection are stale from here on
     this.live = false;

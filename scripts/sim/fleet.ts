@@ -42,6 +42,8 @@ export interface FleetOptions {
   rampMs?: number;
   /** Fault injection. Default: 1 random reset per second of live SSE connection. */
   resets?: ResetScheduleOptions & { max?: number };
+  /** Whether resets are injected into the sessions of this server's clients right now (default: always); the demo's episodes. */
+  resetsOn?: (server: string) => boolean;
   /** Renegotiate on any server of the same mode (default) or only on the same server. */
   renegotiateAcrossServers?: boolean;
   /** Extra reporter options (flush interval, timeouts). */
@@ -145,6 +147,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         noLastEventIdShare: options.noLastEventIdShare ?? 0.25,
         thinkMs: options.thinkMs ?? [200, 1000],
         websocketHoldMs: options.websocketHoldMs ?? [100, 400],
+        resetsOn: options.resetsOn ? () => options.resetsOn!(server.name) : undefined,
         onToken: (c, token) => {
           const old = tokenOf.get(c);
           if (old) byToken.delete(old);

@@ -38,6 +38,8 @@ describe('dashboard', () => {
     await page.goto(`${app.url}/`);
     await page.waitForURL(/\/login\?next=/);
     await page.screenshot({ path: shot('01-login') });
+    // A demo user is told where the demo keeps its token.
+    assert.match(await page.locator('#login-hint').innerText(), /npm run demo.*adminToken.*data\/demo-credentials\.json/);
     await page.fill('[data-testid="login-token"]', 'dw_wrong_token_000000000000000000');
     await page.click('[data-testid="login-submit"]');
     await page.locator('#login-error').waitFor();
@@ -169,6 +171,25 @@ describe('dashboard', () => {
     await page.waitForURL((u) => !u.searchParams.has('token') && !u.searchParams.has('flag'));
     const csvHref = await page.locator('[data-testid="export-csv"]').getAttribute('href');
     assert.ok(csvHref && !/cursor=|limit=/.test(csvHref), csvHref ?? '');
+    // The window on screen as absolute instants (the page says now-1h): a later download covers
+    // the same hour, not the hour before the click. Minute-aligned like the list's own range.
+    const exported = new URL(csvHref, app.url).searchParams;
+    const [fromMs, toMs] = (['from', 'to'] as const).map((edge) => {
+      const v = exported.get(edge) ?? '';
+      assert.match(v, /^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/, `${edge} of ${csvHref}`);
+      return Date.parse(v);
+    });
+    assert.ok(toMs - fromMs >= 3_600_000 && toMs - fromMs <= 3_660_000, `${csvHref}: an hour, widened to whole minutes`);
+    assert.ok(Math.abs(toMs - Date.now()) < 5 * 60_000, `${csvHref}: ends about now`);
+    assert.equal(
+      new URL((await page.locator('[data-testid="export-json"]').getAttribute('href')) ?? '', app.url).searchParams.get('from'),
+      exported.get('from'),
+    );
+    // …and the page says which window that is.
+    assert.match(
+      await page.locator('[data-testid="export-window"]').innerText(),
+      /^Export this filter, \d{4}-\d\d-\d\d \d{2}:\d{2}( – \d{4}-\d\d-\d\d |–)\d{2}:\d{2}:$/,
+    );
     const csv = await context.request.get(`${app.url}${csvHref}`);
     assert.equal(csv.status(), 200);
     const lines = (await csv.text()).trim().split(/\r?\n/);

@@ -72,6 +72,12 @@ test('the demo seals its secrets, says what it does, and Ctrl+C ends Doorwatch a
     if (res.ok && ((await res.json()) as { total: number }).total > 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }
+  // Doorwatch refused none of its own fleet's requests or events. (The demo's terminal shows warnings
+  // and up only, so a 401 for a bad signature would no longer be seen in its output.)
+  const stats = (await (
+    await fetch(`http://127.0.0.1:${port}/api/v1/stats?from=now-15m&to=now`, { headers: { authorization: `Bearer ${creds.adminToken}` } })
+  ).json()) as { rejectedRequests: number; deadLetters: number };
+  assert.deepEqual({ rejectedRequests: stats.rejectedRequests, deadLetters: stats.deadLetters }, { rejectedRequests: 0, deadLetters: 0 });
   const before = groupMembers(pgid);
   // The demo (tsx and its node), Doorwatch's server, and whatever else the fleet started.
   assert.ok(before.length >= 2, `processes of the demo: ${before.join(', ')}`);
@@ -99,6 +105,9 @@ test('the demo seals its secrets, says what it does, and Ctrl+C ends Doorwatch a
   assert.match(output, /^build: (up to date|building the workspace packages and the Next\.js app)/m);
   assert.doesNotMatch(output, /stored unencrypted/);
   assert.doesNotMatch(output, /demo failed|Error:|\bat .+:\d+:\d+\)/);
-  // Doorwatch did not refuse its own fleet.
+  // Doorwatch did not refuse its own fleet (also checked through the stats above), and its request
+  // lines stay off the terminal (warnings and up only: one line per ingest POST was ~55 a second).
   assert.doesNotMatch(output, /invalid_signature|unknown server/i);
+  assert.doesNotMatch(output, /INFO[^\n]{0,16}request(?! failed)/);
+  assert.match(output, /kept in .*demo-credentials\.json as "adminToken"/);
 });

@@ -167,6 +167,7 @@ function sourceFiles(dir: string): string[] {
 const APP_SOURCES = [
   ...['lib', 'app', 'scripts', 'components'].flatMap((d) => sourceFiles(join(ROOT, d))),
   join(ROOT, 'instrumentation.ts'),
+  join(ROOT, 'instrumentation-node.ts'),
 ];
 
 test('every DOORWATCH_ name the code uses is a setting in the schema', () => {
