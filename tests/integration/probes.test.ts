@@ -242,4 +242,53 @@ describe('door probes through the API', () => {
     assert.equal((await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'DELETE' })).status, 204);
     assert.equal((await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'DELETE' })).status, 404);
   });
+
+  test('a paused target is skipped by the schedule, runs when asked, keeps its credential, and resumes', async () => {
+    const refusing = sims[0];
+    const history = async (name: string) => (await json<TProbeHistoryResponse>(`/api/v1/servers/${name}/probes`)).body;
+    const waitFor = async (what: string, ok: () => Promise<boolean>) => {
+      const until = Date.now() + 30_000;
+      while (Date.now() < until) {
+        if (await ok()) return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.fail(`${what} within 30 s`);
+    };
+    // Paused from the start (enabled: false) with a 1 s interval: due at every tick but for the pause.
+    const paused = await register('door-paused', `${refusing.url}/mcp`, {
+      enabled: false,
+      intervalSeconds: 1,
+      credential: { header: 'X-Probe-Key', value: CREDENTIAL },
+    });
+    assert.equal(paused.enabled, false);
+    // A running target set after it: two of its scheduled runs mean the schedule ticked at least twice since the pause.
+    await register('door-running', `${refusing.url}/mcp`, { enabled: true, intervalSeconds: 1 });
+    await waitFor('two scheduled runs of the running target', async () => (await history('door-running')).runs.length >= 2);
+    assert.equal((await history('door-paused')).runs.length, 0, 'the schedule skipped the paused target');
+
+    // Run now is an admin's deliberate check: it runs a paused target and leaves it paused.
+    const manual = await runNow('door-paused');
+    assert.equal(manual.status, 200);
+    assert.equal(manual.body.trigger, 'manual');
+    assert.equal(manual.body.verdict, 'pass');
+    const after = await history('door-paused');
+    assert.equal(after.target?.enabled, false);
+    assert.deepEqual(
+      after.runs.map((r) => r.trigger),
+      ['manual'],
+    );
+
+    // Resuming re-sends the target without a credential: the stored one is kept (and still never returned).
+    const resumed = await api('/api/v1/admin/servers/door-paused/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${refusing.url}/mcp`, intervalSeconds: 1, enabled: true }),
+    });
+    assert.equal(resumed.status, 200);
+    const view = (await resumed.json()) as { enabled: boolean; credentialHeader: string; credentialSet: boolean };
+    assert.deepEqual([view.enabled, view.credentialHeader, view.credentialSet], [true, 'X-Probe-Key', true]);
+    assert.ok(!JSON.stringify(view).includes(CREDENTIAL));
+    await waitFor('a scheduled run after resuming', async () => (await history('door-paused')).runs.some((r) => r.trigger === 'schedule'));
+    for (const name of ['door-paused', 'door-running'])
+      assert.equal((await api(`/api/v1/admin/servers/${name}/probe`, { method: 'DELETE' })).status, 204);
+  });
 });
