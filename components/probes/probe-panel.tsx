@@ -81,7 +81,12 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
   // Pausing re-sends the target with the schedule off; the credential is omitted, so the stored one stays.
   const pause = useMutation({
     mutationFn: (t: TProbeTargetView) =>
-      writes.setProbeTarget(server, { url: t.url, intervalSeconds: t.intervalSeconds, enabled: !t.enabled }),
+      writes.setProbeTarget(server, {
+        url: t.url,
+        intervalSeconds: t.intervalSeconds,
+        stepTimeoutSeconds: t.stepTimeoutSeconds,
+        enabled: !t.enabled,
+      }),
     onSuccess: refresh,
   });
   const remove = useMutation({ mutationFn: () => writes.clearProbeTarget(server), onSuccess: refresh });
@@ -105,6 +110,7 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
               </>
             )}{' '}
             · every {target.intervalSeconds % 60 === 0 ? `${target.intervalSeconds / 60} min` : fmtDuration(target.intervalSeconds * 1000)}{' '}
+            · steps give up after {target.stepTimeoutSeconds} s{' '}
             {!target.enabled && (
               <span className="chip warn" data-testid="probe-paused" title="The schedule skips this target; Run probe now still runs it">
                 paused
@@ -131,7 +137,13 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
             >
               {run.isPending ? 'Probing…' : 'Run probe now'}
             </button>
-            <button type="button" className="btn btn-xs" onClick={() => setEditing(!editing)} data-testid="probe-edit">
+            <button
+              type="button"
+              className="btn btn-xs"
+              onClick={() => setEditing(!editing)}
+              aria-expanded={editing}
+              data-testid="probe-edit"
+            >
               Edit
             </button>
             <button

@@ -3,7 +3,13 @@
 // is never read back, so editing keeps the stored one unless the admin replaces or removes it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type InputHTMLAttributes } from 'react';
-import type { TProbeTargetRequest, TProbeTargetView } from '@/lib/contract/api/probes';
+import {
+  PROBE_STEP_TIMEOUT_DEFAULT_SECONDS,
+  PROBE_STEP_TIMEOUT_MAX_SECONDS,
+  PROBE_STEP_TIMEOUT_MIN_SECONDS,
+  type TProbeTargetRequest,
+  type TProbeTargetView,
+} from '@/lib/contract/api/probes';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { useProbeHistory } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
@@ -161,6 +167,7 @@ export function ProbeTargetForm({
   const [server, setServer] = useState(fixedServer ?? servers?.[0] ?? '');
   const [url, setUrl] = useState(target?.url ?? '');
   const [interval, setIntervalText] = useState(String(target?.intervalSeconds ?? 300));
+  const [deadline, setDeadline] = useState(String(target?.stepTimeoutSeconds ?? PROBE_STEP_TIMEOUT_DEFAULT_SECONDS));
   const [enabled, setEnabled] = useState(target?.enabled ?? true);
   const stored = target?.credentialSet ?? false;
   const [mode, setMode] = useState<CredentialMode>(stored ? 'keep' : 'replace');
@@ -172,6 +179,7 @@ export function ProbeTargetForm({
       writes.setProbeTarget(server, {
         url: url.trim(),
         intervalSeconds: Number(interval),
+        stepTimeoutSeconds: Number(deadline),
         enabled,
         credential: credentialBody(mode, header, value),
       }),
@@ -228,6 +236,18 @@ export function ProbeTargetForm({
           type="number"
           min={1}
           required
+          style={{ width: 100 }}
+        />
+        <Field
+          label="Step deadline (seconds)"
+          value={deadline}
+          onChange={setDeadline}
+          testId="probe-form-step-timeout"
+          type="number"
+          min={PROBE_STEP_TIMEOUT_MIN_SECONDS}
+          max={PROBE_STEP_TIMEOUT_MAX_SECONDS}
+          required
+          title="How long each step may wait, the server's upgrade offer included; raise it for servers that offer the upgrade late"
           style={{ width: 100 }}
         />
         <label className="probe-form-check">

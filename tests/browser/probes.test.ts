@@ -123,7 +123,7 @@ describe('door probes on the Servers page', () => {
     const panel = page.locator('[data-testid="probe-panel-door-ui"]');
     const target = panel.locator('[data-testid="probe-target"]');
     await target.filter({ hasText: 'X-Probe-Key: set' }).waitFor();
-    assert.match(await target.innerText(), /every 5 min/);
+    assert.match(await target.innerText(), /every 5 min · steps give up after 20 s/);
     assert.ok(!(await page.content()).includes('ui-secret-6d02'), 'the credential is never on the page');
 
     // Edit: the stored credential is kept (not shown, not re-entered) while the interval changes.
@@ -135,11 +135,15 @@ describe('door probes on the Servers page', () => {
     );
     assert.equal(await edit.locator('[data-testid="probe-form-value"]').count(), 0);
     await edit.locator('[data-testid="probe-form-interval"]').fill('600');
+    await edit.locator('[data-testid="probe-form-step-timeout"]').fill('30');
     await edit.locator('[data-testid="probe-form-save"]').click();
     await edit.waitFor({ state: 'detached' });
     await target.filter({ hasText: 'every 10 min' }).waitFor();
     let stored = (await (await api('/api/v1/servers/door-ui/probes')).json()).target;
-    assert.deepEqual([stored.intervalSeconds, stored.credentialHeader, stored.credentialSet], [600, 'X-Probe-Key', true]);
+    assert.deepEqual(
+      [stored.intervalSeconds, stored.stepTimeoutSeconds, stored.credentialHeader, stored.credentialSet],
+      [600, 30, 'X-Probe-Key', true],
+    );
 
     // Replace credential: a new header and value, the old value never shown.
     await panel.locator('[data-testid="probe-edit"]').click();
@@ -158,7 +162,10 @@ describe('door probes on the Servers page', () => {
     await panel.locator('[data-testid="probe-paused"]').waitFor();
     assert.equal(await panel.locator('[data-testid="probe-pause"]').innerText(), 'Resume schedule');
     stored = (await (await api('/api/v1/servers/door-ui/probes')).json()).target;
-    assert.deepEqual([stored.enabled, stored.credentialHeader, stored.credentialSet], [false, 'X-Other-Key', true]);
+    assert.deepEqual(
+      [stored.enabled, stored.stepTimeoutSeconds, stored.credentialHeader, stored.credentialSet],
+      [false, 30, 'X-Other-Key', true],
+    );
 
     // Run now still runs a paused target, by hand.
     await panel.locator('[data-testid="probe-run-now"]').click();
@@ -224,6 +231,7 @@ describe('door probes on the Servers page', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1440, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0)); // the sticky top bar stays on top in a full-page shot
     await page.screenshot({ path: shot('20-servers-probe-1440-light'), fullPage: true });
   });
 

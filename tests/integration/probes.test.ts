@@ -243,6 +243,41 @@ describe('door probes through the API', () => {
     assert.equal((await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'DELETE' })).status, 404);
   });
 
+  test("each target's step deadline is its own: a late upgrade offer is inconclusive under 4 s and passes under the default 20 s", async () => {
+    const late = await startSimServer({
+      name: 'target-late',
+      mode: 'refusing',
+      reporter: null,
+      ledger: new Ledger(),
+      upgradeAfterMs: () => 4_500,
+      messageIntervalMs: 50,
+    });
+    sims.push(late);
+    const short = await register('door-late', `${late.url}/mcp`, { stepTimeoutSeconds: 4 });
+    assert.equal(short.stepTimeoutSeconds, 4);
+    const cut = await runNow('door-late');
+    assert.equal(cut.status, 200);
+    assert.equal(cut.body.verdict, 'inconclusive');
+    assert.equal(cut.body.result.steps[0].answer, 'error');
+    assert.match(cut.body.result.steps[0].detail ?? '', /no upgrade-accepted before the step deadline/);
+
+    // Omitted, the deadline is the default again (a PUT sets the whole target, like the interval).
+    const set = await api('/api/v1/admin/servers/door-late/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${late.url}/mcp`, enabled: false, intervalSeconds: 3600 }),
+    });
+    assert.equal(((await set.json()) as { stepTimeoutSeconds: number }).stepTimeoutSeconds, 20);
+    const full = await runNow('door-late');
+    assert.equal(full.body.verdict, 'pass', JSON.stringify(stepVerdicts(full.body)));
+    for (const stepTimeoutSeconds of [3, 61]) {
+      const refused = await api('/api/v1/admin/servers/door-late/probe', {
+        method: 'PUT',
+        body: JSON.stringify({ url: `${late.url}/mcp`, stepTimeoutSeconds }),
+      });
+      assert.equal(refused.status, 400, `stepTimeoutSeconds ${stepTimeoutSeconds}`);
+    }
+  });
+
   test('a paused target is skipped by the schedule, runs when asked, keeps its credential, and resumes', async () => {
     const refusing = sims[0];
     const history = async (name: string) => (await json<TProbeHistoryResponse>(`/api/v1/servers/${name}/probes`)).body;
