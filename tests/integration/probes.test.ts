@@ -32,13 +32,13 @@ const json = async <T>(path: string, init: RequestInit = {}): Promise<{ status: 
   return { status: res.status, body: (await res.json()) as T };
 };
 
-const sim = async (mode: ServerMode) => {
+const sim = async (mode: ServerMode, upgradeAfterMs = 30) => {
   const s = await startSimServer({
     name: `target-${mode}`,
     mode,
     reporter: null,
     ledger: new Ledger(),
-    upgradeAfterMs: () => 30,
+    upgradeAfterMs: () => upgradeAfterMs,
     messageIntervalMs: 10,
   });
   sims.push(s);
@@ -244,15 +244,7 @@ describe('door probes through the API', () => {
   });
 
   test("each target's step deadline is its own: a late upgrade offer is inconclusive under 4 s and passes under the default 20 s", async () => {
-    const late = await startSimServer({
-      name: 'target-late',
-      mode: 'refusing',
-      reporter: null,
-      ledger: new Ledger(),
-      upgradeAfterMs: () => 4_500,
-      messageIntervalMs: 50,
-    });
-    sims.push(late);
+    const late = await sim('refusing', 4_500);
     const short = await register('door-late', `${late.url}/mcp`, { stepTimeoutSeconds: 4 });
     assert.equal(short.stepTimeoutSeconds, 4);
     const cut = await runNow('door-late');
