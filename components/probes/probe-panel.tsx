@@ -1,22 +1,20 @@
 'use client';
-import { RelTime } from '@/components/rel-time';
 // A server's door probes on the Servers page: the target (credential shown as "set", never its
-// value), "Run probe now" for admins, pass/fail over time with durations, and a run's per-step
-// evidence with the probe's sessions and the redacted wire transcript.
-import { RowLink } from '@/components/row-link';
+// value), for admins "Run probe now", edit, pause and remove, pass/fail over time with durations,
+// and a run's per-step evidence (probe-steps.tsx).
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorState, Loading } from '@/components/states';
-import { sessionHref } from '@/components/sessions/sessions-view';
-import type { TProbeRunView } from '@/lib/contract/api/probes';
-import type { ProbeVerdict, StepVerdict } from '@/lib/contract/probe-result';
-import { fmtDateTime, fmtDuration, fmtInt, fmtLatency, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { ConfirmButton } from '@/components/panel';
+import type { TProbeRunView, TProbeTargetView } from '@/lib/contract/api/probes';
+import { fmtDateTime, fmtDuration, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useProbeHistory } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
-
-const TONE: Record<ProbeVerdict | StepVerdict, string> = { pass: 'good', fail: 'bad', inconclusive: 'warn', error: 'warn' };
+import { RunDetail, TONE } from './probe-steps';
+import { ApiErrorLine, ProbeTargetForm } from './probe-target-form';
+import { VERDICT_WORDS } from './probe-words';
 
 function RunStrip({
   runs,
@@ -46,7 +44,8 @@ function RunStrip({
           type="button"
           role="listitem"
           className={`chip ${TONE[r.verdict]}`}
-          title={`${fmtDateTime(r.startedAt, tz)} · ${r.verdict} · ${fmtDuration(r.durationMs)} · ${r.trigger}`}
+          title={`${fmtDateTime(r.startedAt, tz)} · ${VERDICT_WORDS[r.verdict]} · ${fmtDuration(r.durationMs)} · ${r.trigger === 'manual' ? 'run by hand' : 'scheduled'}`}
+          aria-label={`${fmtDateTime(r.startedAt, tz)}: ${VERDICT_WORDS[r.verdict]}`}
           onClick={() => onSelect(r.id)}
           data-testid={`probe-run-${r.verdict}`}
           style={{
@@ -62,104 +61,47 @@ function RunStrip({
   );
 }
 
-function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode }) {
-  const { link } = useUrlState();
-  return (
-    <div data-testid="probe-run-detail">
-      <p className="small">
-        <span className={`chip ${TONE[run.verdict]}`}>{run.verdict}</span> <RelTime value={run.startedAt} tz={tz} testId="probe-run-at" /> ·{' '}
-        {fmtDuration(run.durationMs)} · {run.trigger}
-      </p>
-      <div className="table-wrap">
-        <table className="table small">
-          <thead>
-            <tr>
-              <th>Step</th>
-              <th>Expected</th>
-              <th>Observed</th>
-              <th>Verdict</th>
-              <th className="num">Latency</th>
-              <th>Sessions</th>
-              <th>Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.result.steps.map((step, i) => {
-              const c = run.result.classification.steps[i];
-              return (
-                <tr key={step.step} data-testid={`probe-step-${step.step}`}>
-                  <td className="mono">{step.step}</td>
-                  <td>{c?.expected}</td>
-                  <td>{step.answer}</td>
-                  <td>
-                    <span className={`chip ${TONE[c?.verdict ?? 'error']}`}>
-                      {c?.verdict} · {c?.finding}
-                    </span>
-                  </td>
-                  <td className="num">{fmtLatency(step.latencyMs)}</td>
-                  <td>
-                    {step.tokens.map((t) => (
-                      <RowLink
-                        key={t}
-                        href={sessionHref(link, { server: run.server, token: t })}
-                        className="mono small"
-                        title={t}
-                        style={{ marginRight: 6 }}
-                      >
-                        {shortToken(t, 10)}
-                      </RowLink>
-                    ))}
-                  </td>
-                  <td className="small">
-                    {c?.reason}
-                    <details>
-                      <summary className="small muted">
-                        transcript ({step.transcript.entries.length}
-                        {step.transcript.omitted ? ` + ${step.transcript.omitted} omitted` : ''})
-                      </summary>
-                      <pre
-                        className="mono small"
-                        data-testid="probe-transcript"
-                        style={{ whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}
-                      >
-                        {step.transcript.entries.map((e) => `${String(e.t).padStart(5)} ms ${e.dir} ${e.text}`).join('\n')}
-                      </pre>
-                    </details>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </div>
-  );
-}
-
 export function ProbePanel({ server, admin }: { server: string; admin: boolean }) {
   const { global } = useUrlState();
   const q = useProbeHistory(server, global.refresh);
   const client = useQueryClient();
   const [selected, setSelected] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: queryKeys.probes(server) });
+    void client.invalidateQueries({ queryKey: queryKeys.servers() });
+  };
   const run = useMutation({
     mutationFn: () => writes.runProbe(server),
     onSuccess: (r) => {
       setSelected(r.id);
-      void client.invalidateQueries({ queryKey: queryKeys.probes(server) });
-      void client.invalidateQueries({ queryKey: queryKeys.servers() });
+      refresh();
     },
   });
+  // Pausing re-sends the target with the schedule off; the credential is omitted, so the stored one stays.
+  const pause = useMutation({
+    mutationFn: (t: TProbeTargetView) =>
+      writes.setProbeTarget(server, {
+        url: t.url,
+        intervalSeconds: t.intervalSeconds,
+        stepTimeoutSeconds: t.stepTimeoutSeconds,
+        enabled: !t.enabled,
+      }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({ mutationFn: () => writes.clearProbeTarget(server), onSuccess: refresh });
   if (q.isPending) return <Loading />;
   if (q.isError && !q.data) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
   const { target, runs } = q.data;
   if (!target && runs.length === 0) return null;
   const shown = runs.find((r) => r.id === selected) ?? runs[0] ?? null;
+  const failed = run.error ?? pause.error ?? remove.error;
   return (
     <section className="panel stack probe-panel" data-testid={`probe-panel-${server}`}>
       <div className="page-head">
         <h2 className="mono">{server} · door probe</h2>
         {target ? (
-          <span className="small muted" data-testid="probe-target">
+          <span className="small muted probe-target" data-testid="probe-target">
             <code>{target.url}</code>
             {target.credentialHeader && (
               <>
@@ -167,8 +109,13 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
                 · {target.credentialHeader}: {target.credentialSet ? 'set' : 'not set'}
               </>
             )}{' '}
-            · every {fmtDuration(target.intervalSeconds * 1000)}
-            {target.enabled ? '' : ' (schedule off)'}
+            · every {target.intervalSeconds % 60 === 0 ? `${target.intervalSeconds / 60} min` : fmtDuration(target.intervalSeconds * 1000)}{' '}
+            · steps give up after {target.stepTimeoutSeconds} s{' '}
+            {!target.enabled && (
+              <span className="chip warn" data-testid="probe-paused" title="The schedule skips this target; Run probe now still runs it">
+                paused
+              </span>
+            )}
             {target.credentialWarning && (
               <span className="warn" role="note" data-testid="probe-credential-warning">
                 {' '}
@@ -180,22 +127,46 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
           <span className="small muted">no target (history only)</span>
         )}
         {admin && target && (
-          <button
-            type="button"
-            className="btn btn-primary btn-xs"
-            onClick={() => run.mutate()}
-            disabled={run.isPending}
-            data-testid="probe-run-now"
-          >
-            {run.isPending ? 'Probing…' : 'Run probe now'}
-          </button>
+          <span className="probe-actions">
+            <button
+              type="button"
+              className="btn btn-primary btn-xs"
+              onClick={() => run.mutate()}
+              disabled={run.isPending}
+              data-testid="probe-run-now"
+            >
+              {run.isPending ? 'Probing…' : 'Run probe now'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-xs"
+              onClick={() => setEditing(!editing)}
+              aria-expanded={editing}
+              data-testid="probe-edit"
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="btn btn-xs"
+              onClick={() => pause.mutate(target)}
+              disabled={pause.isPending}
+              data-testid="probe-pause"
+            >
+              {target.enabled ? 'Pause schedule' : 'Resume schedule'}
+            </button>
+            <span data-testid="probe-remove">
+              <ConfirmButton
+                label="Remove"
+                question={`Remove the door probe of ${server}? Its past runs stay until retention.`}
+                onConfirm={() => remove.mutate()}
+              />
+            </span>
+          </span>
         )}
       </div>
-      {run.isError && (
-        <div className="form-error" role="alert">
-          {run.error instanceof Error ? run.error.message : String(run.error)}
-        </div>
-      )}
+      {admin && target && editing && <ProbeTargetForm server={server} target={target} onDone={() => setEditing(false)} />}
+      {failed && <ApiErrorLine error={failed} what={run.error ? 'The probe did not run' : 'Not changed'} />}
       {runs.length === 0 ? (
         <p className="small muted">No run yet.</p>
       ) : (
@@ -209,6 +180,31 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
         </>
       )}
       {shown && <RunDetail run={shown} tz={global.tz} />}
+    </section>
+  );
+}
+
+/** Admins add a target to a server that has none (the panels above edit the existing ones). */
+export function AddProbeTarget({ servers }: { servers: string[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="panel probe-panel stack" data-testid="probe-add">
+      <div className="page-head">
+        <h2>Door probes</h2>
+        <span className="small muted">A probe checks in seconds whether a server refuses a resume at the upgrade boundary.</span>
+        {!open && (
+          <button
+            type="button"
+            className="btn btn-xs"
+            onClick={() => setOpen(true)}
+            data-testid="probe-add-open"
+            disabled={!servers.length}
+          >
+            Add a probe target
+          </button>
+        )}
+      </div>
+      {open && <ProbeTargetForm servers={servers} target={null} onDone={() => setOpen(false)} />}
     </section>
   );
 }

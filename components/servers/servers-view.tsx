@@ -1,6 +1,6 @@
 'use client';
 import { ServerTable } from '@/components/overview/server-table';
-import { ProbePanel } from '@/components/probes/probe-panel';
+import { AddProbeTarget, ProbePanel } from '@/components/probes/probe-panel';
 import { fmtInt } from '@/lib/ui/format';
 import { useMe, useServers } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -32,6 +32,7 @@ export function ServersView() {
       <section className="panel">
         <ServerTable query={q} />
       </section>
+      {admin && q.data && <AddProbeTarget servers={servers.map((s) => s.name)} />}
       {servers.map((s) => (
         <ProbePanel key={s.name} server={s.name} admin={admin} />
       ))}

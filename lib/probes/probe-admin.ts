@@ -44,7 +44,12 @@ export async function setProbeTarget(db: Db, server: string, body: TProbeTargetR
       `intervalSeconds must be at least ${Math.ceil(min / 1000)} (DOORWATCH_PROBE_MIN_INTERVAL_MS)`,
     );
   return toProbeTargetView(
-    await upsertProbeTarget(db.sql, server, { url, credential: body.credential, intervalMs, enabled: body.enabled }, Date.now()),
+    await upsertProbeTarget(
+      db.sql,
+      server,
+      { url, credential: body.credential, intervalMs, enabled: body.enabled, stepTimeoutMs: body.stepTimeoutSeconds * 1000 },
+      Date.now(),
+    ),
   );
 }
 

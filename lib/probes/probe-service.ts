@@ -22,7 +22,7 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
       `server "${server}" has no probe target; set one with PUT /api/v1/admin/servers/${server}/probe`,
     );
   const credential = await probeCredential(db.sql, server);
-  const result = await runProbe({ url: target.url, credential }, options);
+  const result = await runProbe({ url: target.url, credential }, { stepTimeoutMs: target.stepTimeoutMs, ...options });
   const runId = randomUUID();
   const now = Date.now();
   // The engine writes well-formed events; checking them here keeps the ingest contract the only door.

@@ -19,6 +19,7 @@ export function toProbeTargetView(t: StoredProbeTarget): TProbeTargetView {
     credentialWarning: t.credentialInClear ? CREDENTIAL_IN_CLEAR : null,
     intervalSeconds: Math.round(t.intervalMs / 1000),
     enabled: t.enabled,
+    stepTimeoutSeconds: Math.round(t.stepTimeoutMs / 1000),
     lastRunAt: t.lastRunAt === null ? null : toIsoMs(t.lastRunAt),
     createdAt: toIsoMs(t.createdAt),
     updatedAt: toIsoMs(t.updatedAt),

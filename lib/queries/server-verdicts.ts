@@ -84,15 +84,18 @@ export function combineVerdict(c: VerdictCounts, probe: TServerProbeSummary | nu
   const at = probe && clock(probe.startedAt, nowMs);
   const trafficText = traffic === 'naive' ? `${plural(naiveSessions, 'session')} observed` : `${plural(c.refused, 'session')} refused`;
 
+  const other =
+    probe?.verdict === 'fail' && !probeNaive
+      ? `; probe at ${at} failed (${[...new Set(probe.failedSteps.map((s) => s.finding))].join(', ')})`
+      : '';
+  const inconclusive = probe?.verdict === 'inconclusive' ? `; probe at ${at} inconclusive` : '';
   if (probeNaive || traffic === 'naive') {
     const parts = [probeNaive ? `probe at ${at}` : null, traffic === 'naive' ? trafficText : null].filter(Boolean);
     const evidence: TVerdictEvidence = probeNaive && traffic === 'naive' ? 'probe_and_traffic' : probeNaive ? 'probe' : 'traffic';
     const passed = !probeNaive && probe?.verdict === 'pass' ? ` (the probe at ${at} passed)` : '';
-    return { verdict: 'naive', evidence, text: `resumes naively — ${parts.join(', and ')}${passed}` };
+    // Naive traffic stands whatever the latest probe says, but a later probe that proved nothing is named.
+    return { verdict: 'naive', evidence, text: `resumes naively — ${parts.join(', and ')}${passed}${other}${inconclusive}` };
   }
-  const other =
-    probe?.verdict === 'fail' ? `; probe at ${at} failed (${[...new Set(probe.failedSteps.map((s) => s.finding))].join(', ')})` : '';
-  const inconclusive = probe?.verdict === 'inconclusive' ? `; probe at ${at} inconclusive` : '';
   if (probe?.verdict === 'pass') {
     const probed = `probed ${ago(nowMs - Date.parse(probe.startedAt))}`;
     if (traffic === 'refuses')

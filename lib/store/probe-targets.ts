@@ -14,6 +14,7 @@ export interface ProbeTargetInput {
   credential?: { header: string; value: string } | null;
   intervalMs: number;
   enabled: boolean;
+  stepTimeoutMs: number;
 }
 
 /** A stored target as readers see it: never the credential value. */
@@ -26,6 +27,7 @@ export interface StoredProbeTarget {
   credentialInClear: boolean;
   intervalMs: number;
   enabled: boolean;
+  stepTimeoutMs: number;
   lastRunAt: number | null;
   createdAt: number;
   updatedAt: number;
@@ -38,6 +40,7 @@ interface Row {
   credentialValue: string | null;
   intervalMs: unknown;
   enabled: unknown;
+  stepTimeoutMs: unknown;
   lastRunAt: unknown;
   createdAt: unknown;
   updatedAt: unknown;
@@ -51,6 +54,7 @@ const fromRow = (r: Row): StoredProbeTarget => ({
   credentialInClear: r.credentialValue !== null && !isSealed(r.credentialValue),
   intervalMs: Number(r.intervalMs),
   enabled: Number(r.enabled) === 1,
+  stepTimeoutMs: Number(r.stepTimeoutMs),
   lastRunAt: r.lastRunAt === null ? null : Number(r.lastRunAt),
   createdAt: Number(r.createdAt),
   updatedAt: Number(r.updatedAt),
@@ -66,11 +70,11 @@ export async function upsertProbeTarget(
   const header = input.credential?.header ?? null;
   const value = input.credential ? sealSecret(input.credential.value, settings().DOORWATCH_SECRET_KEY) : null;
   await sql.execute(
-    `INSERT INTO ${T} ("server", "url", "credentialHeader", "credentialValue", "intervalMs", "enabled", "lastRunAt", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)
+    `INSERT INTO ${T} ("server", "url", "credentialHeader", "credentialValue", "intervalMs", "enabled", "stepTimeoutMs", "lastRunAt", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
      ON CONFLICT ("server") DO UPDATE SET "url" = excluded."url", "intervalMs" = excluded."intervalMs", "enabled" = excluded."enabled",
-       "updatedAt" = excluded."updatedAt"${keep ? '' : ', "credentialHeader" = excluded."credentialHeader", "credentialValue" = excluded."credentialValue"'}`,
-    [server, input.url, header, value, input.intervalMs, input.enabled ? 1 : 0, now, now],
+       "stepTimeoutMs" = excluded."stepTimeoutMs", "updatedAt" = excluded."updatedAt"${keep ? '' : ', "credentialHeader" = excluded."credentialHeader", "credentialValue" = excluded."credentialValue"'}`,
+    [server, input.url, header, value, input.intervalMs, input.enabled ? 1 : 0, input.stepTimeoutMs, now, now],
   );
   return (await readProbeTarget(sql, server))!;
 }

@@ -9,7 +9,14 @@
 import type { z } from 'zod';
 import type { RouteContract } from '@/lib/contract/api/route-contract';
 import { loginRoute, logoutRoute, operatorCreateRoute, operatorRevokeRoute } from '@/lib/contract/api/routes/access';
-import { probeRunRoute, secretRotateRoute, serverAddRoute, serverRemoveRoute } from '@/lib/contract/api/routes/admin';
+import {
+  probeRunRoute,
+  probeTargetClearRoute,
+  probeTargetSetRoute,
+  secretRotateRoute,
+  serverAddRoute,
+  serverRemoveRoute,
+} from '@/lib/contract/api/routes/admin';
 import {
   alertRuleCreateRoute,
   alertRuleDeleteRoute,
@@ -68,6 +75,8 @@ export const writes = {
   rotateSecret: (server: string, body: Body<typeof secretRotateRoute> = {}) => send(secretRotateRoute, { params: { server }, body }),
   removeServer: (server: string) => send(serverRemoveRoute, { params: { server } }),
   runProbe: (server: string) => send(probeRunRoute, { params: { server } }),
+  setProbeTarget: (server: string, body: Body<typeof probeTargetSetRoute>) => send(probeTargetSetRoute, { params: { server }, body }),
+  clearProbeTarget: (server: string) => send(probeTargetClearRoute, { params: { server } }),
 
   createAlertRule: (body: Body<typeof alertRuleCreateRoute>) => send(alertRuleCreateRoute, { body }),
   updateAlertRule: (id: string, body: Body<typeof alertRuleUpdateRoute>) => send(alertRuleUpdateRoute, { params: { id }, body }),

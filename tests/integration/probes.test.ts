@@ -32,13 +32,13 @@ const json = async <T>(path: string, init: RequestInit = {}): Promise<{ status: 
   return { status: res.status, body: (await res.json()) as T };
 };
 
-const sim = async (mode: ServerMode) => {
+const sim = async (mode: ServerMode, upgradeAfterMs = 30) => {
   const s = await startSimServer({
     name: `target-${mode}`,
     mode,
     reporter: null,
     ledger: new Ledger(),
-    upgradeAfterMs: () => 30,
+    upgradeAfterMs: () => upgradeAfterMs,
     messageIntervalMs: 10,
   });
   sims.push(s);
@@ -241,5 +241,81 @@ describe('door probes through the API', () => {
     assert.ok(runs.every((r) => r.trigger === 'schedule' && r.verdict === 'pass'));
     assert.equal((await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'DELETE' })).status, 204);
     assert.equal((await api('/api/v1/admin/servers/door-scheduled/probe', { method: 'DELETE' })).status, 404);
+  });
+
+  test("each target's step deadline is its own: a late upgrade offer is inconclusive under 4 s and passes under the default 20 s", async () => {
+    const late = await sim('refusing', 4_500);
+    const short = await register('door-late', `${late.url}/mcp`, { stepTimeoutSeconds: 4 });
+    assert.equal(short.stepTimeoutSeconds, 4);
+    const cut = await runNow('door-late');
+    assert.equal(cut.status, 200);
+    assert.equal(cut.body.verdict, 'inconclusive');
+    assert.equal(cut.body.result.steps[0].answer, 'error');
+    assert.match(cut.body.result.steps[0].detail ?? '', /no upgrade-accepted before the step deadline/);
+
+    // Omitted, the deadline is the default again (a PUT sets the whole target, like the interval).
+    const set = await api('/api/v1/admin/servers/door-late/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${late.url}/mcp`, enabled: false, intervalSeconds: 3600 }),
+    });
+    assert.equal(((await set.json()) as { stepTimeoutSeconds: number }).stepTimeoutSeconds, 20);
+    const full = await runNow('door-late');
+    assert.equal(full.body.verdict, 'pass', JSON.stringify(stepVerdicts(full.body)));
+    for (const stepTimeoutSeconds of [3, 61]) {
+      const refused = await api('/api/v1/admin/servers/door-late/probe', {
+        method: 'PUT',
+        body: JSON.stringify({ url: `${late.url}/mcp`, stepTimeoutSeconds }),
+      });
+      assert.equal(refused.status, 400, `stepTimeoutSeconds ${stepTimeoutSeconds}`);
+    }
+  });
+
+  test('a paused target is skipped by the schedule, runs when asked, keeps its credential, and resumes', async () => {
+    const refusing = sims[0];
+    const history = async (name: string) => (await json<TProbeHistoryResponse>(`/api/v1/servers/${name}/probes`)).body;
+    const waitFor = async (what: string, ok: () => Promise<boolean>) => {
+      const until = Date.now() + 30_000;
+      while (Date.now() < until) {
+        if (await ok()) return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.fail(`${what} within 30 s`);
+    };
+    // Paused from the start (enabled: false) with a 1 s interval: due at every tick but for the pause.
+    const paused = await register('door-paused', `${refusing.url}/mcp`, {
+      enabled: false,
+      intervalSeconds: 1,
+      credential: { header: 'X-Probe-Key', value: CREDENTIAL },
+    });
+    assert.equal(paused.enabled, false);
+    // A running target set after it: two of its scheduled runs mean the schedule ticked at least twice since the pause.
+    await register('door-running', `${refusing.url}/mcp`, { enabled: true, intervalSeconds: 1 });
+    await waitFor('two scheduled runs of the running target', async () => (await history('door-running')).runs.length >= 2);
+    assert.equal((await history('door-paused')).runs.length, 0, 'the schedule skipped the paused target');
+
+    // Run now is an admin's deliberate check: it runs a paused target and leaves it paused.
+    const manual = await runNow('door-paused');
+    assert.equal(manual.status, 200);
+    assert.equal(manual.body.trigger, 'manual');
+    assert.equal(manual.body.verdict, 'pass');
+    const after = await history('door-paused');
+    assert.equal(after.target?.enabled, false);
+    assert.deepEqual(
+      after.runs.map((r) => r.trigger),
+      ['manual'],
+    );
+
+    // Resuming re-sends the target without a credential: the stored one is kept (and still never returned).
+    const resumed = await api('/api/v1/admin/servers/door-paused/probe', {
+      method: 'PUT',
+      body: JSON.stringify({ url: `${refusing.url}/mcp`, intervalSeconds: 1, enabled: true }),
+    });
+    assert.equal(resumed.status, 200);
+    const view = (await resumed.json()) as { enabled: boolean; credentialHeader: string; credentialSet: boolean };
+    assert.deepEqual([view.enabled, view.credentialHeader, view.credentialSet], [true, 'X-Probe-Key', true]);
+    assert.ok(!JSON.stringify(view).includes(CREDENTIAL));
+    await waitFor('a scheduled run after resuming', async () => (await history('door-paused')).runs.some((r) => r.trigger === 'schedule'));
+    for (const name of ['door-paused', 'door-running'])
+      assert.equal((await api(`/api/v1/admin/servers/${name}/probe`, { method: 'DELETE' })).status, 204);
   });
 });

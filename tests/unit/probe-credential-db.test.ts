@@ -35,7 +35,13 @@ after(async () => {
 test('a credential kept in clear is flagged, then sealed at start-up once a key is set', async () => {
   delete process.env.DOORWATCH_SECRET_KEY;
   reloadSettings();
-  const input = { url: 'http://127.0.0.1:1/mcp', credential: { header: 'X-Key', value: 'k-secret-1' }, intervalMs: 300_000, enabled: true };
+  const input = {
+    url: 'http://127.0.0.1:1/mcp',
+    credential: { header: 'X-Key', value: 'k-secret-1' },
+    intervalMs: 300_000,
+    enabled: true,
+    stepTimeoutMs: 20_000,
+  };
   const stored = await upsertProbeTarget(db.sql, 'probed', input, Date.now());
   assert.match(toProbeTargetView(stored).credentialWarning ?? '', /stored unencrypted: set DOORWATCH_SECRET_KEY/);
   assert.deepEqual(await sealProbeCredentials(db.sql), { sealed: 0, inClear: 1 });

@@ -63,6 +63,18 @@ test('a probe failing for another reason or inconclusive leaves the traffic verd
   });
 });
 
+test('naive traffic with a later inconclusive or otherwise failed probe says so, not only the naive evidence', () => {
+  assert.deepEqual(combineVerdict(naive, probe('inconclusive'), NOW), {
+    verdict: 'naive',
+    evidence: 'traffic',
+    text: 'resumes naively — 3 sessions observed; probe at 10:42 inconclusive',
+  });
+  assert.equal(
+    combineVerdict(naive, probe('fail', [{ step: 'cursor_before_door', finding: 'over_refusal' }]), NOW).text,
+    'resumes naively — 3 sessions observed; probe at 10:42 failed (over_refusal)',
+  );
+});
+
 test('without a probe the verdict is the traffic verdict', () => {
   assert.equal(combineVerdict(refusing, null, NOW).verdict, 'refuses');
   assert.equal(combineVerdict(naive, null, NOW).text, 'resumes naively — 3 sessions observed');

@@ -5,6 +5,12 @@ import { ZProbeResult, PROBE_VERDICTS } from '@/lib/contract/probe-result';
 import { ZIsoMs, zLimitParam, zListTotal } from './common';
 import { zRepeatable } from './route-contract';
 
+/** A step's deadline per target: the default fits a server that offers its upgrade up to ~15 s after opening. */
+export const PROBE_STEP_TIMEOUT_DEFAULT_SECONDS = 20;
+export const PROBE_STEP_TIMEOUT_MIN_SECONDS = 4;
+/** A run-now request waits for the whole run: four steps of at most this (and their cleanup). */
+export const PROBE_STEP_TIMEOUT_MAX_SECONDS = 60;
+
 export const ZProbeTargetRequest = z.object({
   /** The MCP endpoint on the upgrade extension, http(s), no credentials in it. */
   url: z.string().max(2048),
@@ -19,6 +25,12 @@ export const ZProbeTargetRequest = z.object({
     .max(7 * 24 * 3600)
     .default(300),
   enabled: z.boolean().default(true),
+  /** How long each of the four steps may take, the wait for the server's upgrade offer included; at least the idle wait (3 s) plus a second. */
+  stepTimeoutSeconds: z
+    .int()
+    .min(PROBE_STEP_TIMEOUT_MIN_SECONDS)
+    .max(PROBE_STEP_TIMEOUT_MAX_SECONDS)
+    .default(PROBE_STEP_TIMEOUT_DEFAULT_SECONDS),
 });
 export type TProbeTargetRequest = z.output<typeof ZProbeTargetRequest>;
 
@@ -32,6 +44,7 @@ export const ZProbeTargetView = z.object({
   credentialWarning: z.string().nullable(),
   intervalSeconds: z.int(),
   enabled: z.boolean(),
+  stepTimeoutSeconds: z.int(),
   lastRunAt: ZIsoMs.nullable(),
   createdAt: ZIsoMs,
   updatedAt: ZIsoMs,
