@@ -3,6 +3,8 @@ export interface Palette {
   refused: string;
   naive: string;
   pending: string;
+  /** The pending amber dark enough for text (4.5:1 on the panel; the bar colour is not): --warn. */
+  pendingText: string;
   dual: string;
   deadlock: string;
   reneg: string;
@@ -23,6 +25,7 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
     refused: '#23834a',
     naive: '#c4302b',
     pending: '#c98a00',
+    pendingText: '#955f00',
     dual: '#7048c4',
     deadlock: '#c4302b',
     reneg: '#2563c9',
@@ -41,6 +44,7 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
     refused: '#4fc283',
     naive: '#f26b62',
     pending: '#e3a63b',
+    pendingText: '#e3a63b',
     dual: '#a98bf0',
     deadlock: '#f26b62',
     reneg: '#6ea4ff',
