@@ -113,9 +113,12 @@ export function RulesPanel({ admin }: { admin: boolean }) {
                       className={`chip ${STATE_TONE[r.status.state]}`}
                       title={`value ${fmtValue(r.status.value)}, evaluated ${fmtDateTime(r.status.evaluatedAt, global.tz)}`}
                     >
-                      {r.status.state}
-                      {r.firingServers.length > 0 && !r.server ? ` on ${r.firingServers.join(', ')}` : ''} since{' '}
-                      <RelTime value={r.status.since} tz={global.tz} />
+                      {/* One inline box: a chip is a flex box, which would drop the space before the time. */}
+                      <span>
+                        {r.status.state}
+                        {r.firingServers.length > 0 && !r.server ? ` on ${r.firingServers.join(', ')}` : ''} since{' '}
+                        <RelTime value={r.status.since} tz={global.tz} />
+                      </span>
                     </span>
                   ) : (
                     <span className="chip">not evaluated yet</span>

@@ -3,6 +3,7 @@
 // hysteresis across refreshes and on the ticking clock), and the deadlock idle time that keeps
 // counting in the browser.
 import { RowLink } from '@/components/row-link';
+import { Term } from '@/components/term';
 import { useEffect, useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { alarmLevel, alarmSample, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
@@ -119,7 +120,18 @@ export function AlarmBanner({
       data-sample-at={alarm.sample.at}
       data-server-now={serverNow}
     >
-      <span className="alarm-count num">{fmtInt(stuck)}</span>
+      <Term
+        className="alarm-figure"
+        testId="alarm-count"
+        hint={
+          stuck > 0
+            ? 'Sessions stuck at the upgrade boundary right now: a naive resume left them waiting for a handshake.'
+            : 'No session is stuck right now; the banner stays amber because a deadlock or a naive answer happened in this range.'
+        }
+      >
+        <span className="alarm-count num">{fmtInt(stuck)}</span>
+        <span className="alarm-count-label">stuck now</span>
+      </Term>
       <div className="alarm-text">
         {/* Announced when the headline changes; the details tick every second and would be read out each time. */}
         <strong role="alert" data-testid="alarm-headline">

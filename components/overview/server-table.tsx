@@ -5,12 +5,19 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable } from '@/components/panel';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TServerListResponse, TServerVerdict, TServerView } from '@/lib/contract/api/servers';
-import { fmtInt } from '@/lib/ui/format';
+import { Term, Tip } from '@/components/term';
+import { FLAG_HINTS, FLAG_LABELS, fmtInt } from '@/lib/ui/format';
+import { useId } from 'react';
 import { useUrlState } from '@/lib/ui/url-state';
 
 const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: string }> = {
   refuses: { label: 'refuses ✓', tone: 'good', title: 'Every answered boundary resume was refused with session-superseded' },
-  naive: { label: 'naive ✗', tone: 'bad', title: 'Seen: a naive resume, a dual negotiation or a burned-token reuse' },
+  naive: {
+    label: 'resumes naively ✗',
+    tone: 'bad',
+    title:
+      'After offering the WebSocket upgrade it accepted a resume instead of refusing it (or negotiated twice, or took a refused token back): clients can get stuck',
+  },
   unknown: { label: 'unknown', tone: '', title: 'No answered boundary resume and no checked SSE resume yet' },
   resumes_correctly: {
     label: 'resumes correctly ✓',
@@ -28,9 +35,9 @@ const VERDICT: Record<TServerVerdict, { label: string; tone: string; title: stri
 export function VerdictChip({ verdict }: { verdict: TServerVerdict }) {
   const v = VERDICT[verdict];
   return (
-    <span className={`chip verdict ${v.tone}`} title={v.title} data-testid={`verdict-${verdict}`}>
+    <Term hint={v.title} className={`chip verdict ${v.tone}`} testId={`verdict-${verdict}`}>
       {v.label}
-    </span>
+    </Term>
   );
 }
 
@@ -55,9 +62,9 @@ function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLin
     [r.checkedResumes, 'checked', undefined, false],
     [r.lossyResumes, 'lossy', 'lossy_resume', true],
     [r.idleResumes, 'idle', 'idle_resume', true],
-    [r.conflictSessions, '409 second resumer', 'resume_conflict', false],
-    [r.endedSessionResumes, '404 ended session', 'resume_after_end', false],
-    [r.unknownCursorSessions, '400 unknown cursor', 'unknown_cursor', false],
+    [r.conflictSessions, FLAG_LABELS.resume_conflict, 'resume_conflict', false],
+    [r.endedSessionResumes, FLAG_LABELS.resume_after_end, 'resume_after_end', false],
+    [r.unknownCursorSessions, FLAG_LABELS.unknown_cursor, 'unknown_cursor', false],
     [r.abandonedSessions, 'abandoned', 'abandoned', false],
   ];
   const shown = parts.filter(([n]) => n > 0);
@@ -67,11 +74,23 @@ function ResumptionCell({ r, flagLink }: { r: TServerView['resumption']; flagLin
       {shown.map(([n, label, flag, bad], i) => (
         <span key={label}>
           {i > 0 && ' · '}
-          <RowLink href={flagLink(flag)} className={bad ? 'bad-text' : ''}>
-            {fmtInt(n)} {label}
-          </RowLink>
+          <ResumptionPart n={n} label={label} flag={flag} bad={bad} href={flagLink(flag)} />
         </span>
       ))}
+    </span>
+  );
+}
+
+/** One part of the SSE resumes cell: a link to its sessions, with the flag explained on hover and focus. */
+function ResumptionPart({ n, label, flag, bad, href }: { n: number; label: string; flag?: string; bad: boolean; href: string }) {
+  const id = useId();
+  const hint = flag ? FLAG_HINTS[flag] : 'Resumes whose answer could be checked against the events the server held.';
+  return (
+    <span className="term">
+      <RowLink href={href} className={bad ? 'bad-text' : ''} aria-describedby={id}>
+        {fmtInt(n)} {label}
+      </RowLink>
+      <Tip id={id}>{hint}</Tip>
     </span>
   );
 }
@@ -152,7 +171,13 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
           <th className="num">Dual</th>
           <th className="num">Burned reuse</th>
           {!compact && <th>SSE resumes</th>}
-          {!compact && <th>Rejected (range)</th>}
+          {!compact && (
+            <th>
+              <Term hint="Requests from this server's reporters that Doorwatch refused in the selected time range (bad signature, clock skew, …), and the latest reason.">
+                Refused at ingest
+              </Term>
+            </th>
+          )}
           {!compact && <th>Registered</th>}
         </>
       }

@@ -38,16 +38,15 @@ export function ServersView() {
       ))}
       <p className="small muted">
         Verdicts cover all stored data, not only the selected time range. <strong>refuses</strong>: every answered boundary resume got{' '}
-        <code>session-superseded</code>. <strong>naive</strong>: at least one naive resume, dual negotiation or reuse of a burned token.{' '}
-        Servers never seen at the boundary (e.g. the official MCP SDK) are judged by their ordinary resumes:{' '}
+        <code>session-superseded</code>. <strong>resumes naively</strong>: at least one naive resume, dual negotiation or reuse of a burned
+        token. Servers never seen at the boundary (e.g. the official MCP SDK) are judged by their ordinary resumes:{' '}
         <strong>resumes correctly</strong>, <strong>lossy resumes</strong> (fewer events replayed than the store held after the cursor) or{' '}
         <strong>idle resumes</strong> (200 and nothing, while events were pending). <strong>unknown</strong>: nothing of either kind has
         been answered yet. The text beside a verdict says what it rests on: the latest door probe (“probed 2 min ago”), observed traffic, or
         both; a probe that shows a naive answer makes the verdict naive, a passed one makes an untested server “refuses”.{' '}
         <strong>⚠ N lost</strong>: the server’s reporters dropped or gave up on N events before sending them, so its numbers may be
-        incomplete.
-        <strong>Rejected</strong>: its ingest requests Doorwatch refused in the selected range, and the latest reason (the sender only ever
-        sees a generic 401).
+        incomplete. <strong>Refused at ingest</strong>: its ingest requests Doorwatch refused in the selected range, and the latest reason
+        (the sender only ever sees a generic 401).
       </p>
       {q.data && q.data.unknownServers.count > 0 && (
         <p className="notice small" role="status" data-testid="unknown-server-rejections">

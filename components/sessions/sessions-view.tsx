@@ -6,7 +6,18 @@ import { ServerSelect } from '@/components/server-select';
 import type { TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
-import { FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtDuration, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { Tip } from '@/components/term';
+import {
+  FLAG_HINTS,
+  FLAG_LABELS,
+  STATE_LABELS,
+  fmtDateTime,
+  fmtDuration,
+  fmtLatency,
+  fmtInt,
+  shortToken,
+  type TimeZoneMode,
+} from '@/lib/ui/format';
 import { useSessions } from '@/lib/ui/queries';
 import { sessionExportUrl } from '@/lib/ui/query-defs';
 import { splitList } from '@/lib/ui/list-paging';
@@ -217,26 +228,37 @@ export function SessionsView() {
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="synthetic-select">Probe sessions</label>
+          <div className="field term">
+            <label htmlFor="synthetic-select">Door-probe sessions</label>
             <select
               id="synthetic-select"
               className="select"
+              aria-describedby="synthetic-tip"
               value={synthetic}
               onChange={(e) => set({ synthetic: e.target.value === 'include' ? null : e.target.value, cursor: null })}
               data-testid="synthetic-select"
             >
-              <option value="include">Included</option>
+              <option value="include">Shown</option>
               <option value="exclude">Hidden</option>
-              <option value="only">Only probes</option>
+              <option value="only">Only these</option>
             </select>
+            <Tip id="synthetic-tip">
+              Sessions Doorwatch opened itself to test a server’s door (Servers page, door probes); they never count in the figures.
+            </Tip>
           </div>
           <div className="field" role="group" aria-label="Flags (all must match)">
             <span className="small muted">Flags</span>
             {[...SESSION_FLAGS, ...RESUMPTION_FLAGS].map((f) => (
-              <label key={f} className="flag-toggle" title={`Only sessions flagged ${FLAG_LABELS[f]}`}>
-                <input type="checkbox" checked={flags.includes(f)} onChange={() => toggleFlag(f)} data-testid={`flag-${f}`} />
+              <label key={f} className="flag-toggle term">
+                <input
+                  type="checkbox"
+                  checked={flags.includes(f)}
+                  onChange={() => toggleFlag(f)}
+                  aria-describedby={`flag-tip-${f}`}
+                  data-testid={`flag-${f}`}
+                />
                 {flags.includes(f) ? <FlagChip flag={f} /> : <span className="chip">{FLAG_LABELS[f]}</span>}
+                <Tip id={`flag-tip-${f}`}>Show only sessions where: {FLAG_HINTS[f]}</Tip>
               </label>
             ))}
           </div>

@@ -1,6 +1,7 @@
 'use client';
 import { useIsFetching } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Tip } from '@/components/term';
 import { DataAge, useLiveUpdates } from './live-updates';
 import { REFRESH_MODES, type RefreshMode } from '@/lib/ui/global-params';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -24,15 +25,20 @@ export function RefreshPicker() {
   useLiveUpdates(global.refresh);
   return (
     <div className="refresh">
-      <span
-        className={`refresh-dot ${fetching > 0 ? 'busy' : ''}`}
-        role="status"
-        aria-live="polite"
-        data-testid="refresh-indicator"
-        data-fetching={fetching > 0 ? 'true' : 'false'}
-        title={fetching > 0 ? 'Refreshing…' : paused ? 'Auto-refresh paused while the tab is hidden' : 'Up to date'}
-      >
-        <span className="sr-only">{fetching > 0 ? 'Refreshing' : paused ? 'Paused' : 'Idle'}</span>
+      {/* The loading light: its state in words for screen readers, what it means on hover and focus. */}
+      <span className="term" tabIndex={0} aria-describedby="refresh-tip">
+        <span
+          className={`refresh-dot ${fetching > 0 ? 'busy' : ''}`}
+          role="status"
+          aria-live="polite"
+          data-testid="refresh-indicator"
+          data-fetching={fetching > 0 ? 'true' : 'false'}
+        >
+          <span className="sr-only">
+            {fetching > 0 ? 'Loading data' : paused ? 'Auto-refresh paused while the tab is hidden' : 'Not loading'}
+          </span>
+        </span>
+        <Tip id="refresh-tip">Loading light: blue and pulsing while the page fetches data, grey when it is not.</Tip>
       </span>
       <DataAge refresh={global.refresh} tz={global.tz} />
       <label className="sr-only" htmlFor="refresh-select">

@@ -71,13 +71,20 @@ export function ThemeToggle() {
         className="btn btn-ghost"
         onClick={cycleTheme}
         title={`Theme: ${choice === 'system' ? `system (${theme})` : theme} — click to switch (d)`}
-        aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        aria-label={`Theme: ${theme} (switch to ${theme === 'dark' ? 'light' : 'dark'})`}
         data-testid="theme-toggle"
       >
-        {theme === 'dark' ? '☾' : '☀'}
+        <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span>
+        {theme === 'dark' ? 'Dark' : 'Light'}
       </button>
       {choice !== 'system' && (
-        <button type="button" className="btn btn-ghost btn-xs" onClick={() => applyTheme('system')} title="Follow the system theme">
+        <button
+          type="button"
+          className="btn btn-ghost btn-xs"
+          onClick={() => applyTheme('system')}
+          title="Follow the system theme"
+          aria-label="Theme: follow the system"
+        >
           auto
         </button>
       )}

@@ -100,10 +100,27 @@ export const FLAG_LABELS: Record<string, string> = {
   // Resumption health (servers with or without the upgrade).
   lossy_resume: 'lossy resume',
   idle_resume: 'idle resume',
-  resume_conflict: '409 second resumer',
-  resume_after_end: '404 resume after end',
-  unknown_cursor: '400 unknown cursor',
+  resume_conflict: 'second resume refused (409)',
+  resume_after_end: 'resume after end (404)',
+  unknown_cursor: 'unknown resume point (400)',
   abandoned: 'abandoned',
+};
+
+/** One line per flag in plain words, for a newcomer (the flag filters' and the servers' tips). */
+export const FLAG_HINTS: Record<string, string> = {
+  boundary: 'The client resumed after the server had offered the WebSocket upgrade (upgrade.accepted): the moment that decides.',
+  refused: 'At that moment the server refused the resume (session-superseded), the correct answer: the client starts over.',
+  naive_resume: 'At that moment the server accepted the resume and handed back an idle SSE stream: the client may wait until its timeout.',
+  dual_negotiation: 'A reconnect without Last-Event-ID got a second upgrade offer for the same session.',
+  deadlock: 'Client and server each waited for the other (an idle stream until the idle timeout).',
+  renegotiated: 'The client opened a new session with a fresh token after this one.',
+  burned_token_reuse: 'A token the server had already refused was used again.',
+  lossy_resume: 'A resume replayed fewer events than the server still held after Last-Event-ID: events were lost.',
+  idle_resume: 'A resume answered 200 but sent nothing, while the server held events for it.',
+  resume_conflict: 'A second client tried to resume a stream that was still connected; the server said no (409 Conflict).',
+  resume_after_end: 'A resume came after the session had ended; the server answered 404 Not Found.',
+  unknown_cursor: 'A resume named an event id (Last-Event-ID) the server did not know; it answered 400 Bad Request.',
+  abandoned: 'The client left without closing the session; the server ended it as abandoned.',
 };
 
 export const STATE_LABELS: Record<string, string> = {

@@ -3,6 +3,8 @@ export interface Palette {
   refused: string;
   naive: string;
   pending: string;
+  /** The pending amber dark enough for text (4.5:1 on the panel; the bar colour is not): --warn. */
+  pendingText: string;
   dual: string;
   deadlock: string;
   reneg: string;
@@ -23,6 +25,7 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
     refused: '#23834a',
     naive: '#c4302b',
     pending: '#c98a00',
+    pendingText: '#955f00',
     dual: '#7048c4',
     deadlock: '#c4302b',
     reneg: '#2563c9',
@@ -41,6 +44,7 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
     refused: '#4fc283',
     naive: '#f26b62',
     pending: '#e3a63b',
+    pendingText: '#e3a63b',
     dual: '#a98bf0',
     deadlock: '#f26b62',
     reneg: '#6ea4ff',
@@ -58,12 +62,15 @@ export const PALETTES: Record<'light' | 'dark', Palette> = {
 };
 
 /**
- * Series colours for charts split by server, chosen to stay apart from each other in both themes.
- * The status colours above (red naive, green refused) mean an outcome, so servers get their own set.
+ * Series colours for charts split by server, in both themes: teal, magenta, olive, brown, cyan, pink.
+ * The meaning colours above (red naive, green refused, amber unanswered, violet dual, blue
+ * renegotiated, grey drops) say what happened, so a server never wears one: each server colour is at
+ * least ΔE2000 15 from every meaning colour, 12 from the other server colours, and 3:1 against the
+ * panel (tests/unit/server-colors.test.ts). Slot i is the same hue in both themes.
  */
 export const SERVER_COLORS: Record<'light' | 'dark', readonly string[]> = {
-  light: ['#2563c9', '#d97706', '#0f8f7e', '#8b3fd9', '#d03a86', '#5f8f12', '#0a86a8', '#9a5b13'],
-  dark: ['#6ea4ff', '#f0a23a', '#3cc9b4', '#b48cf5', '#f27ab7', '#9bd14a', '#4cc3e3', '#d19a5a'],
+  light: ['#0e7c86', '#b8327f', '#6b7d12', '#7a4b26', '#1b98b4', '#d86aa9'],
+  dark: ['#2bb8b0', '#e36bc0', '#c9cf4a', '#b9835a', '#6fd6e8', '#f7a8d0'],
 };
 
 /** The "other" series (servers beyond the top few). */

@@ -21,7 +21,7 @@ export function SideLegend() {
         </span>
       ))}
       <span>
-        <span style={{ color: pal.pending, fontWeight: 700 }}>┆</span> door = upgrade.accepted
+        <span style={{ color: pal.pendingText, fontWeight: 700 }}>┆</span> door = upgrade.accepted
       </span>
       <span>
         <span style={{ color: pal.deadlock, fontWeight: 700 }}>≠</span> client and server disagree

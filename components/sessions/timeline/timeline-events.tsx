@@ -54,7 +54,7 @@ export function TimelineEvents({ layout, events, sides, pal, tz, selected, onSel
             x={note.x}
             y={note.y}
             fontSize={note.fontSize}
-            fill={isBoundary ? pal.pending : s.door && !isAnswer ? undefined : colour}
+            fill={isBoundary ? pal.pendingText : s.door && !isAnswer ? undefined : colour}
             className={s.door && !isBoundary && !isAnswer ? 'door-label' : undefined}
             data-testid="timeline-label"
             fontWeight={600}
