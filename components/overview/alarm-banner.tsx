@@ -2,6 +2,7 @@
 // The overview's alarm: state plus recency, naming the server (lib/ui/alarm decides, with
 // hysteresis across refreshes and on the ticking clock), and the deadlock idle time that keeps
 // counting in the browser.
+import { keepWhole } from '@/components/keep-whole';
 import { RowLink } from '@/components/row-link';
 import { useEffect, useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
@@ -98,11 +99,11 @@ export function AlarmBanner({
       <div className="alarm-text">
         {/* Announced when the headline changes; the details tick every second and would be read out each time. */}
         <strong role="alert" data-testid="alarm-headline">
-          {text.headline}
+          {keepWhole(text.headline)}
         </strong>
         <span className="small" data-testid="alarm-details">
           {' '}
-          · {text.details.join(' · ')}
+          · {keepWhole(text.details.join(' · '))}
         </span>
         {stuck > 0 && (
           <div className="small">
