@@ -187,6 +187,7 @@ export function SeriesChart({
               yAxisId="r"
               orientation="right"
               mirror
+              className="axis-inside"
               stroke={pal.axis}
               tick={{ fill: pal.muted, fontSize: 11 }}
               tickLine={false}
