@@ -100,6 +100,17 @@ function useCloseOnOutside(open: boolean, close: () => void) {
   }, [open, close]);
 }
 
+/** On a phone the sections scroll sideways in their row: the current one is scrolled into it. */
+function useActiveNavInView(pathname: string) {
+  useEffect(() => {
+    const nav = document.querySelector<HTMLElement>('header.topbar .nav');
+    const active = nav?.querySelector<HTMLElement>('.nav-link.active');
+    if (!nav || !active || nav.scrollWidth <= nav.clientWidth) return;
+    // Not scrollIntoView: it could scroll the page as well.
+    nav.scrollLeft = Math.max(0, active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2);
+  }, [pathname]);
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
   const { pathname, global, set, link } = useUrlState();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -108,6 +119,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     moreOpen,
     useCallback(() => setMoreOpen(false), []),
   );
+  useActiveNavInView(pathname);
   const me = useMe();
   const showHelp = useCallback(() => setHelpOpen(true), []);
   useShortcuts(showHelp);

@@ -192,6 +192,15 @@ describe('layout at every width', () => {
         // Escape closes the menu.
         await page.keyboard.press('Escape');
         await page.locator('[data-testid="sign-out"]').waitFor({ state: 'hidden' });
+        // The current section is scrolled into its row, the last one too.
+        await page.goto(`${app.url}/settings`);
+        await page.locator('[data-testid="operators-table"]').waitFor();
+        const inView = await page.evaluate(() => {
+          const nav = document.querySelector('header.topbar .nav')!.getBoundingClientRect();
+          const active = document.querySelector('header.topbar .nav-link.active')!.getBoundingClientRect();
+          return active.left >= nav.left - 1 && active.right <= nav.right + 1;
+        });
+        assert.ok(inView, 'the Settings link is in view in the scrolled section row');
       } finally {
         await context.close();
       }
