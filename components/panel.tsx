@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
+import { TableScroll } from './table-scroll';
 
 /** A titled panel: `<section class="panel">` labelled by its `<h2>`, with an optional aside in the head. */
 export function Panel({ id, title, aside, children }: { id: string; title: ReactNode; aside?: ReactNode; children: ReactNode }) {
   return (
     <section className="panel" aria-labelledby={id}>
       <div className="panel-head">
-        <h2 id={id}>{title}</h2>
+        {/* The whole title on hover when a narrow panel ellipsizes it. */}
+        <h2 id={id} title={typeof title === 'string' ? title : undefined}>
+          {title}
+        </h2>
         {aside != null && aside !== false && <span className="aside">{aside}</span>}
       </div>
       {children}
@@ -13,7 +17,7 @@ export function Panel({ id, title, aside, children }: { id: string; title: React
   );
 }
 
-/** A scrollable data table: the head row's cells go in `head`, the body rows are the children. */
+/** A data table that scrolls sideways with a cue when too wide: the head row's cells go in `head`, the body rows are the children. */
 export function DataTable({
   testId,
   className,
@@ -26,14 +30,14 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className="table-wrap">
+    <TableScroll>
       <table className={className ? `data ${className}` : 'data'} data-testid={testId}>
         <thead>
           <tr>{head}</tr>
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -42,9 +42,9 @@ interface Props {
   markers?: readonly ChartMarker[];
 }
 
-/** Width of each value axis and the gap after the right one: the same in every chart. */
+/** Width of the left value axis and the room right of the plot (half a time label): the same in every chart. */
 const AXIS_WIDTH = 44;
-const AXIS_GAP = 4;
+const RIGHT_ROOM = 16;
 
 function Tip({
   active,
@@ -144,9 +144,11 @@ export function SeriesChart({
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart
           data={data}
-          // Every chart keeps room for a right axis (drawn or not) and the same left axis width, so
-          // the plot areas of all panels line up and a bucket sits at the same x in each.
-          margin={{ top: 6, right: hasRight ? AXIS_GAP : AXIS_GAP + AXIS_WIDTH, bottom: 0, left: -14 }}
+          // Every chart has the same left axis width and right room, so the plot areas of all panels
+          // line up and a bucket sits at the same x in each. A right (rate) axis is drawn inside the
+          // plot (mirror) rather than beside it: a gutter kept for it left single-axis charts 50 px
+          // of nothing on the right (15% of a phone's width).
+          margin={{ top: 6, right: RIGHT_ROOM, bottom: 0, left: -14 }}
           barCategoryGap={1}
           onClick={(state) => {
             if (barHit.current) {
@@ -184,6 +186,8 @@ export function SeriesChart({
             <YAxis
               yAxisId="r"
               orientation="right"
+              mirror
+              className="axis-inside"
               stroke={pal.axis}
               tick={{ fill: pal.muted, fontSize: 11 }}
               tickLine={false}

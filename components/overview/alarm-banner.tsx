@@ -2,6 +2,7 @@
 // The overview's alarm: state plus recency, naming the server (lib/ui/alarm decides, with
 // hysteresis across refreshes and on the ticking clock), and the deadlock idle time that keeps
 // counting in the browser.
+import { keepWhole } from '@/components/keep-whole';
 import { RowLink } from '@/components/row-link';
 import { Term } from '@/components/term';
 import { useEffect, useState } from 'react';
@@ -135,11 +136,11 @@ export function AlarmBanner({
       <div className="alarm-text">
         {/* Announced when the headline changes; the details tick every second and would be read out each time. */}
         <strong role="alert" data-testid="alarm-headline">
-          {text.headline}
+          {keepWhole(text.headline)}
         </strong>
         <span className="small" data-testid="alarm-details">
           {' '}
-          · {text.details.join(' · ')}
+          · {keepWhole(text.details.join(' · '))}
           <AsOf stale={stale} tz={tz} />
         </span>
         {stuck > 0 && (

@@ -2,7 +2,7 @@
 // Boundary entries per bucket, by answer (refused, naive resume, unanswered) or by server.
 import type { RefObject } from 'react';
 import { Panel } from '@/components/panel';
-import { LegendAndList, OverviewChart, type ChartFrame } from './chart-frame';
+import { ListLink, OverviewChart, type ChartFrame } from './chart-frame';
 import { CHARTS } from './chart-specs';
 
 export function BoundaryPanel({
@@ -18,7 +18,7 @@ export function BoundaryPanel({
     <Panel
       id="h-boundary"
       title={frame.split === 'server' ? 'Boundary entries by server' : 'Boundary entries by answer'}
-      aside={<LegendAndList spec={CHARTS.boundary} frame={frame} />}
+      aside={<ListLink spec={CHARTS.boundary} frame={frame} />}
     >
       <div className="panel-body">
         {/* Measured for the shared axis: every chart on the page is this wide. */}

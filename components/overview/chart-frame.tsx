@@ -118,18 +118,22 @@ export function OverviewChart({ spec, frame, bucketMs }: { spec: ChartSpec; fram
         onBucketClick={(a, b, flag, barServer) => frame.drill(a, b, flag, spec.flag, barServer)}
         markers={frame.markers}
       />
+      {/* Below the chart, not in the panel's head: a long legend (split by server) wrapped the head and
+          pushed one panel's chart lower than its neighbour's. */}
+      {!spec.caption && (
+        <div className="chart-legend">
+          <Legend series={v.series} testId={`legend-${spec.testId}`} />
+        </div>
+      )}
     </>
   );
 }
 
-/** A panel's aside: the legend of what its chart draws and a link to the sessions it counts. */
-export function LegendAndList({ spec, frame }: { spec: ChartSpec; frame: ChartFrame }) {
+/** A panel's aside: a link to the sessions its chart counts (the legend is under the chart). */
+export function ListLink({ spec, frame }: { spec: ChartSpec; frame: ChartFrame }) {
   return (
-    <>
-      <Legend series={frame.view(spec).series} testId={`legend-${spec.testId}`} />
-      <RowLink href={frame.sessionsLink({ flag: spec.flag })} title={spec.listTitle}>
-        list →
-      </RowLink>
-    </>
+    <RowLink href={frame.sessionsLink({ flag: spec.flag })} title={spec.listTitle} className="nowrap">
+      list →
+    </RowLink>
   );
 }

@@ -98,8 +98,8 @@ export const CHARTS = {
   },
 } satisfies Record<string, ChartSpec>;
 
-/** Horizontal room a chart's axes take from its box (series-chart.tsx: 44 px each side, -14 px margin, 4 px gap). */
-export const CHART_AXES_PX = 44 - 14 + 44 + 4;
+/** Horizontal room a chart's axes take from its box (series-chart.tsx: a 44 px left axis, -14 px margin, 16 px right). */
+export const CHART_AXES_PX = 44 - 14 + 16;
 
 export function toRows(stats: TStatsResponse): SeriesRow[] {
   return stats.series.map((b) => ({

@@ -3,7 +3,7 @@
 import { Panel } from '@/components/panel';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtDuration } from '@/lib/ui/format';
-import { LegendAndList, OverviewChart, type ChartFrame } from './chart-frame';
+import { ListLink, OverviewChart, type ChartFrame } from './chart-frame';
 import { CHARTS } from './chart-specs';
 
 export function DeadlocksPanel({ frame, stats: s }: { frame: ChartFrame; stats: TStatsResponse }) {
@@ -11,7 +11,7 @@ export function DeadlocksPanel({ frame, stats: s }: { frame: ChartFrame; stats: 
     <Panel
       id="h-deadlocks"
       title={frame.split === 'server' ? 'Deadlocks by server' : 'Deadlocks & dual negotiations'}
-      aside={<LegendAndList spec={CHARTS.deadlocks} frame={frame} />}
+      aside={<ListLink spec={CHARTS.deadlocks} frame={frame} />}
     >
       <div className="panel-body">
         <OverviewChart spec={CHARTS.deadlocks} frame={frame} bucketMs={s.bucketMs} />

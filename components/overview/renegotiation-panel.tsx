@@ -3,7 +3,7 @@
 import { Panel } from '@/components/panel';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { fmtLatency, fmtPct } from '@/lib/ui/format';
-import { LegendAndList, OverviewChart, type ChartFrame } from './chart-frame';
+import { ListLink, OverviewChart, type ChartFrame } from './chart-frame';
 import { CHARTS } from './chart-specs';
 import { PctStrip, fmtPercentileMethod } from './figures';
 
@@ -13,7 +13,7 @@ export function RenegotiationPanel({ frame, stats: s }: { frame: ChartFrame; sta
     <Panel
       id="h-reneg"
       title={frame.split === 'server' ? 'Renegotiations by server' : 'Renegotiations'}
-      aside={<LegendAndList spec={CHARTS.renegotiations} frame={frame} />}
+      aside={<ListLink spec={CHARTS.renegotiations} frame={frame} />}
     >
       <div className="panel-body">
         <PctStrip

@@ -158,6 +158,7 @@ export function ServerTable({ query, compact = false }: { query: UseQueryResult<
   return (
     <DataTable
       testId="server-table"
+      className={compact ? undefined : 'server-table-full'}
       head={
         <>
           <th>Server</th>

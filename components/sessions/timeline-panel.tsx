@@ -104,7 +104,7 @@ export function TimelinePanel({
         )}
       </div>
       <EventTable events={events} sides={sides} tz={tz} selected={selected} onSelect={setSelected} />
-      <div className="pager small">
+      <div className="panel-note small">
         Times in {tzLabel(tz)}. Sides are derived from the events: after <code>upgrade.accepted</code> both ends are past the door; a resume
         there must be refused.
       </div>

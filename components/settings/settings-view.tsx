@@ -3,6 +3,7 @@ import { RelTime } from '@/components/rel-time';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
+import { TableScroll } from '@/components/table-scroll';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { ZRegisteredServersResponse } from '@/lib/contract/api/admin-servers';
 import { OPERATOR_ROLES, type TOperatorRole } from '@/lib/contract/api/operators';
@@ -159,7 +160,7 @@ function ServersAdmin() {
       ) : (q.data?.servers ?? []).length === 0 ? (
         <Empty title="No servers registered" />
       ) : (
-        <div className="table-wrap">
+        <TableScroll>
           <table className="data" data-testid="admin-servers">
             <thead>
               <tr>
@@ -210,7 +211,7 @@ function ServersAdmin() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </>
   );
@@ -274,7 +275,7 @@ function OperatorsAdmin() {
       ) : q.isError ? (
         <ErrorState error={q.error} onRetry={() => void q.refetch()} />
       ) : (
-        <div className="table-wrap">
+        <TableScroll>
           <table className="data" data-testid="operators-table">
             <thead>
               <tr>
@@ -326,7 +327,7 @@ function OperatorsAdmin() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </>
   );

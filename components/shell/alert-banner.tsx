@@ -1,5 +1,6 @@
 'use client';
 // Firing alerts on every page (and notifications that finally failed), linking to the Alerts page.
+import { keepWhole } from '@/components/keep-whole';
 import { RowLink } from '@/components/row-link';
 import { useAlertRules } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -16,7 +17,7 @@ export function AlertBanner() {
         {firing.length > 0 && (
           <strong>
             {firing.length === 1 ? 'Alert firing' : `${firing.length} alerts firing`}:{' '}
-            {firing.map((r) => `${r.name} on ${r.firingServers.join(', ')}`).join('; ')}
+            {keepWhole(firing.map((r) => `${r.name} on ${r.firingServers.join(', ')}`).join('; '))}
           </strong>
         )}
         {failed > 0 && (

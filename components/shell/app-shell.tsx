@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { tzLabel } from '@/lib/ui/format';
 import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
@@ -84,9 +84,45 @@ function UserMenu() {
   );
 }
 
+/** Closes the top bar's "⋯" menu on Escape or a press outside it (and outside its toggle). */
+function useCloseOnOutside(open: boolean, close: () => void) {
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!(e.target instanceof Element) || !e.target.closest('.toolbar-more, .more-toggle')) close();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    document.addEventListener('pointerdown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open, close]);
+}
+
+/** On a phone the sections scroll sideways in their row: the current one is scrolled into it. */
+function useActiveNavInView(pathname: string) {
+  useEffect(() => {
+    const nav = document.querySelector<HTMLElement>('header.topbar .nav');
+    const active = nav?.querySelector<HTMLElement>('.nav-link.active');
+    if (!nav || !active || nav.scrollWidth <= nav.clientWidth) return;
+    // Not scrollIntoView: it could scroll the page as well.
+    nav.scrollLeft = Math.max(0, active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2);
+  }, [pathname]);
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
   const { pathname, global, set, link } = useUrlState();
   const [helpOpen, setHelpOpen] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  useCloseOnOutside(
+    moreOpen,
+    useCallback(() => setMoreOpen(false), []),
+  );
+  useActiveNavInView(pathname);
   const me = useMe();
   const showHelp = useCallback(() => setHelpOpen(true), []);
   const { stale } = useStaleness();
@@ -119,26 +155,42 @@ export function AppShell({ children }: { children: ReactNode }) {
         <div className="toolbar">
           <TimeRangePicker />
           <RefreshPicker />
+          {/* On a phone these four sit behind "⋯" so the top bar keeps to two rows; wider, the wrapper
+              is display: contents and they stand in the toolbar as before. */}
           <button
             type="button"
-            className="btn btn-ghost btn-xs tz-toggle"
-            onClick={() => set({ tz: global.tz === 'utc' ? null : 'utc' }, 'replace')}
-            title={`Times shown in ${tzLabel(global.tz)} — click to switch (u)`}
-            data-testid="tz-toggle"
+            className="btn btn-ghost btn-icon more-toggle"
+            aria-expanded={moreOpen}
+            aria-controls="toolbar-more"
+            aria-label="More: time zone, theme, shortcuts, sign out"
+            title="Time zone, theme, shortcuts, sign out"
+            onClick={() => setMoreOpen((o) => !o)}
+            data-testid="more-toggle"
           >
-            {global.tz === 'utc' ? 'UTC' : 'Local'}
+            ⋯
           </button>
-          <ThemeToggle />
-          <button
-            type="button"
-            className="btn btn-ghost btn-icon"
-            onClick={showHelp}
-            title="Keyboard shortcuts (?)"
-            aria-label="Keyboard shortcuts"
-          >
-            ?
-          </button>
-          <UserMenu />
+          <div className="toolbar-more" id="toolbar-more" data-open={moreOpen ? 'true' : undefined}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-xs tz-toggle"
+              onClick={() => set({ tz: global.tz === 'utc' ? null : 'utc' }, 'replace')}
+              title={`Times shown in ${tzLabel(global.tz)} — click to switch (u)`}
+              data-testid="tz-toggle"
+            >
+              {global.tz === 'utc' ? 'UTC' : 'Local'}
+            </button>
+            <ThemeToggle />
+            <button
+              type="button"
+              className="btn btn-ghost btn-icon"
+              onClick={showHelp}
+              title="Keyboard shortcuts (?)"
+              aria-label="Keyboard shortcuts"
+            >
+              ?
+            </button>
+            <UserMenu />
+          </div>
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1} data-stale={stale || undefined}>

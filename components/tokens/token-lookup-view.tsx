@@ -7,6 +7,7 @@ import { sessionHref } from '@/components/sessions/sessions-view';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { fmtMatchCount } from '@/lib/ui/format';
 import { RelTime } from '@/components/rel-time';
+import { TableScroll } from '@/components/table-scroll';
 import { useTokenLookup } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 
@@ -46,7 +47,7 @@ export function TokenLookupView({ token }: { token: string }) {
             No server has reported a token starting with <code>{token}</code>.
           </Empty>
         ) : (
-          <div className="table-wrap">
+          <TableScroll>
             <table className="data">
               <thead>
                 <tr>
@@ -79,7 +80,7 @@ export function TokenLookupView({ token }: { token: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </div>

@@ -1,0 +1,146 @@
+// What the layout tests look for on any page, in general terms rather than per component: text cut
+// by its own box without an ellipsis and a title, a table column out of view with no cue that more
+// exists, a panel head on more than one line, a chart's empty right gutter, inline code made a line of
+// its own, a hyphenated name broken across lines, and (on a phone) the top bar's rows.
+import type { Page } from 'playwright-core';
+
+// The checks run in the page as a string: the test's transpiler would wrap nested named functions
+// in a helper the page lacks.
+const PAGE_CHECKS = `(({ headsOneLine }) => {
+  const out = [];
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const name = (el) => (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+  /** The distinct line tops of an element's text (a wrap adds one). */
+  const lines = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = [];
+    for (const r of range.getClientRects()) {
+      if (r.width < 1) continue;
+      if (!tops.some((t) => Math.abs(t - r.top) < 10)) tops.push(r.top);
+    }
+    return tops.length;
+  };
+
+  // 1. Text cut by its own box: allowed only as an ellipsis with the whole text in a title.
+  for (const el of document.querySelectorAll('table.data th, table.data td, .panel-head h2, .panel-head .aside, .chip, .btn, .tile-label, .trp-label')) {
+    if (!visible(el) || el.scrollWidth <= el.clientWidth + 1) continue;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX === 'visible' && cs.overflow === 'visible') continue;
+    const titled = el.closest('[title]');
+    if (cs.textOverflow === 'ellipsis' && titled) continue;
+    out.push('clipped text "' + name(el) + '" (' + el.scrollWidth + ' px in ' + el.clientWidth + ')');
+  }
+
+  // 2. A table column out of view (past the scroll box's edge, or not displayed) needs a visible cue.
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (!visible(wrap)) continue;
+    const box = wrap.getBoundingClientRect();
+    const heads = [...wrap.querySelectorAll('thead th')];
+    const hidden = heads.filter((th) => getComputedStyle(th).display === 'none' || th.getBoundingClientRect().right > box.right + 1);
+    if (hidden.length === 0) continue;
+    const cue = wrap.parentElement && wrap.parentElement.querySelector('[data-testid="table-more"]');
+    if (!cue || !visible(cue))
+      out.push('table ' + (wrap.querySelector('table').dataset.testid || '') + ': ' + hidden.map(name).join(', ') + ' out of view, no cue');
+  }
+
+  // 3. A panel head is one line (neighbouring panels' bodies start level).
+  if (headsOneLine)
+    for (const head of document.querySelectorAll('.panel-head')) {
+      if (!visible(head)) continue;
+      const kids = [...head.children].filter(visible);
+      const rects = kids.map((k) => k.getBoundingClientRect());
+      const oneRow = rects.length === 0 || Math.max(...rects.map((r) => r.top)) < Math.min(...rects.map((r) => r.bottom));
+      const wrapped = kids.filter((k) => lines(k) > 1);
+      if (!oneRow || wrapped.length)
+        out.push('panel head "' + name(head) + '" on more than one line' + (wrapped.length ? ' (' + wrapped.map(name).join(', ') + ' wraps)' : ''));
+    }
+
+  // 4. A chart's plot reaches its right edge unless a right axis' labels stand in the room.
+  for (const chart of document.querySelectorAll('.chart')) {
+    const svg = chart.querySelector('svg.recharts-surface');
+    const grid = chart.querySelector('.recharts-cartesian-grid');
+    if (!svg || !grid || !visible(svg)) continue;
+    const plotRight = grid.getBoundingClientRect().right;
+    const gutter = svg.getBoundingClientRect().right - plotRight;
+    const used = [...chart.querySelectorAll('.recharts-yAxis-tick-labels text')].some((t) => t.getBoundingClientRect().left >= plotRight - 1);
+    if (gutter > 20 && !used) out.push('chart ' + chart.dataset.testid + ': ' + Math.round(gutter) + ' px empty right gutter');
+  }
+
+  // 5. Inline code in running text: a flex parent makes it a line (or block) of its own.
+  for (const code of document.querySelectorAll('code')) {
+    const parent = code.parentElement;
+    if (!parent || !visible(code) || !getComputedStyle(parent).display.includes('flex')) continue;
+    if ([...parent.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      out.push('inline code "' + name(code) + '" is a flex item of its sentence');
+  }
+
+  // 6. A hyphenated name (a server, a token) in an alarm is never broken across lines.
+  for (const box of document.querySelectorAll('.alarm-text')) {
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/\\S+-\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.push('"' + m[0] + '" broken across lines in the alarm');
+      }
+    }
+  }
+  return out;
+})`;
+
+/** Every layout problem the page shows now (an empty list when none). */
+export function layoutProblems(page: Page, opts: { headsOneLine: boolean }): Promise<string[]> {
+  return page.evaluate(`${PAGE_CHECKS}(${JSON.stringify(opts)})`);
+}
+
+/**
+ * The layout problems once the page has settled: the table cues appear after the tables are measured,
+ * so a problem counts only if it is still there after polling for a clean page (frame by frame, up to
+ * 3 s: the page's CSP forbids waitForFunction's string evaluation).
+ */
+export async function settledLayoutProblems(page: Page, opts: { headsOneLine: boolean }): Promise<string[]> {
+  const until = Date.now() + 3000;
+  for (;;) {
+    const problems = await layoutProblems(page, opts);
+    if (problems.length === 0 || Date.now() > until) return problems;
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => done(null)))');
+  }
+}
+
+/** The outermost elements reaching past the right edge (what makes a page scroll sideways). */
+export const culpritsPast = (page: Page, width: number): Promise<string[]> =>
+  page.evaluate(`(() => {
+    const out = [];
+    const walk = (el) => {
+      if (el.getBoundingClientRect().right > ${width} + 0.5) {
+        out.push(el.tagName.toLowerCase() + '.' + [...el.classList].join('.'));
+        return;
+      }
+      if (getComputedStyle(el).overflowX === 'visible') for (const c of el.children) walk(c);
+    };
+    walk(document.body);
+    return out.slice(0, 5);
+  })()`);
+
+/** The top bar's rows: its laid-out items (the toolbar's own when it is display: contents), grouped by line. */
+export const topBarRows = (page: Page): Promise<number> =>
+  page.evaluate(`(() => {
+    const items = [];
+    const add = (el) => {
+      const cs = getComputedStyle(el);
+      if (cs.display === 'contents') return [...el.children].forEach(add);
+      if (cs.display === 'none' || cs.position === 'absolute' || el.classList.contains('skip-link')) return;
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) items.push(r);
+    };
+    [...document.querySelector('header.topbar').children].forEach(add);
+    const rows = [];
+    for (const r of items) if (!rows.some((row) => r.top < row.bottom && row.top < r.bottom)) rows.push(r);
+    return rows.length;
+  })()`);
