@@ -19,15 +19,13 @@ import {
   type TimeZoneMode,
 } from '@/lib/ui/format';
 import { useSessions } from '@/lib/ui/queries';
-import { sessionExportUrl } from '@/lib/ui/query-defs';
 import { splitList } from '@/lib/ui/list-paging';
 import { sessionListParams } from '@/lib/ui/session-list-params';
 import { describeRange } from '@/lib/time/describe';
-import { formatInstant } from '@/lib/time/instant';
-import { resolveTimeRangeOrDefault } from '@/lib/time/range';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
+import { ExportLinks } from './export-links';
 import { TextFilter } from './text-filter';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
@@ -156,14 +154,6 @@ export function SessionsView() {
   const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
-  // The export covers the window the list on screen was read for, as absolute instants: a relative
-  // range (now-15m) in a link would cover another window when the file is downloaded later.
-  const shown = resolveTimeRangeOrDefault(from, to, q.dataUpdatedAt || now);
-  const exportFrom = formatInstant(shown.fromMs);
-  const exportTo = formatInstant(shown.toMs);
-  const [shownFrom, shownTo] = [shown.fromMs, shown.toMs].map((ms) => fmtDateTime(ms, tz).slice(0, 16));
-  const exportWindow = shownFrom.slice(0, 10) === shownTo.slice(0, 10) ? `${shownFrom}–${shownTo.slice(11)}` : `${shownFrom} – ${shownTo}`;
-  const exportQuery = (format: 'csv' | 'json') => sessionExportUrl({ ...params, from: exportFrom, to: exportTo, format });
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
   const anyFilter = Boolean(flags.length || states.length || server || token || version || synthetic !== 'include');
 
@@ -172,23 +162,7 @@ export function SessionsView() {
       testId="sessions"
       title="Sessions"
       sub={<>active in {rangeText.toLowerCase().startsWith('last') ? `the ${rangeText.toLowerCase()}` : rangeText}</>}
-      toolbar={
-        <>
-          <span
-            className="small muted"
-            data-testid="export-window"
-            title={`All pages of this filter, ${exportFrom} – ${exportTo} (UTC): the window on screen, kept when the file is downloaded later`}
-          >
-            Export this filter, {exportWindow}:
-          </span>
-          <a className="btn btn-xs" href={exportQuery('csv')} download data-testid="export-csv">
-            CSV
-          </a>
-          <a className="btn btn-xs" href={exportQuery('json')} download data-testid="export-json">
-            JSON
-          </a>
-        </>
-      }
+      toolbar={<ExportLinks params={params} shownAt={q.dataUpdatedAt || now} />}
       filters={
         <>
           <TextFilter
