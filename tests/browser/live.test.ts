@@ -134,6 +134,25 @@ describe('live', () => {
   });
 
   test('when the app goes away every open page goes stale in place: indicator, figures, frozen alarm "as of", nothing moves', async () => {
+    // A session stuck now (the one seeded was closed by the test above): its idle time ticks, until the app goes.
+    const stuck = `tok-live-stuck-${Date.now()}`;
+    const O = Date.now() - 60_000;
+    const evs = (
+      [
+        ['session.opened', 0],
+        ['upgrade.accepted', 800, { eventId: 4 }],
+        ['stream.dropped', 850],
+        ['resume.requested', 900, { lastEventId: 4 }],
+        ['resume.accepted', 912, { replayed: 0 }],
+      ] as const
+    ).map(([type, dt, data], i) => ({
+      id: `${stuck}-${i}`,
+      token: stuck,
+      type,
+      at: new Date(O + dt).toISOString(),
+      ...(data ? { data } : {}),
+    }));
+    assert.equal((await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, evs)).status, 200);
     // Four pages at once, one per width, both themes, all watching the same app: stopped once below.
     const views = [
       { width: 1920, scheme: 'dark' as const },
@@ -149,6 +168,7 @@ describe('live', () => {
       await p.goto(`${app.url}/?from=now-1h&to=now`);
       await p.locator('[data-testid="data-age"][data-stream="open"]').waitFor({ timeout: 30_000 });
       await p.locator('[data-testid="chart-boundary"] .recharts-surface').first().waitFor({ timeout: 30_000 });
+      await p.locator('[data-testid="ongoing-deadlocks"]').waitFor({ timeout: 30_000 });
       pages.push({ width: v.width, scheme: v.scheme, p });
     }
     const boxes = (p: Page) =>
