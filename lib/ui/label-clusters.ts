@@ -112,6 +112,21 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
     else placed.push({ kind: 'label', item: i, box: { row, from, to } });
   }
 
+  // Labels at the same x (events of the same millisecond) read top-down in the timeline's order:
+  // rows stack upwards, so the earliest of them takes the highest of their rows (it was the lowest).
+  const byX = new Map<number, Placed[]>();
+  for (const p of placed) if (p.kind === 'label') byX.set(items[p.item].x, [...(byX.get(items[p.item].x) ?? []), p]);
+  for (const group of byX.values()) {
+    if (group.length < 2) continue;
+    const rowsDown = group.map((p) => p.box.row).sort((a, b) => b - a);
+    const inOrder = [...group].sort((a, b) => (a.kind === 'label' && b.kind === 'label' ? a.item - b.item : 0));
+    const before = group.map((p) => p.box);
+    inOrder.forEach((p, k) => (p.box = { ...p.box, row: rowsDown[k] }));
+    // Rows of other widths may now touch a neighbour: keep the swap only where every label is clear.
+    if (!group.every((p) => clear(p.box.row, p.box.from, p.box.to, p) && group.every((q) => q === p || q.box.row !== p.box.row)))
+      group.forEach((p, k) => (p.box = before[k]));
+  }
+
   // 2. What is left: neighbours along the axis share a chip.
   const queue = chain(unplaced, items, join, maxSpan);
 

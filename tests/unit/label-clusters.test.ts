@@ -280,3 +280,27 @@ test('on a smeared linear axis or a crowded even one the door, the boundary entr
         if (width < 600) assert.ok(plan.chips.length > 0);
       }
 });
+
+test('labels of the same millisecond read top-down in the timeline order (rows stack upwards, so the first is highest)', () => {
+  // resume.requested then resume.accepted at one x, both important: the zoomed timeline used to stack
+  // "accepted" above "requested".
+  const items: ClusterItem[] = [
+    { x: 100, width: estimateWidth('upgrade.accepted', 11, true), important: true },
+    { x: 300, width: estimateWidth('resume.requested', 11, true), important: true },
+    { x: 300, width: estimateWidth('resume.accepted', 11, true), important: true },
+    { x: 300, width: estimateWidth('stream.dropped', 11, false) },
+  ];
+  const out = assertClusterInvariants(items, 3, 0, 600, 6);
+  const rowOf = (i: number) => out.labels[i]?.row ?? -1;
+  assert.ok(rowOf(1) > rowOf(2), `requested in row ${rowOf(1)}, accepted in row ${rowOf(2)}`);
+  if (rowOf(3) >= 0) assert.ok(rowOf(2) > rowOf(3), `accepted in row ${rowOf(2)}, dropped in row ${rowOf(3)}`);
+  // Any same-x group, any widths: whatever got a label is in timeline order from the top.
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 20, max: 140 }), { minLength: 2, maxLength: 4 }), (widths) => {
+      const same = widths.map((width) => ({ x: 250, width }));
+      const o = assertClusterInvariants(same, 4, 0, 500, 6);
+      const rows = o.labels.map((b) => b?.row ?? -1).filter((r) => r >= 0);
+      assert.deepEqual(rows, [...rows].sort((a, b) => b - a));
+    }),
+  );
+});
