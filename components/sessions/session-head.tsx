@@ -47,12 +47,18 @@ export function SessionHead({
         </span>
       </div>
 
-      {s.deadlock?.ongoing && (
-        <div className="alarm" role="alert">
+      {/* Kept once the deadlock ends (amber, in the past tense) so the page does not jump when it does. */}
+      {s.deadlock && (
+        <div
+          className={`alarm ${s.deadlock.ongoing ? '' : 'warn-level'}`}
+          role={s.deadlock.ongoing ? 'alert' : undefined}
+          data-testid="deadlock-banner"
+          data-ongoing={s.deadlock.ongoing}
+        >
           <span className="alarm-count">●</span>
           <div className="alarm-text">
             <strong>
-              Deadlocked for{' '}
+              {s.deadlock.ongoing ? 'Deadlocked for' : 'Was deadlocked for'}{' '}
               <span className="num" data-testid="deadlocked-for">
                 {fmtDuration(s.deadlock.durationMs)}
               </span>
@@ -61,13 +67,14 @@ export function SessionHead({
               {naiveShape(sides) === 'server_holds_upgrade' ? (
                 <>
                   The server accepted a fresh stream on this token without <code>Last-Event-ID</code> while its{' '}
-                  <code>upgrade.accepted</code> was still pending. Both ends are on SSE, but the server still holds the pending upgrade: the
-                  token is stuck, and the next negotiation on it collides (409).
+                  <code>upgrade.accepted</code> was still pending. Both ends are on SSE, but the server{' '}
+                  {s.deadlock.ongoing ? 'still holds' : 'held'} the pending upgrade: the token {s.deadlock.ongoing ? 'is' : 'was'} stuck,
+                  and the next negotiation on it collides (409).
                 </>
               ) : (
                 <>
-                  The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client is still
-                  waiting for a handshake.
+                  The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client{' '}
+                  {s.deadlock.ongoing ? 'is still waiting for a handshake.' : 'waited for a handshake that never came.'}
                 </>
               )}
             </div>

@@ -115,6 +115,8 @@ describe('live', () => {
     await page.waitForFunction((t) => document.querySelector('[data-part="axis-end"]')?.textContent !== t, axisEnd);
     await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
     const rows = await page.locator('[data-testid="event-row"]').count();
+    const timelineTop = async () => (await page.locator('#h-timeline').boundingBox())!.y;
+    const topBefore = await timelineTop();
     // The client finally gives up: the session times out, and the page shows it without a reload.
     const res = await postEvents(app.url, SERVERS.naive.name, SERVERS.naive.secret, [
       {
@@ -130,6 +132,10 @@ describe('live', () => {
       '[data-testid="event-row"]',
       rows,
     ] as const);
+    // The banner stays, amber and in the past tense, so nothing under it moves when the deadlock ends.
+    await page.locator('[data-testid="deadlock-banner"][data-ongoing="false"]').waitFor();
+    assert.match(await page.locator('[data-testid="deadlock-banner"] strong').innerText(), /^Was deadlocked for /);
+    assert.ok(Math.abs((await timelineTop()) - topBefore) <= 1, `the timeline moved from ${topBefore} to ${await timelineTop()}`);
     await page.screenshot({ path: shot('live-session-1440') });
   });
 
