@@ -19,8 +19,13 @@ if (typeof window !== 'undefined') {
 const LazySeries = lazy(() => seriesModule().then((m) => ({ default: m.SeriesChart })));
 const LazyHistogram = lazy(() => histogramModule().then((m) => ({ default: m.HistogramChart })));
 
+/** The chart's final size, saying what is coming (the figures above already hold its numbers). */
 function ChartBox({ height, label }: { height: number; label: string }) {
-  return <div className="chart chart-pending" style={{ height }} role="img" aria-label={label} aria-busy="true" />;
+  return (
+    <div className="chart chart-pending" style={{ height }} role="img" aria-label={label} aria-busy="true">
+      <span className="chart-pending-text">Drawing the chart: {label}…</span>
+    </div>
+  );
 }
 
 export function SeriesChart(props: ComponentProps<typeof SeriesChartImpl>) {

@@ -8,6 +8,8 @@
 //     firstContent   the first animation frame (not before FCP) at which the page's first data
 //                    element (PAGES[].selector: a figure or row built from API data) is in the
 //                    document with a non-empty box, ms since navigation start;
+//     chartsVisible  (pages with charts) the first frame at which every chart is drawn: a Recharts
+//                    surface is in the page and no chart's placeholder (`.chart-pending`) is left;
 //   plus the JS the page loaded (script resources until the network is idle: bytes on the wire
 //   and decoded) and the router prefetch requests it made (RSC requests: `_rsc` in the URL or a
 //   Next-Router-Prefetch header);
@@ -19,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launch } from '../../tests/browser/fixtures';
 import { postEvents } from '../../tests/support/post-events';
+import { PROBE } from './ui-probe';
 import {
   ADMIN_TOKEN,
   buildInfo,
@@ -44,10 +47,12 @@ interface PageSpec {
   path: (s: Seeded) => string;
   /** The page's first data element (built from API data, not the shell). */
   selector: string;
+  /** The page draws charts: also measure when all of them are visible. */
+  charts?: boolean;
 }
 
 const PAGES: PageSpec[] = [
-  { name: 'overview', path: () => '/', selector: '[data-testid="tile-sessions"]' },
+  { name: 'overview', path: () => '/', selector: '[data-testid="tile-sessions"]', charts: true },
   { name: 'sessions', path: () => '/sessions', selector: '[data-testid="session-row"]' },
   {
     name: 'session',
@@ -135,28 +140,6 @@ export async function seedDemo(url: string, now: number): Promise<Seeded> {
 
 // ------------------------------------------------------------------------------ the browser side
 
-// Runs in the page before any of its scripts: records FCP and the first frame the selector shows.
-const PROBE = (selector: string) => `
-(() => {
-  const mark = { fcp: null, content: null };
-  window.__dwBench = mark;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.name === 'first-contentful-paint' && mark.fcp === null) mark.fcp = e.startTime;
-  }).observe({ type: 'paint', buffered: true });
-  const shown = () => {
-    const el = document.querySelector(${JSON.stringify(selector)});
-    if (!el) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const frame = () => {
-    if (mark.content !== null) return;
-    if (shown()) mark.content = performance.now();
-    else requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-})();`;
-
 const isRsc = (r: Request) => r.url().includes('_rsc=') || r.headers()['next-router-prefetch'] !== undefined || r.headers()['rsc'] === '1';
 const isPrefetch = (r: Request) => r.headers()['next-router-prefetch'] !== undefined;
 
@@ -169,6 +152,8 @@ async function newContext(browser: Browser, baseUrl: string, cookie: { name: str
 interface ColdLoad {
   fcp: number;
   firstContent: number;
+  /** -1 on a page without charts. */
+  chartsVisible: number;
   jsBytes: number;
   jsDecodedBytes: number;
   jsFiles: number;
@@ -187,7 +172,7 @@ async function coldLoad(
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await page.addInitScript({ content: PROBE(spec.selector) });
+    await page.addInitScript({ content: PROBE(spec.selector, spec.charts === true) });
     let rsc = 0;
     let prefetch = 0;
     page.on('request', (r) => {
@@ -195,18 +180,24 @@ async function coldLoad(
       if (isPrefetch(r)) prefetch++;
     });
     await page.goto(`${baseUrl}${spec.path(seeded)}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => (window as any).__dwBench?.content !== null && (window as any).__dwBench?.fcp !== null);
+    await page.waitForFunction(
+      () =>
+        (window as any).__dwBench?.content !== null &&
+        (window as any).__dwBench?.fcp !== null &&
+        (window as any).__dwBench?.charts !== null,
+    );
     // Lazy chunks and prefetches follow the load: count them once the network is quiet.
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(1000);
     const m = await page.evaluate(() => {
-      const mark = (window as any).__dwBench as { fcp: number; content: number };
+      const mark = (window as any).__dwBench as { fcp: number; content: number; charts: number };
       const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
         (e) => e.initiatorType === 'script' || /\.m?js(\?|$)/.test(new URL(e.name).pathname),
       );
       return {
         fcp: mark.fcp,
         content: mark.content,
+        charts: mark.charts,
         jsBytes: scripts.reduce((s, e) => s + e.encodedBodySize, 0),
         jsDecodedBytes: scripts.reduce((s, e) => s + e.decodedBodySize, 0),
         jsFiles: scripts.length,
@@ -215,6 +206,7 @@ async function coldLoad(
     return {
       fcp: m.fcp,
       firstContent: Math.max(m.content, m.fcp),
+      chartsVisible: m.charts < 0 ? -1 : Math.max(m.charts, m.fcp),
       jsBytes: m.jsBytes,
       jsDecodedBytes: m.jsDecodedBytes,
       jsFiles: m.jsFiles,
@@ -280,18 +272,23 @@ export async function benchUi(args: Args) {
       for (let i = 0; i < runs; i++) loads.push(await coldLoad(browser, app.url, cookie, spec, seeded));
       const fc = latencySummary(loads.map((l) => l.firstContent));
       const fcp = latencySummary(loads.map((l) => l.fcp));
+      const charts = latencySummary(loads.map((l) => l.chartsVisible));
       pages[spec.name] = {
         path: spec.path(seeded),
         selector: spec.selector,
         firstContentMs: { p50: fc.p50, p95: fc.p95 },
         fcpMs: { p50: fcp.p50, p95: fcp.p95 },
+        ...(spec.charts ? { chartsVisibleMs: { p50: charts.p50, p95: charts.p95, max: charts.max } } : {}),
         jsKb: round(median(loads.map((l) => l.jsBytes)) / 1024),
         jsDecodedKb: round(median(loads.map((l) => l.jsDecodedBytes)) / 1024),
         jsFiles: median(loads.map((l) => l.jsFiles)),
         rscRequests: median(loads.map((l) => l.rscRequests)),
         prefetchRequests: median(loads.map((l) => l.prefetchRequests)),
       };
-      log(`${spec.name}: first content p50 ${fc.p50} ms p95 ${fc.p95} ms, FCP p50 ${fcp.p50} ms`);
+      log(
+        `${spec.name}: first content p50 ${fc.p50} ms p95 ${fc.p95} ms, FCP p50 ${fcp.p50} ms` +
+          (spec.charts ? `, charts visible p50 ${charts.p50} ms p95 ${charts.p95} ms` : ''),
+      );
     }
 
     // Event → visible on an open overview and an open session page.
