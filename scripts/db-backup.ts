@@ -1,7 +1,7 @@
 // npm run db:backup -- FILE: a consistent copy of the live database while the app keeps running
 // (SQLite: VACUUM INTO, checked with quick_check; PostgreSQL: pg_dump --format=custom). Restore
 // steps are in docs/deploy.md#backups.
-import { readDatabaseConfig } from '@/lib/config/database-url';
+import { settings } from '@/lib/config/settings';
 import { BackupError, backupDatabase } from '@/lib/db/backup';
 
 async function main() {
@@ -9,7 +9,7 @@ async function main() {
   if (!dest || dest.startsWith('-')) {
     throw new BackupError('backup_failed', 'usage: npm run db:backup -- FILE (a new file: backups/doorwatch-$(date +%F).db or .dump)');
   }
-  const report = await backupDatabase(readDatabaseConfig(process.env), dest);
+  const report = await backupDatabase(settings().DATABASE_URL, dest);
   console.log(`db:backup (${report.provider}): ${report.file}, ${report.bytes} bytes in ${report.ms} ms`);
 }
 
