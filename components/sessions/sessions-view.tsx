@@ -26,18 +26,19 @@ import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
 import { ExportLinks } from './export-links';
+import { OngoingDuration, type AnswerClock } from './ongoing-duration';
 import { TextFilter } from './text-filter';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
   return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
 }
 
-function Outcome({ s }: { s: TSessionView }) {
+function Outcome({ s, clock }: { s: TSessionView; clock: AnswerClock }) {
   if (s.deadlock) {
     return (
-      <span className={`chip bad`} title={`idle since ${s.deadlock.startedAt}`}>
+      <span className={`chip bad`} title={`idle since ${s.deadlock.startedAt}`} data-testid="deadlock-chip">
         {s.deadlock.ongoing ? 'deadlocked ' : 'deadlock '}
-        {fmtDuration(s.deadlock.durationMs)}
+        {s.deadlock.ongoing ? <OngoingDuration ms={s.deadlock.durationMs} clock={clock} /> : fmtDuration(s.deadlock.durationMs)}
       </span>
     );
   }
@@ -48,7 +49,7 @@ function Outcome({ s }: { s: TSessionView }) {
   return <span className="faint">—</span>;
 }
 
-function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: string) => string }) {
+function Row({ s, tz, link, clock }: { s: TSessionView; tz: TimeZoneMode; link: (p: string) => string; clock: AnswerClock }) {
   const href = sessionHref(link, s);
   return (
     <tr data-testid="session-row" data-token={s.token}>
@@ -78,7 +79,7 @@ function Row({ s, tz, link }: { s: TSessionView; tz: TimeZoneMode; link: (p: str
         <Flags flags={[...s.flags, ...s.resumption.flags]} />
       </td>
       <td>
-        <Outcome s={s} />
+        <Outcome s={s} clock={clock} />
       </td>
       <td className="ts">
         <RelTime value={s.firstEventAt} tz={tz} />
@@ -150,6 +151,7 @@ export function SessionsView() {
   const params = sessionListParams(get, global);
   const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
+  const clock: AnswerClock = { answerNowMs: q.data ? Date.parse(q.data.now) : 0, receivedAt: q.dataUpdatedAt };
 
   const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
@@ -267,7 +269,7 @@ export function SessionsView() {
           'Renegotiation',
         ],
       }}
-      renderRow={(s) => <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} />}
+      renderRow={(s) => <Row key={`${s.server}/${s.token}`} s={s} tz={tz} link={link} clock={clock} />}
       filterKey={JSON.stringify({ ...params, cursor: undefined })}
       noun={['session', 'sessions']}
       total={q.data ? { count: q.data.total, capped: q.data.totalCapped } : null}

@@ -80,6 +80,15 @@ describe('live', () => {
   });
 
   test('a session page updates by itself and its deadlock duration ticks', async () => {
+    // The list's ongoing deadlock counts on too (from its answer, not frozen at it).
+    await page.goto(`${app.url}/sessions?from=now-1h&to=now`);
+    const cell = page.locator(`[data-testid="session-row"][data-token="${TOKENS.ongoing}"] [data-testid="deadlock-chip"]`);
+    const listed = await cell.innerText();
+    assert.match(listed, /^deadlocked /);
+    await page.waitForFunction(([sel, t]) => document.querySelector(sel as string)?.textContent !== t, [
+      `[data-testid="session-row"][data-token="${TOKENS.ongoing}"] [data-testid="deadlock-chip"]`,
+      listed,
+    ] as const);
     await page.goto(`${app.url}/servers/${SERVERS.naive.name}/sessions/${TOKENS.ongoing}`);
     const dur = page.locator('[data-testid="deadlocked-for"]');
     await dur.waitFor();
