@@ -49,7 +49,8 @@ export function useLiveUpdates(refresh: RefreshMode): void {
   // every PROBE_MS: a dead app shows as lost within a second or two, not at the next refetch.
   const stream = useStreamState();
   useEffect(() => {
-    if (refresh === 'off' || stream !== 'down') return;
+    // Live only: on an interval refresh the refetches themselves find out, and no stream is expected.
+    if (refresh !== 'live' || stream !== 'down') return;
     let disposed = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const probe = async () => {
