@@ -88,6 +88,30 @@ function absorb(placed: Placed[], d: Draft, blockers: readonly Placed[], items: 
   d.members.sort((a, b) => items[a].x - items[b].x || a - b);
 }
 
+/**
+ * Labels at the same x (events of the same millisecond) read top-down in the timeline's order:
+ * rows stack upwards, so the earliest of them takes the highest of their rows (it was the lowest).
+ * `clear(row, from, to, except)` says whether a box touches nothing placed but `except`.
+ */
+function stackInTimelineOrder(
+  placed: Placed[],
+  items: readonly ClusterItem[],
+  clear: (row: number, from: number, to: number, except?: Placed) => boolean,
+): void {
+  const byX = new Map<number, Placed[]>();
+  for (const p of placed) if (p.kind === 'label') byX.set(items[p.item].x, [...(byX.get(items[p.item].x) ?? []), p]);
+  for (const group of byX.values()) {
+    if (group.length < 2) continue;
+    const rowsDown = group.map((p) => p.box.row).sort((a, b) => b - a);
+    const inOrder = [...group].sort((a, b) => (a.kind === 'label' && b.kind === 'label' ? a.item - b.item : 0));
+    const before = group.map((p) => p.box);
+    inOrder.forEach((p, k) => (p.box = { ...p.box, row: rowsDown[k] }));
+    // Rows of other widths may now touch a neighbour: keep the swap only where every label is clear.
+    if (!group.every((p) => clear(p.box.row, p.box.from, p.box.to, p) && group.every((q) => q === p || q.box.row !== p.box.row)))
+      group.forEach((p, k) => (p.box = before[k]));
+  }
+}
+
 export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOptions): ClusterLayout {
   const { rows, gap, minX, maxX, chipWidth, join = 24, maxSpan = 64, slide = 80 } = opts;
   const chipRows = Math.max(rows, opts.chipRows ?? rows);
@@ -112,20 +136,7 @@ export function clusterLabels(items: readonly ClusterItem[], opts: ClusterOption
     else placed.push({ kind: 'label', item: i, box: { row, from, to } });
   }
 
-  // Labels at the same x (events of the same millisecond) read top-down in the timeline's order:
-  // rows stack upwards, so the earliest of them takes the highest of their rows (it was the lowest).
-  const byX = new Map<number, Placed[]>();
-  for (const p of placed) if (p.kind === 'label') byX.set(items[p.item].x, [...(byX.get(items[p.item].x) ?? []), p]);
-  for (const group of byX.values()) {
-    if (group.length < 2) continue;
-    const rowsDown = group.map((p) => p.box.row).sort((a, b) => b - a);
-    const inOrder = [...group].sort((a, b) => (a.kind === 'label' && b.kind === 'label' ? a.item - b.item : 0));
-    const before = group.map((p) => p.box);
-    inOrder.forEach((p, k) => (p.box = { ...p.box, row: rowsDown[k] }));
-    // Rows of other widths may now touch a neighbour: keep the swap only where every label is clear.
-    if (!group.every((p) => clear(p.box.row, p.box.from, p.box.to, p) && group.every((q) => q === p || q.box.row !== p.box.row)))
-      group.forEach((p, k) => (p.box = before[k]));
-  }
+  stackInTimelineOrder(placed, items, clear);
 
   // 2. What is left: neighbours along the axis share a chip.
   const queue = chain(unplaced, items, join, maxSpan);

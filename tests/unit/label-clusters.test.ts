@@ -300,7 +300,10 @@ test('labels of the same millisecond read top-down in the timeline order (rows s
       const same = widths.map((width) => ({ x: 250, width }));
       const o = assertClusterInvariants(same, 4, 0, 500, 6);
       const rows = o.labels.map((b) => b?.row ?? -1).filter((r) => r >= 0);
-      assert.deepEqual(rows, [...rows].sort((a, b) => b - a));
+      assert.deepEqual(
+        rows,
+        [...rows].sort((a, b) => b - a),
+      );
     }),
   );
 });
