@@ -1,5 +1,5 @@
-// The write path: one transaction stores new events, recomputes the summaries of every
-// session they touch from the ordered timeline, and applies the rollup deltas. What is stored
+// The write path: one transaction stores new events, carries on (or redoes) the fold of every
+// session they touch, summarises it, and applies the rollup deltas. What is stored
 // and read, and in how many statements, is lib/store/ingest-statements.ts (three on
 // PostgreSQL); this module decides the summaries and the delta between the reads and the writes.
 import type { DoorwatchEvent } from '@/lib/contract/event';
@@ -7,7 +7,7 @@ import { timestampMs } from '@/lib/contract/timestamp';
 import type { BatchOrigin, ReporterStatus } from '@/lib/contract/ingest-envelope';
 import { summarizeFacts, type SuccessorSession } from '@/lib/boundary/summarize';
 import { resumptionOf } from '@/lib/boundary/resumption-health';
-import { deriveSessionFacts, type SessionFacts } from '@/lib/boundary/session-state';
+import { encodeFoldState } from '@/lib/boundary/fold-state';
 import type { Sql } from '@/lib/db/sql';
 import { addContributions, minuteOf, pruneZeroCells, sessionContributions, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import type { DeadLetter } from '@/lib/store/dead-letters';
@@ -17,6 +17,7 @@ import { sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/sessi
 import { addVersionConflict, addVersionContribution, addVersionSeen, type VersionDelta } from '@/lib/metrics/version-contributions';
 import { changeOf, type Change } from '@/lib/live/change';
 import { changeNotification, publishAfterCommit } from '@/lib/live/announce';
+import { carryFolds, redoFolds, turnsSynthetic, type SessionFold } from './session-folds';
 
 export interface StoreResult {
   accepted: number;
@@ -84,29 +85,27 @@ function pickSuccessors(candidates: readonly SuccessorCandidate[]): Map<string, 
 }
 
 /**
- * Folds each touched timeline (once, into its facts) with `summarizeFacts` into its new row, with its resumption health, and adds the old-row/new-row
- * difference to the rollup delta. A first pass without successors learns each session's
- * previousToken/openedAt (successor candidates inside this batch); sessions with a successor are
- * folded again with it.
+ * Turns each session's fold (lib/ingest/session-folds.ts) into its new row with `summarizeFacts`,
+ * with its resumption health, and adds the old-row/new-row difference to the rollup delta. A first
+ * pass without successors learns each session's previousToken/openedAt (successor candidates inside
+ * this batch); sessions with a successor are summarised again with it.
  */
 function summarizeSessions(
   loaded: LoadedBatch,
-  freshPerKey: ReadonlyMap<SessionKey, number>,
+  folds: ReadonlyMap<SessionKey, SessionFold>,
+  timelines: ReadonlyMap<SessionKey, DoorwatchEvent[]>,
   fresh: { server: string; ids: ReadonlySet<string> },
   delta: RollupDelta,
   options: StoreOptions,
   versions: VersionDelta,
 ): SessionRow[] {
-  const { touched: keys, timelines, oldRows, synthetic } = loaded;
+  const { touched: keys, oldRows, synthetic } = loaded;
   const candidates: SuccessorCandidate[] = [...loaded.successorCandidates];
   const firstPass = new Map<SessionKey, ReturnType<typeof summarizeFacts>>();
-  const factsOf = new Map<SessionKey, SessionFacts>();
   for (const k of keys) {
-    const timeline = timelines.get(sessionKey(k.server, k.token));
-    if (!timeline || timeline.length === 0) continue;
-    const facts = deriveSessionFacts(timeline);
-    factsOf.set(sessionKey(k.server, k.token), facts);
-    const s = summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
+    const fold = folds.get(sessionKey(k.server, k.token));
+    if (!fold) continue;
+    const s = summarizeFacts(fold.state.facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs });
     firstPass.set(sessionKey(k.server, k.token), s);
     if (s.previousToken !== null && s.openedAt !== null) {
       candidates.push({ server: k.server, token: k.token, previousToken: s.previousToken, openedAt: timestampMs(s.openedAt) });
@@ -117,32 +116,29 @@ function summarizeSessions(
   const newRows: SessionRow[] = [];
   for (const k of keys) {
     const key = sessionKey(k.server, k.token);
-    const timeline = timelines.get(key);
-    if (!timeline || timeline.length === 0) continue;
+    const fold = folds.get(key);
+    if (!fold) continue;
     const old = oldRows.get(key);
-    // Retention pruned this session's timeline (lib/retention): its stored summary is the
-    // truth; recomputing from what is left would overwrite it and skew the rollups.
-    if (old && timeline.length - (freshPerKey.get(key) ?? 0) < old.eventCount) continue;
     const successor = successors.get(k.token) ?? null;
-    const facts = factsOf.get(key)!;
+    const facts = fold.state.facts;
     const summary = successor
       ? summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
       : firstPass.get(key)!;
-    const firstEventAt = Math.min(...timeline.map((e) => timestampMs(e.at)));
-    const row = toSessionRow(k.server, summary, resumptionOf(facts), firstEventAt, options.now);
+    const row = toSessionRow(k.server, summary, resumptionOf(facts), fold.firstEventAt, options.now, encodeFoldState(fold.state));
     // Synthetic sessions (door probes) stay out of the rollups, so fleet statistics count real traffic.
     if (synthetic.has(key)) row.synthetic = 1;
-    stampVersion(row, old, k.server === fresh.server && freshPerKey.has(key) ? options.origin : undefined, versions);
+    stampVersion(row, old, k.server === fresh.server && loaded.fresh.has(key) ? options.origin : undefined, versions);
     if (old) addVersionContribution(versions, old, -1);
     addVersionContribution(versions, row, 1);
     if (old && Number(old.synthetic) === 0) {
       addContributions(delta, k.server, sessionContributions(sessionAnchors(old)), -1);
-      // Reported before the probe recorded its token: its earlier events leave the counters too.
-      if (row.synthetic === 1)
+      // Reported before the probe recorded its token: its earlier events leave the counters too
+      // (session-folds read the timeline of every session that turns synthetic).
+      if (turnsSynthetic(loaded, key))
         countEvents(
           delta,
           k.server,
-          timeline.filter((e) => k.server !== fresh.server || !fresh.ids.has(e.id)),
+          (timelines.get(key) ?? []).filter((e) => k.server !== fresh.server || !fresh.ids.has(e.id)),
           -1,
         );
     }
@@ -195,7 +191,8 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     });
     if (batch.length === 0) return { accepted: 0, duplicates: 0 };
 
-    // Summaries are recomputed from the whole stored timeline, so arrival order never matters.
+    // A session's fold is carried on with new events in timeline order, and redone from its whole
+    // stored timeline when an event comes late, so arrival order never matters.
     const loaded = await statements.insertAndLoad(tx, server, batch, batch.map(previousTokenOf), options.now);
     const fresh = batch.filter((e) => loaded.inserted.has(e.id));
     if (fresh.length === 0) return { accepted: 0, duplicates: events.length };
@@ -205,12 +202,13 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
       server,
       fresh.filter((e) => !loaded.synthetic.has(sessionKey(server, e.token))),
     );
-    const freshPerKey = new Map<SessionKey, number>();
-    for (const e of fresh) freshPerKey.set(sessionKey(server, e.token), (freshPerKey.get(sessionKey(server, e.token)) ?? 0) + 1);
+    const { folds, reload } = carryFolds(loaded);
+    const timelines = reload.length > 0 ? await statements.loadTimelines(tx, reload) : new Map<SessionKey, DoorwatchEvent[]>();
+    redoFolds(loaded, reload, timelines, folds);
     const freshIds = { server, ids: loaded.inserted };
     const versions: VersionDelta = new Map();
     markVersionSeen(versions, server, fresh, options.origin);
-    const sessionRows = summarizeSessions(loaded, freshPerKey, freshIds, delta, options, versions);
+    const sessionRows = summarizeSessions(loaded, folds, timelines, freshIds, delta, options, versions);
     pruneZeroCells(delta);
     change = changeOf(loaded.touched);
     // Open pages learn what changed: delivered with the commit (lib/live).

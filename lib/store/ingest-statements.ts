@@ -1,7 +1,10 @@
 // The statements of one ingest transaction (lib/ingest/store-batch.ts decides what to write; this
 // module stores and reads it), in three steps:
 //   1. begin: dead letters, the reporter's status, a probe's tokens; on PostgreSQL the locks first;
-//   2. insertAndLoad: insert the new events, read what their summaries need;
+//   2. insertAndLoad: insert the new events, read what their summaries need (the stored rows with
+//      their folds, not the timelines: lib/ingest/session-folds.ts carries a fold on with the new
+//      events, and only a session whose fold cannot be carried on has its timeline read, by
+//      loadTimelines, a statement of its own);
 //   3. finish: upsert the summaries, add the rollup delta, announce the change (PostgreSQL).
 // SQLite runs each table's statement in turn: it is in-process, a statement costs no round trip.
 // PostgreSQL runs each step as ONE statement (data-modifying CTEs), three round trips per batch
@@ -14,7 +17,7 @@ import { unnestInsert, unnestRows, type ColumnSpec, type RowsInsert, type SqlExe
 import type { RollupDelta } from '@/lib/metrics/rollup-contributions';
 import type { VersionDelta } from '@/lib/metrics/version-contributions';
 import { deadLetterInsert, storeDeadLetters, type DeadLetter } from './dead-letters';
-import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines, rowToEvent, type TimelineRow } from './events';
+import { EVENT_COLUMNS, asStored, eventRow, insertNewEvents, loadTimelines } from './events';
 import { ingestLockColumns } from './ingest-locks';
 import { reporterStatusInsert, storeReporterStatus } from './reporter-status';
 import { applyRollupDelta, rollupWrites } from './rollups';
@@ -53,8 +56,8 @@ export interface LoadedBatch {
   inserted: ReadonlySet<string>;
   /** The sessions the fresh events can change: theirs, and the stored predecessors a new session.opened names. */
   touched: SessionRef[];
-  /** Each touched session's whole stored timeline (fresh events included), unordered. */
-  timelines: Map<SessionKey, DoorwatchEvent[]>;
+  /** The events this batch inserted, per session, in their stored form, unordered. */
+  fresh: Map<SessionKey, DoorwatchEvent[]>;
   /** The touched sessions' stored rows: the "before" side of the rollup delta. */
   oldRows: Map<SessionKey, SessionRow>;
   /** Touched sessions a probe opened: stored as synthetic, or their token recorded by one. */
@@ -82,13 +85,15 @@ export interface IngestStatements {
     previousTokens: readonly (string | null)[],
     receivedAt: number,
   ): Promise<LoadedBatch>;
+  /** The whole stored timelines (this transaction's inserts included), unordered, of sessions whose fold must be redone. */
+  loadTimelines(tx: SqlExecutor, keys: readonly SessionRef[]): Promise<Map<SessionKey, DoorwatchEvent[]>>;
   finish(tx: SqlExecutor, writes: BatchWrites): Promise<void>;
 }
 
 const nothingLoaded = (inserted: ReadonlySet<string>): LoadedBatch => ({
   inserted,
   touched: [],
-  timelines: new Map(),
+  fresh: new Map(),
   oldRows: new Map(),
   synthetic: new Set(),
   successorCandidates: [],
@@ -102,6 +107,23 @@ function groupByServer(keys: readonly SessionRef[]): Map<string, string[]> {
     else byServer.set(k.server, [k.token]);
   }
   return byServer;
+}
+
+/** The events a batch inserted, per session, as a read of the table would return them. */
+function freshBySession(
+  server: string,
+  events: readonly DoorwatchEvent[],
+  inserted: ReadonlySet<string>,
+): Map<SessionKey, DoorwatchEvent[]> {
+  const fresh = new Map<SessionKey, DoorwatchEvent[]>();
+  for (const e of events) {
+    if (!inserted.has(e.id)) continue;
+    const key = sessionKey(server, e.token);
+    const list = fresh.get(key);
+    if (list) list.push(asStored(e));
+    else fresh.set(key, [asStored(e)]);
+  }
+  return fresh;
 }
 
 // ------------------------------------------------------------------------------------ SQLite
@@ -132,7 +154,6 @@ const sqliteStatements: IngestStatements = {
         touched.set(sessionKey(p.server, p.token), { server: p.server, token: p.token });
     }
     const keys = [...touched.values()];
-    const timelines = await loadTimelines(tx, keys);
     const oldRows = new Map<SessionKey, SessionRow>();
     const synthetic = new Set<SessionKey>();
     for (const k of keys) if (syntheticTokens.has(k.token)) synthetic.add(sessionKey(k.server, k.token));
@@ -148,8 +169,10 @@ const sqliteStatements: IngestStatements = {
         successorCandidates.push({ server: r.server, token: r.token, previousToken: r.previousToken!, openedAt: Number(r.openedAt) });
       }
     }
-    return { inserted, touched: keys, timelines, oldRows, synthetic, successorCandidates };
+    return { inserted, touched: keys, fresh: freshBySession(server, events, inserted), oldRows, synthetic, successorCandidates };
   },
+
+  loadTimelines,
 
   async finish(tx, writes) {
     if (writes.sessionRows.length > 0) await upsertSessionRows(tx, writes.sessionRows);
@@ -183,12 +206,12 @@ const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
  * One statement inserts the new events and reads everything summarizing them needs, each row
  * tagged by "k":
  *   f  an event this statement inserted (eventId): its timeline copy comes from the batch;
- *   e  a stored event of a touched session;
  *   s  a touched session's stored row ("data": the row as JSON, so one column carries all);
  *   y  a touched token a probe recorded (on any server: "server" is null);
  *   c  a stored session naming a touched token as previousToken ("type": that token, "at": openedAt).
- * Every read sees the state at the statement's start (the locks are already held: step 1), so
- * stored events and the inserted ones ("f") never overlap. A new row is inserted only if no
+ * Every read sees the state at the statement's start (the locks are already held: step 1). The
+ * stored events are not read here: a session's stored fold is carried on with the inserted ones,
+ * and the few sessions whose fold must be redone are read by loadTimelines. A new row is inserted only if no
  * stored row has its id: "Event" is partitioned by "at" and its primary key includes it, so the
  * key alone would let a resend of an id with another time become a second row (the id locks of
  * step 1 make a concurrent insert of the same id wait). LATERAL … LIMIT 1 keeps that probe a
@@ -222,9 +245,6 @@ const INSERT_AND_LOAD = `WITH "v" AS (
 SELECT 'f' AS "k", NULL::text AS "server", NULL::text AS "token", "eventId", NULL::text AS "type", NULL::int8 AS "at", NULL::int4 AS "seq", NULL::text AS "data"
   FROM "ins"
 UNION ALL
-SELECT 'e', "e"."server", "e"."token", "e"."eventId", "e"."type", "e"."at", "e"."seq", "e"."data" FROM ${TABLE_SQL.event} "e"
- WHERE "e"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "e"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
-UNION ALL
 SELECT 's', "s"."server", "s"."token", NULL, NULL, NULL, NULL, row_to_json("s")::text FROM ${TABLE_SQL.session} "s"
  WHERE "s"."server" = ANY (ARRAY(SELECT DISTINCT "server" FROM "touched")) AND "s"."token" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched"))
 UNION ALL
@@ -235,7 +255,7 @@ SELECT 'c', "s"."server", "s"."token", NULL, "s"."previousToken", "s"."openedAt"
  WHERE "s"."previousToken" = ANY (ARRAY(SELECT DISTINCT "token" FROM "touched")) AND "s"."openedAt" IS NOT NULL`;
 
 interface LoadRow {
-  k: 'f' | 'e' | 's' | 'y' | 'c';
+  k: 'f' | 's' | 'y' | 'c';
   server: string | null;
   token: string | null;
   eventId: string | null;
@@ -266,18 +286,11 @@ const postgresqlStatements: IngestStatements = {
     if (inserted.size === 0) return nothingLoaded(inserted);
 
     const touched = new Map<SessionKey, SessionRef>();
-    const timelines = new Map<SessionKey, DoorwatchEvent[]>();
-    const append = (key: SessionKey, e: DoorwatchEvent) => {
-      const list = timelines.get(key);
-      if (list) list.push(e);
-      else timelines.set(key, [e]);
-    };
     const newPrevTokens = new Set<string>();
     events.forEach((e, i) => {
       if (!inserted.has(e.id)) return;
       const key = sessionKey(server, e.token);
       touched.set(key, { server, token: e.token });
-      append(key, asStored(e));
       if (previousTokens[i] !== null) newPrevTokens.add(previousTokens[i]!);
     });
     // A probe's tokens are synthetic on every server (the "touched" CTE took their sessions in).
@@ -296,20 +309,22 @@ const postgresqlStatements: IngestStatements = {
     const synthetic = new Set<SessionKey>();
     const successorCandidates: SuccessorCandidate[] = [];
     for (const r of result) {
-      if (r.k === 'f' || r.k === 's' || r.k === 'y') continue;
-      const key = sessionKey(r.server!, r.token!);
-      if (r.k === 'c') {
-        if (!touched.has(key))
-          successorCandidates.push({ server: r.server!, token: r.token!, previousToken: r.type!, openedAt: Number(r.at) });
-        continue;
-      }
-      if (!touched.has(key)) continue;
-      append(key, rowToEvent(r as TimelineRow));
+      if (r.k !== 'c' || touched.has(sessionKey(r.server!, r.token!))) continue;
+      successorCandidates.push({ server: r.server!, token: r.token!, previousToken: r.type!, openedAt: Number(r.at) });
     }
     for (const k of touched.values()) if (syntheticTokens.has(k.token)) synthetic.add(sessionKey(k.server, k.token));
     for (const [key, row] of oldRows) if (Number(row.synthetic) === 1) synthetic.add(key);
-    return { inserted, touched: [...touched.values()], timelines, oldRows, synthetic, successorCandidates };
+    return {
+      inserted,
+      touched: [...touched.values()],
+      fresh: freshBySession(server, events, inserted),
+      oldRows,
+      synthetic,
+      successorCandidates,
+    };
   },
+
+  loadTimelines,
 
   async finish(tx, writes) {
     const rollups = rollupWrites(writes.delta);

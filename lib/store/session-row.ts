@@ -51,6 +51,11 @@ export interface SessionRow {
   /** The version (build) and instance that served the session: the first batch naming one wins (lib/ingest/store-batch.ts). */
   version: string | null;
   instance: string | null;
+  /**
+   * The session's fold and the last event folded (lib/boundary/fold-state.ts), so the next batch in
+   * timeline order carries it on instead of re-reading the timeline; null on rows written before it.
+   */
+  foldState: string | null;
 }
 
 const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
@@ -64,6 +69,7 @@ const SESSION_TEXT_COLUMNS = new Set<keyof SessionRow>([
   'successorToken',
   'version',
   'instance',
+  'foldState',
 ]);
 const SESSION_BIGINT_COLUMNS = new Set<keyof SessionRow>([
   'openedAt',
@@ -126,6 +132,7 @@ export const SESSION_ROW_COLUMNS: readonly (keyof SessionRow)[] = [
   'synthetic',
   'version',
   'instance',
+  'foldState',
 ];
 
 /** Column types for bulk writes (lib/db/sql.ts insertMany); a test checks them against the migrated table. */
@@ -153,6 +160,7 @@ export function toSessionRow(
   health: ResumptionHealth,
   firstEventAt: number,
   updatedAt: number,
+  foldState: string | null = null,
 ): SessionRow {
   const bitOf = (f: keyof typeof SESSION_FLAG_COLUMN) => bit((s.flags as string[]).includes(f));
   const ended = s.deadlock !== null && !s.deadlock.ongoing;
@@ -201,6 +209,7 @@ export function toSessionRow(
     synthetic: 0,
     version: null,
     instance: null,
+    foldState,
   };
 }
 

@@ -1,6 +1,7 @@
 // npm run bench [-- --json] [--parts ingest,seed,query] — every part in turn; one JSON object
 // per part on stdout with --json (progress goes to stderr). Each part also runs alone:
 //   npm run bench:ingest -- [--events 100000] [--concurrency 4] [--targets sqlite,postgresql,postgresql-x2] [--cpu-prof DIR]
+//     [--long-events 50000] [--long-batches 100] (one long session against as many short-session events; 0 skips it)
 //     [--launch npm-start|tsx-start|next-start] (default npm-start: RSS and CPU of everything `npm start` runs)
 //     [--node-options='--max-semi-space-size=4'] (node flags for the app)
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...

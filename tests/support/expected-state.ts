@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import { timestampMs } from '@/lib/contract/timestamp';
 import { summarize, type SuccessorSession } from '@/lib/boundary/summarize';
+import { encodeFoldState, foldTimeline } from '@/lib/boundary/fold-state';
 import {
   ROLLUP_COLUMNS,
   addContributions,
@@ -73,6 +74,8 @@ export function expectedState(record: readonly SentEvent[]): ExpectedState {
       summarizeResumption(t.events),
       Math.min(...t.events.map((e) => timestampMs(e.at))),
       0,
+      // The stored fold must be the fold of the whole timeline, however it was delivered (issue 26).
+      encodeFoldState(foldTimeline(t.events)!),
     );
     sessions.push(row);
     addContributions(delta, t.server, sessionContributions(sessionAnchors({ ...row, updatedAt })), 1);

@@ -169,6 +169,7 @@ function row(over: Partial<SessionRow>): SessionRow {
     synthetic: 0,
     version: null,
     instance: null,
+    foldState: null,
     checkedResumes: 0,
     lossyResumes: 0,
     idleResumes: 0,

@@ -1,6 +1,6 @@
 // Retention on a real (temporary, migrated) database: old raw events go in bounded batches,
-// recent ones stay, summaries and rollups are untouched, and a late event for a pruned
-// session does not rewrite its summary.
+// recent ones stay, summaries and rollups are untouched; a pruned session's stored fold is carried
+// on by a later event, and a late event (or a row without a fold) does not rewrite its summary.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -111,12 +111,42 @@ test('maxBatches stops a run early; the next run continues', async () => {
   assert.deepEqual([rest.deleted, rest.batches], [7, 2]);
 });
 
-test('a late event for a pruned session counts as an event but does not rewrite its summary', async () => {
+test('a pruned session carries its stored fold on: a later event is summarised with everything before it', async () => {
   const [before] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-0'`);
-  const late = { id: 'old-0-late', token: 'old-0', type: 'stream.dropped', at: new Date(NOW - 39 * DAY).toISOString(), data: {} };
-  const r = await ingestEvents(db, 'alpha', [late], { now: NOW });
+  assert.notEqual(before.foldState, null);
+  const next = { id: 'old-0-next', token: 'old-0', type: 'stream.dropped', at: new Date(NOW - 39 * DAY).toISOString(), data: {} };
+  const r = await ingestEvents(db, 'alpha', [next], { now: NOW });
   assert.equal(r.accepted, 1);
   const [after] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-0'`);
+  // Its 7 pruned events still count: the fold holds them, not the Event table.
+  assert.deepEqual(
+    [after.eventCount, after.dropCount, Number(after.lastEventAt), Number(after.firstEventAt), after.state],
+    [8, 4, Date.parse(next.at), Number(before.firstEventAt), before.state],
+  );
+});
+
+test('a late event for a pruned session counts as an event but does not rewrite its summary', async () => {
+  // Before its last event: the fold cannot be carried on, and what is left of the timeline is not the session.
+  const [before] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-1'`);
+  const late = {
+    id: 'old-1-late',
+    token: 'old-1',
+    type: 'stream.dropped',
+    at: new Date(Number(before.firstEventAt) + 120).toISOString(),
+    data: {},
+  };
+  const r = await ingestEvents(db, 'alpha', [late], { now: NOW });
+  assert.equal(r.accepted, 1);
+  const [after] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-1'`);
+  assert.deepEqual(after, before);
+});
+
+test('a row written before folds were kept: a later event for its pruned session does not rewrite its summary', async () => {
+  await db.sql.execute(`UPDATE "Session" SET "foldState" = NULL WHERE "token" = 'old-2'`);
+  const [before] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-2'`);
+  const next = { id: 'old-2-next', token: 'old-2', type: 'stream.dropped', at: new Date(NOW - 39 * DAY).toISOString(), data: {} };
+  assert.equal((await ingestEvents(db, 'alpha', [next], { now: NOW })).accepted, 1);
+  const [after] = await db.sql.query<any>(`SELECT * FROM "Session" WHERE "token" = 'old-2'`);
   assert.deepEqual(after, before);
 });
 

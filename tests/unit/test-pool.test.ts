@@ -28,7 +28,9 @@ test('a timer left running after the last test counts outside the tests; time in
     'lingering.test.cjs',
     `test('starts a 3 s timer and returns', () => { setTimeout(() => {}, 3000); });\ntest('a second test', () => {});`,
   );
-  assert.ok(busy.ms >= 1500 && outsideTestsMs(busy) < 1500, `busy: ${outsideTestsMs(busy)} ms of ${busy.ms} outside its tests`);
+  // Process start-up counts as outside too and grows with the machine's load (2.2 s at load 21), so
+  // the check is that the 1.5 s inside the test is not counted, not that the rest is small.
+  assert.ok(busy.ms - outsideTestsMs(busy) >= 1450, `busy: ${outsideTestsMs(busy)} ms of ${busy.ms} outside its tests`);
   assert.ok(outsideTestsMs(lingering) >= 2900, `lingering: ${outsideTestsMs(lingering)} ms of ${lingering.ms} outside its tests`);
 });
 
