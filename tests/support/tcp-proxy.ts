@@ -26,10 +26,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     s.on('close', () => open.delete(s));
     s.on('error', () => s.destroy());
   };
-  const mute = (client: Socket) => {
-    client.removeAllListeners('data');
-    client.on('data', () => undefined); // read and drop, so the client's writes never block
-  };
+  // Read and drop, so the client's writes never block and it hears nothing back.
+  const mute = (client: Socket) => void client.on('data', () => undefined);
   const server = createServer((client) => {
     track(client);
     if (mode === 'down') return void client.resetAndDestroy();
@@ -38,8 +36,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     track(upstream);
     const link = { client, upstream };
     links.add(link);
-    client.on('data', (chunk: Buffer) => upstream.write(chunk));
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    client.pipe(upstream);
+    upstream.pipe(client);
     client.on('close', () => {
       links.delete(link);
       upstream.destroy();
@@ -60,8 +58,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     silence() {
       mode = 'silent';
       for (const { client, upstream } of links) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
         mute(client);
-        upstream.removeAllListeners('data');
         upstream.destroy();
       }
       links.clear();
