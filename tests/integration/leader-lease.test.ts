@@ -112,3 +112,41 @@ test(
     }
   },
 );
+
+test(
+  'a follower tries the lease more often than its job runs: a job with an hour between runs is taken over within seconds',
+  { skip: testProvider() !== 'postgresql' && 'a lease held by another instance needs PostgreSQL: runs in the PostgreSQL pass' },
+  async () => {
+    const db = await createTestDatabase();
+    const config = readDatabaseConfig({ DATABASE_URL: db.url });
+    const holder = createLeaderLease(config, 'retention');
+    let runs = 0;
+    assert.equal(await holder.acquire(), true);
+    const job = startPeriodicJob({
+      name: 'hourly job',
+      intervalMs: 3_600_000,
+      firstRunAfterMs: 50,
+      leaseCheckMs: 200,
+      lease: createLeaderLease(config, 'retention'),
+      run: async () => void runs++,
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(runs, 0, 'another instance leads');
+      await holder.release(); // the leader dies
+      // Before: the follower's next look at the lease was its next run, an hour later.
+      const deadline = Date.now() + 20_000;
+      while (runs === 0) {
+        assert.ok(Date.now() < deadline, 'the follower never took the lease over');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(runs, 1, 'a new leader runs the job at once, then waits its interval');
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(runs, 1);
+    } finally {
+      await job.stop();
+      await holder.release();
+      await db.drop();
+    }
+  },
+);
