@@ -1,9 +1,8 @@
 // Every setting Doorwatch reads from its environment, in one zod schema: name, type, default,
 // bounds and meaning. Nothing else in lib/, app/ or scripts/ reads process.env for a setting:
-// code asks settings() (validated once per process) and start-up calls it before it migrates
-// or serves, so a bad value stops the start with one line per bad value instead of surfacing
-// later as a 500 or a silently ignored knob. README's Configuration table lists the same names
-// (tests/unit/settings.test.ts keeps the two in step).
+// code asks settings() (validated once per process) and start-up calls it before it migrates or serves, so a bad
+// value stops the start with one line per bad value instead of surfacing later as a 500 or a silently ignored
+// knob. README's Configuration table lists the same names (tests/unit/settings.test.ts keeps the two in step).
 import { processSlot } from './process-state';
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
@@ -269,6 +268,7 @@ export const ZSettings = z.object({
     min: 100,
     description: 'milliseconds between alert rule evaluations (one instance evaluates: the leader)',
   }),
+  DOORWATCH_LEADER_CHECK_TIMEOUT_MS: wholeNumber({ default: 5_000, min: 100, description: 'ms a leader’s lock check may take (PG)' }),
   DOORWATCH_ALERT_MAX_ATTEMPTS: wholeNumber({
     default: 8,
     min: 1,

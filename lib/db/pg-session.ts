@@ -16,6 +16,26 @@ export async function tryAdvisoryLock(client: Connection, key: number): Promise<
   return result.rows[0]?.ok === true;
 }
 
+/**
+ * A round trip on the connection within `timeoutMs`: false when it fails or does not answer in
+ * time (the query is left waiting; the caller ends the connection, which then destroys the socket).
+ */
+export async function pingConnection(client: Connection, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ping = client.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Subscribes the connection to a notification channel (a plain identifier, never user input). */
 export async function listen(client: Connection, channel: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);

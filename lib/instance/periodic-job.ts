@@ -1,15 +1,26 @@
 // A background job of the server process: runs every `intervalMs` (the first run soon after
 // start, not during it), never overlaps itself, only while this instance leads the job, and
 // never keeps the process alive (timers are unref'd). A failed run is reported and retried at
-// the next tick; it never throws out of the timer.
+// the next interval; it never throws out of the timer.
+//
+// The lease is looked at more often than the job runs: every min(intervalMs, leaseCheckMs). A
+// follower used to try the lease only at its own interval, so a job with a long one (retention:
+// an hour by default) stayed without a leader for up to that long after its leader died; and a
+// leader checked its lock connection as seldom. Now a follower that takes the lease runs the job
+// at once (it cannot know when the dead leader last ran it), and then every interval.
 import type { LeaderLease } from './leader-lease';
 import { componentLogger } from '@/lib/log/logger';
+
+/** How often the lease is tried (or, when held, checked) at most apart, whatever the job's interval. */
+export const LEASE_CHECK_MS = 15_000;
 
 export interface PeriodicJobOptions {
   name: string;
   intervalMs: number;
   /** Delay before the first run; defaults to min(intervalMs, 30 s). */
   firstRunAfterMs?: number;
+  /** Longest time between two looks at the lease; defaults to LEASE_CHECK_MS. */
+  leaseCheckMs?: number;
   lease: LeaderLease;
   run: () => Promise<void>;
   onError?: (err: unknown) => void;
@@ -25,23 +36,39 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   let running: Promise<boolean> | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  /** When the last run ended (or began, while it runs) as leader; null while following (a lease taken runs at once). */
+  let lastRunAt: number | null = null;
+  const checkMs = Math.min(options.intervalMs, options.leaseCheckMs ?? LEASE_CHECK_MS);
 
-  const runOnce = (): Promise<boolean> => {
+  const reportError = (err: unknown) =>
+    (
+      options.onError ??
+      ((e) =>
+        componentLogger('schedule').error(
+          { job: options.name, err: e instanceof Error ? e.message : String(e) },
+          'scheduled job failed (will retry)',
+        ))
+    )(err);
+
+  /** Takes or checks the lease; runs when leading and `due` says so. */
+  const runOnce = (due: () => boolean): Promise<boolean> => {
     if (stopped) return Promise.resolve(false);
     running ??= (async () => {
       try {
-        if (!(await options.lease.acquire())) return false;
-        await options.run();
-        return true;
+        if (!(await options.lease.acquire())) {
+          lastRunAt = null;
+          return false;
+        }
+        if (!due()) return false;
+        lastRunAt = Date.now();
+        try {
+          await options.run();
+          return true;
+        } finally {
+          lastRunAt = Date.now(); // the interval counts from the end of a run, as a pause between runs
+        }
       } catch (err) {
-        (
-          options.onError ??
-          ((e) =>
-            componentLogger('schedule').error(
-              { job: options.name, err: e instanceof Error ? e.message : String(e) },
-              'scheduled job failed (will retry)',
-            ))
-        )(err);
+        reportError(err);
         return false;
       } finally {
         running = null;
@@ -50,17 +77,22 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
     return running;
   };
 
+  const dueNow = () => lastRunAt === null || Date.now() - lastRunAt >= options.intervalMs;
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      void runOnce().finally(() => schedule(options.intervalMs));
+      void runOnce(dueNow).finally(() => {
+        // A leader sleeps until its next run when that comes before the next lease check.
+        const untilDue = lastRunAt === null ? checkMs : lastRunAt + options.intervalMs - Date.now();
+        schedule(Math.max(0, Math.min(checkMs, untilDue)));
+      });
     }, delayMs);
     timer.unref();
   };
   schedule(options.firstRunAfterMs ?? Math.min(options.intervalMs, 30_000));
 
   return {
-    runNow: runOnce,
+    runNow: () => runOnce(() => true),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -2,12 +2,17 @@
 // DOORWATCH_PROBE_TICK_MS the instance that leads the "probes" job (leader-lease: PostgreSQL
 // advisory lock; SQLite: the one instance) runs the targets whose interval has passed, at most
 // DOORWATCH_PROBE_CONCURRENCY at a time, each target one at a time (the engine's TargetLimiter).
+// Each run first claims its slot (claimProbeSlot: compare-and-set on lastRunAt). The lease alone
+// cannot promise one run per slot: a leader that loses its lock mid-pass goes on with the targets
+// it already read, while the instance that took over reads the same targets as due, because
+// lastRunAt used to move only after a run had finished. A slot whose runner dies after the
+// claim is not run again (at most once per slot); the target's next slot comes an interval later.
 import { processSingleton } from '@/lib/config/process-state';
 import { getDb, type Db } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { createLeaderLease } from '@/lib/instance/leader-lease';
 import { startPeriodicJob } from '@/lib/instance/periodic-job';
-import { dueProbeTargets } from '@/lib/store/probe-targets';
+import { claimProbeSlot, dueProbeTargets } from '@/lib/store/probe-targets';
 import { runServerProbe } from './probe-service';
 import { componentLogger } from '@/lib/log/logger';
 
@@ -20,6 +25,7 @@ export async function runDueProbes(db: Db, concurrency: number, now = Date.now()
     while (next < due.length) {
       const target = due[next++];
       try {
+        if (!(await claimProbeSlot(db.sql, target.server, target.lastRunAt, Date.now()))) continue;
         await runServerProbe(db, target.server, 'schedule');
         ran++;
       } catch (err) {

@@ -10,6 +10,7 @@ import { observeQueries } from '@/lib/db/timed-sql';
 import { deadlockThresholdMs, settings } from '@/lib/config/settings';
 import { credentialThrottle } from '@/lib/auth/credential-throttle';
 import { streamFigures } from '@/lib/live/change-fanout';
+import { leadershipByJob } from '@/lib/instance/leadership';
 import { registerDomainMetrics } from './domain-metrics';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10];
@@ -79,6 +80,15 @@ function build() {
     registers: [registry],
     collect() {
       this.set(streamFigures().open);
+    },
+  });
+  new Gauge({
+    name: 'doorwatch_leader',
+    help: "Whether this instance leads the scheduled job (alerts, probes, retention): 1 while it holds the job's lease as of its last tick, else 0. Summed across instances, each job should show 1.",
+    labelNames: ['job'],
+    registers: [registry],
+    collect() {
+      for (const [job, leading] of leadershipByJob()) this.set({ job }, leading ? 1 : 0);
     },
   });
   new Counter({

@@ -129,6 +129,21 @@ export async function dueProbeTargets(sql: SqlExecutor, now: number): Promise<St
   return rows.map(fromRow);
 }
 
+/**
+ * Claims a due target's schedule slot before running it: moves lastRunAt from the value the due
+ * list read (`seenLastRunAt`) to `now`, compare-and-set, so of two instances that both found it due
+ * (a leader that lost its lease mid-run and the one that took over) exactly one runs it. True when
+ * this caller claimed it.
+ */
+export async function claimProbeSlot(sql: SqlExecutor, server: string, seenLastRunAt: number | null, now: number): Promise<boolean> {
+  const n = await sql.execute(`UPDATE ${T} SET "lastRunAt" = ? WHERE "server" = ? AND COALESCE("lastRunAt", -1) = ?`, [
+    now,
+    server,
+    seenLastRunAt ?? -1,
+  ]);
+  return n > 0;
+}
+
 export async function markProbeTargetRun(sql: SqlExecutor, server: string, at: number): Promise<void> {
   await sql.execute(`UPDATE ${T} SET "lastRunAt" = ? WHERE "server" = ?`, [at, server]);
 }
