@@ -10,6 +10,10 @@ export async function registerNode() {
     console.error(`doorwatch start failed: ${err instanceof Error ? err.message : err}`);
     process.exit(1);
   }
+  // The steady clock anchors at its first reading: take it now, so a step of the host clock
+  // after start is absorbed instead of being the clock's starting point.
+  const { doorwatchNow } = await import('./lib/instance/doorwatch-clock');
+  doorwatchNow();
   // Before the first request: a thread takes ~0.1 s to start.
   const { startIngestThreads } = await import('./lib/ingest/ingest-threads');
   startIngestThreads();

@@ -7,6 +7,8 @@ export interface PrerequisiteSystem {
   env: Record<string, string | undefined>;
   exists(path: string): boolean;
   findPostgresBin(): string | null;
+  /** libfaketime's preload library, or null. */
+  findFaketimeLibrary(): string | null;
   isRoot(): boolean;
   hasApt(): boolean;
   /** True when `name --version` runs (a command on PATH). */
@@ -17,6 +19,7 @@ export interface PrerequisiteSystem {
   nodeVersion?: string;
 }
 export const CHROMIUM_PATH: string;
+export function findFaketimeLibrary(): string | null;
 export function nodeSupported(version: string): boolean;
 export function missingPackages(needs: Set<string>, sys: PrerequisiteSystem): MissingPackage[];
 export function installPlan(

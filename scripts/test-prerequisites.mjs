@@ -3,10 +3,26 @@
 // (Chromium, the PostgreSQL server, Prometheus's promtool) are installed when we can (root with apt-get, as on CI and
 // these machines); otherwise the message says exactly what to install.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { findPostgresBin } from './test-postgres.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * libfaketime's preload library (Debian: /usr/lib/<multiarch>/faketime/libfaketime.so.1), which
+ * steps the app's wall clock in tests/integration/clock-step.test.ts; null when not installed.
+ */
+export function findFaketimeLibrary() {
+  let dirs = [];
+  try {
+    dirs = readdirSync('/usr/lib')
+      .filter((d) => d.endsWith('-linux-gnu'))
+      .map((d) => `/usr/lib/${d}`);
+  } catch {
+    // no /usr/lib: not a Linux system libfaketime could run on
+  }
+  return [...dirs, '/usr/lib64', '/usr/lib'].map((d) => `${d}/faketime/libfaketime.so.1`).find((p) => existsSync(p)) ?? null;
+}
 
 /** Node versions package.json's `engines` accepts: ^20.19 || ^22.13 || >=24. */
 export function nodeSupported(version) {
@@ -30,6 +46,9 @@ export function missingPackages(needs, sys) {
       what: 'promtool and prometheus (check the /metrics text and the alert rules, scrape the app)',
       packages: ['prometheus'],
     });
+  }
+  if (needs.has('faketime') && !sys.findFaketimeLibrary()) {
+    missing.push({ what: 'libfaketime (steps the host clock under the app in the clock-step test)', packages: ['libfaketime'] });
   }
   return missing;
 }
@@ -63,6 +82,7 @@ const realSystem = {
   env: process.env,
   exists: existsSync,
   findPostgresBin,
+  findFaketimeLibrary,
   isRoot: () => process.getuid?.() === 0,
   hasApt: () => spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0,
   hasCommand: (name) => spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0,

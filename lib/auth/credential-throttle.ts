@@ -11,6 +11,7 @@ import { settings } from '@/lib/config/settings';
 import { ApiError } from '@/lib/http/api-error';
 import { FailureThrottle, type ThrottleOptions } from './failure-throttle';
 import { isHighEntropyToken } from './tokens';
+import { monotonicMs } from '@/lib/time/steady-clock';
 
 type Limits = Omit<ThrottleOptions, 'maxKeys'>;
 
@@ -53,9 +54,6 @@ export function credentialThrottle(): CredentialThrottle {
   return processSingleton('doorwatchCredentialThrottle', () => new CredentialThrottle(settings().DOORWATCH_AUTH_THROTTLE_MAX_KEYS));
 }
 
-// Monotonic: a step of the host clock neither lifts nor lengthens a block.
-const monotonicMs = () => performance.now();
-
 /**
  * Runs a credential check under the throttle. A blocked credential is 429 before the check; so
  * is any credential from a blocked address unless it is high-entropy, which is checked and, when
@@ -67,6 +65,7 @@ export async function throttled<T>(
   token: string,
   check: () => Promise<T>,
   throttle = credentialThrottle(),
+  // Monotonic: a step of the host clock neither lifts nor lengthens a block.
   now: () => number = monotonicMs,
 ): Promise<T> {
   const credential = throttle.credentialKey(token);

@@ -7,6 +7,7 @@
 import { isRetryableDatabaseError } from '@/lib/db/database-errors';
 import { processSingleton } from '@/lib/config/process-state';
 import { hashToken } from './tokens';
+import { monotonicMs } from '@/lib/time/steady-clock';
 import type { OperatorRecord } from '@/lib/store/operators';
 
 export const OUTAGE_GRACE_MS = 10 * 60_000;
@@ -22,7 +23,7 @@ export async function lookupWithOutageGrace(
   token: string,
   allowStale: boolean,
   lookup: () => Promise<OperatorRecord | null>,
-  now = Date.now(),
+  now = monotonicMs(), // the grace is a duration measured in this process: a clock step must not stretch it
 ): Promise<OperatorRecord | null> {
   const key = hashToken(token);
   try {

@@ -15,6 +15,8 @@ export function isSqliteBusy(err: unknown): boolean {
   return false;
 }
 
+import { monotonicMs } from '@/lib/time/steady-clock';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -22,12 +24,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * read) and retries it on SQLITE_BUSY with growing pauses for at most budgetMs, then rethrows.
  */
 export async function retryWhileBusy<T>(fn: () => T | Promise<T>, budgetMs: number): Promise<T> {
-  const deadline = Date.now() + budgetMs;
+  // Monotonic: a step of the host clock must neither cut the wait short nor stretch it by minutes.
+  const deadline = monotonicMs() + budgetMs;
   for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
     try {
       return await fn();
     } catch (err) {
-      const left = deadline - Date.now();
+      const left = deadline - monotonicMs();
       if (!isSqliteBusy(err) || left <= 0) throw err;
       await sleep(Math.min(pause, left));
     }

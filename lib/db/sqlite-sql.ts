@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { AsyncQueue, insertManyAsValues, type Sql, type SqlExecutor } from './sql';
 import { retryWhileBusy } from './sqlite-busy';
+import { monotonicMs } from '@/lib/time/steady-clock';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -68,9 +69,10 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
   // transaction spans awaits, and the shared reader must keep serving the latest commit.
   let snapshotConn: ReturnType<typeof connection> | null = null;
   const snapshotQueue = new AsyncQueue();
-  const budgetFrom = (asked: number) => () => Math.max(0, asked + lockWaitMs - Date.now());
+  // The budget is a duration: measured on the monotonic clock, which a step of the host clock leaves alone.
+  const budgetFrom = (asked: number) => () => Math.max(0, asked + lockWaitMs - monotonicMs());
   const write = <T>(fn: () => Promise<T>) => {
-    const left = budgetFrom(Date.now());
+    const left = budgetFrom(monotonicMs());
     return queue.run(() => retryWhileBusy(fn, left()));
   };
   return {
@@ -84,7 +86,7 @@ export function createSqliteSql(file: string, lockWaitMs: number, queue = new As
     execute: (text, params) => write(() => writeExec.execute(text, params)),
     insertMany: (table, columns, rows, tail) => queue.run(() => writeExec.insertMany(table, columns, rows, tail)),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
-      const left = budgetFrom(Date.now());
+      const left = budgetFrom(monotonicMs());
       return queue.run(async () => {
         // IMMEDIATE takes the write lock up front, so only this statement can meet another
         // process's lock, and it has no effect when it fails: safe to retry.

@@ -1,7 +1,10 @@
 import { settings, type Settings } from '@/lib/config/settings';
+import { monotonicMs } from '@/lib/time/steady-clock';
 
 // Per-server token bucket in events per second. In-process: with several instances each
-// enforces its own share, which is what a load balancer spreading requests gives anyway.
+// enforces its own share, which is what a load balancer spreading requests gives anyway. Refill is
+// measured on the monotonic clock: a step of the host clock neither empties a bucket (a step back
+// would lock a server out for the step's length) nor fills one.
 export interface RateDecision {
   allowed: boolean;
   retryAfterSeconds: number;
@@ -14,7 +17,7 @@ export class EventRateLimiter {
     readonly burst: number,
   ) {}
 
-  take(server: string, events: number, now = Date.now()): RateDecision {
+  take(server: string, events: number, now = monotonicMs()): RateDecision {
     if (!(this.eventsPerSecond > 0)) return { allowed: true, retryAfterSeconds: 0 };
     const b = this.buckets.get(server) ?? { tokens: this.burst, at: now };
     b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.eventsPerSecond);

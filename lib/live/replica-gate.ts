@@ -9,6 +9,7 @@ import { settings } from '@/lib/config/settings';
 import { primaryWalPosition, replayedPast } from '@/lib/db/replica-position';
 import { componentLogger } from '@/lib/log/logger';
 import { mergeChanges, type Change } from './change';
+import { monotonicMs } from '@/lib/time/steady-clock';
 
 /** Past this a change is published anyway (a stalled replica must not silence the pages). */
 export const REPLICA_WAIT_MAX_MS = 5_000;
@@ -20,7 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function replicaCaughtUp(): Promise<void> {
   const lsn = await primaryWalPosition(getDb().sql);
   const replica = getReadDb().sql;
-  for (const deadline = Date.now() + REPLICA_WAIT_MAX_MS; Date.now() < deadline; await sleep(POLL_MS)) {
+  for (const deadline = monotonicMs() + REPLICA_WAIT_MAX_MS; monotonicMs() < deadline; await sleep(POLL_MS)) {
     if (await replayedPast(replica, lsn)) return;
   }
   componentLogger('live').warn({ lsn, waitedMs: REPLICA_WAIT_MAX_MS }, 'read replica behind: change announced before it replayed');

@@ -24,6 +24,7 @@ import {
   type ZStuckSessionsInput,
   type ZStuckSessionsOutput,
 } from '@/lib/contract/mcp-tools';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 type In<S extends z.ZodType> = z.output<S>;
 type Out<S extends z.ZodType> = z.output<S>;
@@ -51,7 +52,7 @@ const unknownServer = (server: string) =>
   );
 
 export async function fleetStatus(db: Db, args: In<typeof ZFleetStatusInput>): Promise<Out<typeof ZFleetStatusOutput>> {
-  const now = Date.now();
+  const now = doorwatchNow();
   const range = parseTimeRange(args.from, args.to, now);
   const [verdicts, stats] = await Promise.all([
     listServerVerdicts(db, range),
@@ -91,7 +92,7 @@ export async function fleetStatus(db: Db, args: In<typeof ZFleetStatusInput>): P
 }
 
 export async function serverVerdict(db: Db, args: In<typeof ZServerVerdictInput>): Promise<Out<typeof ZServerVerdictOutput>> {
-  const verdicts = await listServerVerdicts(db, parseTimeRange(args.from, args.to, Date.now()));
+  const verdicts = await listServerVerdicts(db, parseTimeRange(args.from, args.to, doorwatchNow()));
   const v = verdicts.servers.find((s) => s.name === args.server);
   if (!v) throw unknownServer(args.server);
   return {
@@ -113,7 +114,7 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   for (const server of args.server) await assertKnownServer(db, server);
   const q = parseSessionQuery(
     { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
-    Date.now(),
+    doorwatchNow(),
     deadlockThresholdMs(),
   );
   const page = await listSessions(db, q);
@@ -138,7 +139,7 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
 
 export async function boundaryStats(db: Db, args: In<typeof ZBoundaryStatsInput>): Promise<Out<typeof ZBoundaryStatsOutput>> {
   for (const server of args.server) await assertKnownServer(db, server);
-  const s = await computeStats(db, parseStatsQuery({ ...args, version: [] }, Date.now()));
+  const s = await computeStats(db, parseStatsQuery({ ...args, version: [] }, doorwatchNow()));
   return {
     range: s.range,
     server: s.server,

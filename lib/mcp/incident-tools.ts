@@ -7,6 +7,7 @@ import type { ZAcknowledgeIncidentInput, ZIncidentsInput } from '@/lib/contract/
 import type { TIncident, TIncidentListResponse } from '@/lib/contract/api/incidents';
 import { incidentList } from '@/lib/incidents/incident-read';
 import { acknowledge } from '@/lib/incidents/incident-actions';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export function incidents(db: Db, args: z.output<typeof ZIncidentsInput>): Promise<TIncidentListResponse> {
   return incidentList(db, { ...args, offset: 0 });
@@ -17,5 +18,5 @@ export function acknowledgeIncident(
   args: z.output<typeof ZAcknowledgeIncidentInput>,
   actor: string,
 ): Promise<{ incident: TIncident }> {
-  return acknowledge(db, args.id, actor, Date.now());
+  return acknowledge(db, args.id, actor, doorwatchNow());
 }

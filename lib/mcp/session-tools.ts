@@ -15,12 +15,13 @@ import type {
   ZSessionTimelineInput,
   ZSessionTimelineOutput,
 } from '@/lib/contract/mcp-tools';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export async function sessionTimeline(
   db: Db,
   args: z.output<typeof ZSessionTimelineInput>,
 ): Promise<z.output<typeof ZSessionTimelineOutput>> {
-  const d = await getSessionDetail(db, args.server, args.token, Date.now(), deadlockThresholdMs());
+  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs());
   const all = d.timeline.map((e) => ({ at: e.at, type: e.type, seq: e.seq, data: e.data }));
   // A long timeline keeps its start (the door) and its end (the answer and what followed).
   const head = Math.ceil(args.limit / 2);
@@ -47,7 +48,7 @@ export async function sessionTimeline(
 }
 
 export async function explainSession(db: Db, args: z.output<typeof ZSessionRefInput>): Promise<z.output<typeof ZExplainSessionOutput>> {
-  const d = await getSessionDetail(db, args.server, args.token, Date.now(), deadlockThresholdMs());
+  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs());
   return { server: d.session.server, token: d.session.token, ...explain(d.session, d.timeline) };
 }
 

@@ -15,9 +15,10 @@ import { startPeriodicJob } from '@/lib/instance/periodic-job';
 import { claimProbeSlot, dueProbeTargets } from '@/lib/store/probe-targets';
 import { runServerProbe } from './probe-service';
 import { componentLogger } from '@/lib/log/logger';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 /** Runs every due target once; a failing target is reported and does not stop the others. */
-export async function runDueProbes(db: Db, concurrency: number, now = Date.now()): Promise<number> {
+export async function runDueProbes(db: Db, concurrency: number, now = doorwatchNow()): Promise<number> {
   const due = await dueProbeTargets(db.sql, now);
   let next = 0;
   let ran = 0;

@@ -12,8 +12,12 @@ import { markProbeTargetRun, probeCredential, readProbeTarget } from '@/lib/stor
 import { recordEvidence } from '@/lib/incidents/record-evidence';
 import { probeEvents, probeTokens } from './probe-events';
 import { runProbe, type ProbeOptions } from './run-probe';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigger, options: ProbeOptions = {}): Promise<StoredProbeRun> {
+  // The schedule's instant (lastRunAt) is on the steady clock that runDueProbes compares it with, so a
+  // step of the host clock neither runs a probe early nor holds it back for the step's length.
+  const scheduledAt = doorwatchNow();
   const target = await readProbeTarget(db.sql, server);
   if (!target)
     throw new ApiError(
@@ -36,8 +40,8 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
   // A failed door probe is evidence: it opens (or joins) the server's probe-failure incident.
   if (run.verdict === 'fail') {
     const evidence = { server, kind: 'probe_failure', at: run.startedAt, ref: run.id } as const;
-    await db.sql.transaction((tx) => recordEvidence(tx, [evidence], 'probe run', Date.now()));
+    await db.sql.transaction((tx) => recordEvidence(tx, [evidence], 'probe run', doorwatchNow()));
   }
-  await markProbeTargetRun(db.sql, server, Date.parse(result.startedAt));
+  await markProbeTargetRun(db.sql, server, scheduledAt);
   return run;
 }

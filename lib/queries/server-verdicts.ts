@@ -15,6 +15,7 @@ import type { TResumptionCounts } from '@/lib/contract/api/resumption-counts';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 import { RESUMPTION_COLUMNS } from '@/lib/metrics/rollup-contributions';
 import { versionChangesByServer } from './server-versions';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export interface VerdictCounts {
   boundary: number;
@@ -125,7 +126,7 @@ export async function listServerVerdicts(db: Db, range: TimeRange): Promise<TSer
   // Independent reads, issued together. Every total, resumption health included, comes from the
   // quarter-hour rollups (the resumption counters sit at each session's last event, so all-time sums
   // are per-session sums), not from a GROUP BY over every Session row (~120 ms at 1M sessions).
-  const nowMs = Date.now();
+  const nowMs = doorwatchNow();
   const [registered, totMap, lastMap, lossMap, probeMap, rejections, changes] = await Promise.all([
     registeredServers(db),
     rollupTotalsByServer(db.sql, [...TOTALS, ...RESUMPTION_COLUMNS]),

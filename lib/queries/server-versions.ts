@@ -8,6 +8,7 @@ import type { TVersionChange } from '@/lib/contract/api/versions';
 import { allServerVersions, firstNaiveResumeByVersion, versionsSeen, type ServerVersionRow } from '@/lib/store/server-versions';
 import { versionRows } from '@/lib/store/version-figures';
 import { versionChange } from './version-change';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 function versionView(r: ServerVersionRow, firstNaive: number | undefined): TVersionView {
   return {
@@ -25,7 +26,7 @@ function versionView(r: ServerVersionRow, firstNaive: number | undefined): TVers
   };
 }
 
-export async function serverVersions(db: Pick<Db, 'sql'>, server: string, nowMs = Date.now()): Promise<TServerVersionsResponse> {
+export async function serverVersions(db: Pick<Db, 'sql'>, server: string, nowMs = doorwatchNow()): Promise<TServerVersionsResponse> {
   const [rows, firstNaive] = await Promise.all([versionsSeen(db.sql, server), firstNaiveResumeByVersion(db.sql, server)]);
   return {
     server,

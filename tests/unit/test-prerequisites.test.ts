@@ -15,6 +15,7 @@ function fakeSystem(opts: { root: boolean; apt: boolean; installWorks?: boolean;
     nodeVersion: '20.20.2',
     exists: (p) => p === '/usr/bin/chromium' && installed.has('chromium'),
     findPostgresBin: () => (installed.has('postgresql') ? '/usr/lib/postgresql/15/bin' : null),
+    findFaketimeLibrary: () => (installed.has('libfaketime') ? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1' : null),
     isRoot: () => opts.root,
     hasApt: () => opts.apt,
     hasCommand: (name) => (name === 'promtool' || name === 'prometheus') && installed.has('prometheus'),
@@ -76,6 +77,16 @@ test('promtool comes from the Debian package prometheus, for the unit and integr
   assert.match(checkPrerequisites(new Set(['promtool']), notRoot.sys)[0], /promtool.*apt-get install -y prometheus/);
   const runner = readFileSync(new URL('../../scripts/test.mjs', import.meta.url), 'utf8');
   assert.match(runner, /name: 'unit', dir: 'tests\/unit', needs: \['promtool'\]/);
+});
+
+test('libfaketime (the clock-step test) comes from the Debian package libfaketime, for both integration runs', () => {
+  const { sys, runs } = fakeSystem({ root: true, apt: true });
+  assert.deepEqual(checkPrerequisites(new Set(['faketime']), sys), []);
+  assert.deepEqual(runs, ['apt-get update -qq', 'apt-get install -y -qq --no-install-recommends libfaketime']);
+  const notRoot = fakeSystem({ root: false, apt: true });
+  assert.match(checkPrerequisites(new Set(['faketime']), notRoot.sys)[0], /libfaketime.*apt-get install -y libfaketime/);
+  const runner = readFileSync(new URL('../../scripts/test.mjs', import.meta.url), 'utf8');
+  assert.equal(runner.match(/dir: 'tests\/integration',\n\s+needs: \[[^\]]*'faketime'/g)?.length, 2);
 });
 
 test('Node versions follow package.json engines', () => {

@@ -5,11 +5,12 @@ import { deadlockThresholdMs } from '@/lib/config/settings';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
 import { listSessions } from '@/lib/queries/session-list';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(sessionListRoute, ({ db, query }) => {
-  const q = parseSessionQuery(query, Date.now(), deadlockThresholdMs());
+  const q = parseSessionQuery(query, doorwatchNow(), deadlockThresholdMs());
   // format=csv|json: the whole filtered set, streamed (same as /api/v1/sessions/export).
   return query.format ? sessionExportResponse(db, q, query.format) : listSessions(db, q);
 });

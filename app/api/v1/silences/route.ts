@@ -2,11 +2,12 @@ import { silenceCreateRoute, silenceListRoute } from '@/lib/contract/api/routes/
 import { createSilence, silenceList } from '@/lib/incidents/silence-admin';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(silenceListRoute, ({ db, query }) => silenceList(db, query.state, Date.now()));
+export const GET = defineRoute(silenceListRoute, ({ db, query }) => silenceList(db, query.state, doorwatchNow()));
 
-export const POST = defineRoute(silenceCreateRoute, ({ db, body, operator }) => createSilence(db, body, operator.name, Date.now()));
+export const POST = defineRoute(silenceCreateRoute, ({ db, body, operator }) => createSilence(db, body, operator.name, doorwatchNow()));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(silenceListRoute, silenceCreateRoute);

@@ -4,11 +4,12 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { sessionExportResponse } from '@/lib/queries/session-export-response';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(sessionExportRoute, ({ db, query }) =>
-  sessionExportResponse(db, parseSessionQuery(query, Date.now(), deadlockThresholdMs()), query.format),
+  sessionExportResponse(db, parseSessionQuery(query, doorwatchNow(), deadlockThresholdMs()), query.format),
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods(sessionExportRoute);

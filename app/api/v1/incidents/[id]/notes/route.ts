@@ -3,11 +3,12 @@ import { addNote } from '@/lib/incidents/incident-actions';
 import { noteEntry } from '@/lib/incidents/incident-timeline';
 import { defineRoute } from '@/lib/route/define-route';
 import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, operator }) =>
-  noteEntry(await addNote(db, params.id, operator.name, body.text, Date.now())),
+  noteEntry(await addNote(db, params.id, operator.name, body.text, doorwatchNow())),
 );
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentNoteRoute);
