@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(silenceListRoute, ({ db, query }) => silenceList(db, query.state, Date.now()));
 
-export const POST = defineRoute(silenceCreateRoute, ({ db, body, operator }) => createSilence(db, body, operator.name, Date.now()));
+export const POST = defineRoute(silenceCreateRoute, ({ db, body, audit }) => createSilence(db, body, audit, Date.now()));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(silenceListRoute, silenceCreateRoute);

@@ -5,6 +5,6 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = defineRoute(silenceExpireRoute, ({ db, params, operator }) => endSilence(db, params.id, operator.name, Date.now()));
+export const DELETE = defineRoute(silenceExpireRoute, ({ db, params, audit }) => endSilence(db, params.id, audit, Date.now()));
 
 export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(silenceExpireRoute);

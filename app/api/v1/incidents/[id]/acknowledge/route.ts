@@ -5,8 +5,6 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentAcknowledgeRoute, ({ db, params, operator }) =>
-  acknowledge(db, params.id, operator.name, Date.now()),
-);
+export const POST = defineRoute(incidentAcknowledgeRoute, ({ db, params, audit }) => acknowledge(db, params.id, audit, Date.now()));
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentAcknowledgeRoute);

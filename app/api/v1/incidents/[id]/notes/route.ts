@@ -6,8 +6,8 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, operator }) =>
-  noteEntry(await addNote(db, params.id, operator.name, body.text, Date.now())),
+export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, audit }) =>
+  noteEntry(await addNote(db, params.id, audit, body.text, Date.now())),
 );
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentNoteRoute);

@@ -5,8 +5,8 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentResolveRoute, ({ db, params, body, operator }) =>
-  resolve(db, params.id, operator.name, body.note, Date.now()),
+export const POST = defineRoute(incidentResolveRoute, ({ db, params, body, audit }) =>
+  resolve(db, params.id, audit, body.note, Date.now()),
 );
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentResolveRoute);
