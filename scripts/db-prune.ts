@@ -1,17 +1,24 @@
-// npm run db:prune: deletes raw events (and dead letters) older than DOORWATCH_RETENTION_DAYS (default 30) in
+// npm run db:prune: deletes audit log entries older than DOORWATCH_AUDIT_RETENTION_DAYS (default 365), and raw
+// events (and dead letters) older than DOORWATCH_RETENTION_DAYS (default 30), in
 // bounded batches (DOORWATCH_RETENTION_BATCH rows, DOORWATCH_RETENTION_PAUSE_MS apart).
 // Summaries and rollups stay. The running app does the same on a schedule.
 import { openDb } from '@/lib/db/client';
-import { pruneDeadLetters, pruneProbeRuns, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
+import { pruneAuditLog, pruneDeadLetters, pruneProbeRuns, pruneEvents, readRetentionConfig } from '@/lib/retention/prune-events';
 
 async function main() {
   const config = readRetentionConfig();
-  if (config.days <= 0) {
-    console.log('db:prune: DOORWATCH_RETENTION_DAYS=0, raw events are kept forever; nothing to do');
-    return;
-  }
   const db = openDb();
   try {
+    const a = await pruneAuditLog(db.sql, { days: config.auditDays, batchSize: config.batchSize, pauseMs: config.pauseMs });
+    console.log(
+      config.auditDays <= 0
+        ? 'db:prune: DOORWATCH_AUDIT_RETENTION_DAYS=0, audit log entries are kept forever'
+        : `db:prune (${db.config.provider}): ${a.deleted} audit log entries older than ${new Date(a.cutoff).toISOString()} deleted`,
+    );
+    if (config.days <= 0) {
+      console.log('db:prune: DOORWATCH_RETENTION_DAYS=0, raw events are kept forever; nothing more to do');
+      return;
+    }
     const options = {
       days: config.days,
       batchSize: config.batchSize,

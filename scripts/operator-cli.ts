@@ -3,6 +3,7 @@ import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ApiError } from '@/lib/http/api-error';
+import { cliAudit } from './cli-audit';
 import { createOperator, isOperatorRole, listOperators, revokeOperator } from '@/lib/auth/operators';
 
 const USAGE = `usage: npm run operator -- <command>
@@ -30,7 +31,7 @@ async function main() {
         process.exitCode = 2;
         return;
       }
-      const { operator, token } = await createOperator(db, arg, role);
+      const { operator, token } = await createOperator(db, arg, role, cliAudit());
       console.log(`operator ${operator.name} (${operator.role}) created with id ${operator.id}. Its token (shown once):\n${token}`);
     } else if (command === 'list') {
       const ops = await listOperators(db);
@@ -45,7 +46,7 @@ async function main() {
         process.exitCode = 2;
         return;
       }
-      const o = await revokeOperator(db, arg);
+      const o = await revokeOperator(db, arg, cliAudit());
       console.log(`operator ${o.id} (${o.name}) revoked at ${o.revokedAt}`);
     }
   } finally {

@@ -3,6 +3,7 @@ import { openDb } from '@/lib/db/client';
 import { settings } from '@/lib/config/settings';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { StoreError } from '@/lib/store/store-error';
+import { cliAudit } from './cli-audit';
 import { addServer, DEFAULT_ROTATION_GRACE_SECONDS, listServers, removeServer, rotateSecret } from '@/lib/store/servers/server-registry';
 
 const USAGE = `usage: npm run server -- <command>
@@ -19,14 +20,14 @@ async function main() {
   try {
     switch (command) {
       case 'add': {
-        const { secret } = await addServer(db, name ?? '');
+        const { secret } = await addServer(db, name ?? '', undefined, cliAudit());
         console.log(`server ${name} registered. Its signing secret (shown once, store it in the server's config):\n${secret}`);
         break;
       }
       case 'rotate': {
         const i = rest.indexOf('--grace-seconds');
         const grace = i >= 0 ? Number(rest[i + 1]) : DEFAULT_ROTATION_GRACE_SECONDS;
-        const r = await rotateSecret(db, name ?? '', grace);
+        const r = await rotateSecret(db, name ?? '', grace, cliAudit());
         console.log(`new secret for ${name} (shown once):\n${r.secret}\nprevious secret(s) valid until ${r.previousValidUntil}`);
         break;
       }
@@ -40,7 +41,7 @@ async function main() {
         break;
       }
       case 'remove':
-        await removeServer(db, name ?? '');
+        await removeServer(db, name ?? '', cliAudit());
         console.log(`server ${name} removed`);
         break;
       default:

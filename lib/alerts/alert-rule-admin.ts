@@ -16,6 +16,7 @@ import {
 import { readAlertStates, type AlertStateRow } from '@/lib/store/alert-states';
 import { countFailedDeliveries } from '@/lib/store/alert-deliveries';
 import { existingContactPointIds } from '@/lib/store/alert-contact-points';
+import { recordAudit, transactionDb, type AuditContext } from '@/lib/store/audit-log';
 import { sessionsPath } from './sessions-link';
 
 const DAY_MS = 86_400_000;
@@ -87,10 +88,10 @@ async function assertContactPoints(db: Db, ids: readonly string[]): Promise<void
     );
 }
 
-export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number): Promise<{ rule: TAlertRule }> {
+export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number, audit: AuditContext): Promise<{ rule: TAlertRule }> {
   await assertContactPoints(db, body.contactPointIds);
   const id = randomUUID();
-  await insertAlertRule(db.sql, {
+  const row: AlertRuleRow = {
     id,
     name: body.name,
     measure: body.measure,
@@ -103,11 +104,21 @@ export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number):
     contactPointIds: body.contactPointIds,
     createdAt: nowMs,
     updatedAt: nowMs,
+  };
+  await db.sql.transaction(async (tx) => {
+    await insertAlertRule(transactionDb(db, tx).sql, row);
+    await recordAudit(tx, audit, { action: 'create', entityType: 'alert_rule', entityId: id, before: null, after: row }, nowMs);
   });
   return ruleResponse(db, id, nowMs);
 }
 
-export async function patchRule(db: Db, id: string, patch: TAlertRulePatch, nowMs: number): Promise<{ rule: TAlertRule }> {
+export async function patchRule(
+  db: Db,
+  id: string,
+  patch: TAlertRulePatch,
+  nowMs: number,
+  audit: AuditContext,
+): Promise<{ rule: TAlertRule }> {
   const rule = await findAlertRule(db.sql, id);
   if (!rule) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
   if (patch.contactPointIds) await assertContactPoints(db, patch.contactPointIds);
@@ -124,10 +135,21 @@ export async function patchRule(db: Db, id: string, patch: TAlertRulePatch, nowM
     ...(patch.contactPointIds !== undefined && { contactPointIds: patch.contactPointIds }),
     updatedAt: nowMs,
   };
-  if (!(await updateAlertRule(db.sql, next))) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+  const updated = await db.sql.transaction(async (tx) => {
+    if (!(await updateAlertRule(transactionDb(db, tx).sql, next))) return false;
+    await recordAudit(tx, audit, { action: 'update', entityType: 'alert_rule', entityId: id, before: rule, after: next }, nowMs);
+    return true;
+  });
+  if (!updated) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
   return ruleResponse(db, id, nowMs);
 }
 
-export async function removeRule(db: Db, id: string): Promise<void> {
-  if (!(await deleteAlertRule(db.sql, id))) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
+export async function removeRule(db: Db, id: string, audit: AuditContext): Promise<void> {
+  const removed = await db.sql.transaction(async (tx) => {
+    const rule = await findAlertRule(tx, id);
+    if (!rule || !(await deleteAlertRule(transactionDb(db, tx).sql, id))) return false;
+    await recordAudit(tx, audit, { action: 'delete', entityType: 'alert_rule', entityId: id, before: rule, after: null });
+    return true;
+  });
+  if (!removed) throw new ApiError(404, 'alert_rule_not_found', `no alert rule with id "${id}"`);
 }

@@ -7,6 +7,7 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { ApiError } from '@/lib/http/api-error';
 import { deleteContactPoint, insertContactPoint, listContactPoints, type ContactPointRow } from '@/lib/store/alert-contact-points';
 import { generateSecret } from '@/lib/contract/server-secret';
+import { recordAudit, transactionDb, type AuditContext } from '@/lib/store/audit-log';
 
 /** Admins see the whole URL; viewers its origin only (incoming-webhook URLs often carry a secret). */
 function contactPointView(c: ContactPointRow, admin: boolean): TContactPoint {
@@ -21,13 +22,24 @@ export async function createContactPoint(
   db: Db,
   body: TContactPointCreate,
   nowMs: number,
+  audit: AuditContext,
 ): Promise<{ contactPoint: TContactPoint; secret: string }> {
   const row: ContactPointRow = { id: randomUUID(), name: body.name, url: body.url, format: body.format, createdAt: nowMs };
   const secret = generateSecret();
-  await insertContactPoint(db.sql, row, secret);
+  await db.sql.transaction(async (tx) => {
+    await insertContactPoint(tx, row, secret);
+    // The row has no secret field; its URL is redacted by the audit log (webhook URLs carry secrets).
+    await recordAudit(tx, audit, { action: 'create', entityType: 'contact_point', entityId: row.id, before: null, after: row }, nowMs);
+  });
   return { contactPoint: contactPointView(row, true), secret };
 }
 
-export async function removeContactPoint(db: Db, id: string): Promise<void> {
-  if (!(await deleteContactPoint(db.sql, id))) throw new ApiError(404, 'contact_point_not_found', `no contact point with id "${id}"`);
+export async function removeContactPoint(db: Db, id: string, audit: AuditContext): Promise<void> {
+  const removed = await db.sql.transaction(async (tx) => {
+    const before = (await listContactPoints(tx)).find((c) => c.id === id);
+    if (!before || !(await deleteContactPoint(transactionDb(db, tx).sql, id))) return false;
+    await recordAudit(tx, audit, { action: 'delete', entityType: 'contact_point', entityId: id, before, after: null });
+    return true;
+  });
+  if (!removed) throw new ApiError(404, 'contact_point_not_found', `no contact point with id "${id}"`);
 }

@@ -5,9 +5,10 @@ import type { Db } from '@/lib/db/client';
 import type { TAnnotationCreate, TAnnotationListResponse, TAnnotationView } from '@/lib/contract/api/annotations';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { ApiError } from '@/lib/http/api-error';
-import { annotationsInWindow, deleteAnnotation, insertAnnotation, type AnnotationRow } from '@/lib/store/annotations';
+import { annotationsInWindow, deleteAnnotation, insertAnnotation, readAnnotation, type AnnotationRow } from '@/lib/store/annotations';
 import { versionsFirstSeenIn } from '@/lib/store/server-versions';
 import { parseTimeRange } from '@/lib/queries/time-range';
+import { recordAudit, type AuditContext } from '@/lib/store/audit-log';
 
 const view = (a: AnnotationRow): TAnnotationView => ({
   id: a.id,
@@ -23,7 +24,7 @@ const view = (a: AnnotationRow): TAnnotationView => ({
 export async function createAnnotation(
   db: Pick<Db, 'sql'>,
   input: TAnnotationCreate,
-  createdBy: string,
+  audit: AuditContext,
   nowMs = Date.now(),
 ): Promise<TAnnotationView> {
   const time = input.time ?? nowMs;
@@ -37,10 +38,13 @@ export async function createAnnotation(
     text: input.text,
     tags: [...new Set(input.tags)],
     server: input.server ?? null,
-    createdBy,
+    createdBy: audit.actor.name,
     createdAt: nowMs,
   };
-  await insertAnnotation(db.sql, row);
+  await db.sql.transaction(async (tx) => {
+    await insertAnnotation(tx, row);
+    await recordAudit(tx, audit, { action: 'create', entityType: 'annotation', entityId: row.id, before: null, after: row }, nowMs);
+  });
   return view(row);
 }
 
@@ -65,6 +69,12 @@ export async function listAnnotations(db: Pick<Db, 'sql'>, q: AnnotationListInpu
   };
 }
 
-export async function removeAnnotation(db: Pick<Db, 'sql'>, id: string): Promise<void> {
-  if (!(await deleteAnnotation(db.sql, id))) throw new ApiError(404, 'annotation_not_found', `no annotation has id ${id}`);
+export async function removeAnnotation(db: Pick<Db, 'sql'>, id: string, audit: AuditContext): Promise<void> {
+  const removed = await db.sql.transaction(async (tx) => {
+    const before = await readAnnotation(tx, id);
+    if (!before || !(await deleteAnnotation(tx, id))) return false;
+    await recordAudit(tx, audit, { action: 'delete', entityType: 'annotation', entityId: id, before, after: null });
+    return true;
+  });
+  if (!removed) throw new ApiError(404, 'annotation_not_found', `no annotation has id ${id}`);
 }

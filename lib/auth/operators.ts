@@ -12,6 +12,7 @@ import {
   updateOperator,
   type OperatorRecord,
 } from '@/lib/store/operators';
+import { recordAudit, transactionDb, type AuditContext } from '@/lib/store/audit-log';
 import { generateOperatorToken, hashToken } from './tokens';
 
 export const BOOTSTRAP_OPERATOR_ID = 'bootstrap-admin';
@@ -32,16 +33,34 @@ export function toOperatorView(r: OperatorRecord): TOperatorView {
   };
 }
 
-export async function createOperator(db: Db, name: string, role: TOperatorRole): Promise<{ operator: TOperatorView; token: string }> {
+/** What the audit log keeps of an operator: its view (the token's hash is not in it). */
+const operatorForAudit = (r: OperatorRecord) => toOperatorView(r);
+
+export async function createOperator(
+  db: Db,
+  name: string,
+  role: TOperatorRole,
+  audit: AuditContext,
+): Promise<{ operator: TOperatorView; token: string }> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 100) throw new ApiError(400, 'invalid_name', 'name must be 1–100 characters');
   if (!isOperatorRole(role)) throw new ApiError(400, 'invalid_role', `role must be one of ${OPERATOR_ROLES.join(', ')}`);
   const token = generateOperatorToken();
-  const row = await insertOperator(db, {
-    id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-    name: trimmed,
-    role,
-    tokenHash: hashToken(token),
+  const row = await db.sql.transaction(async (tx) => {
+    const created = await insertOperator(transactionDb(db, tx), {
+      id: `op_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      name: trimmed,
+      role,
+      tokenHash: hashToken(token),
+    });
+    await recordAudit(tx, audit, {
+      action: 'create',
+      entityType: 'operator',
+      entityId: created.id,
+      before: null,
+      after: operatorForAudit(created),
+    });
+    return created;
   });
   return { operator: toOperatorView(row), token };
 }
@@ -52,11 +71,21 @@ export async function listOperators(db: Db): Promise<TOperatorView[]> {
 }
 
 /** Revokes (idempotently: a second revoke keeps the first time). 404 `operator_not_found` if unknown. */
-export async function revokeOperator(db: Db, id: string): Promise<TOperatorView> {
+export async function revokeOperator(db: Db, id: string, audit: AuditContext): Promise<TOperatorView> {
   const row = await findOperatorById(db, id);
   if (!row) throw new ApiError(404, 'operator_not_found', `no operator token with id ${JSON.stringify(id)}`);
   if (row.revokedAt) return toOperatorView(row);
-  const updated = await updateOperator(db, id, { revokedAt: new Date() });
+  const updated = await db.sql.transaction(async (tx) => {
+    const after = await updateOperator(transactionDb(db, tx), id, { revokedAt: new Date() });
+    await recordAudit(tx, audit, {
+      action: 'revoke',
+      entityType: 'operator',
+      entityId: id,
+      before: operatorForAudit(row),
+      after: operatorForAudit(after),
+    });
+    return after;
+  });
   return toOperatorView(updated);
 }
 

@@ -156,11 +156,8 @@ export const ZSettings = z.object({
     min: 1,
     description: 'burst of the ingest budget in events; default max(2 × rate, 1000)',
   }),
-  DOORWATCH_RETENTION_DAYS: wholeNumber({
-    default: 30,
-    min: 0,
-    description: 'days raw events and dead letters are kept; 0 keeps everything',
-  }),
+  DOORWATCH_RETENTION_DAYS: wholeNumber({ default: 30, min: 0, description: 'days raw events and dead letters are kept; 0 = forever' }),
+  DOORWATCH_AUDIT_RETENTION_DAYS: wholeNumber({ default: 365, min: 0, description: 'days audit log entries are kept; 0 keeps everything' }),
   DOORWATCH_RETENTION_BATCH: wholeNumber({
     default: DEFAULT_PRUNE_BATCH,
     min: 1,

@@ -9,6 +9,7 @@ import { acknowledgeIncident, readIncident, resolveIncident, type IncidentRow } 
 import { insertActivity, type ActivityRow } from '@/lib/store/incident-activity';
 import { suppressIncidentDeliveries } from '@/lib/store/alert-deliveries';
 import type { SqlExecutor } from '@/lib/db/sql';
+import { recordAudit, type AuditContext } from '@/lib/store/audit-log';
 import { incidentView } from './incident-view';
 
 async function existing(sql: SqlExecutor, id: string): Promise<IncidentRow> {
@@ -31,11 +32,26 @@ function notChanged(row: IncidentRow, action: string): ApiError {
   );
 }
 
-export async function acknowledge(db: Db, id: string, by: string, nowMs: number): Promise<{ incident: TIncident }> {
+/** The incident's audit entry, in the action's transaction: its row before (read there) and after. */
+async function auditIncident(
+  tx: SqlExecutor,
+  audit: AuditContext,
+  action: 'acknowledge' | 'resolve',
+  before: IncidentRow | null,
+  nowMs: number,
+) {
+  const after = await readIncident(tx, before?.id ?? '');
+  if (before && after) await recordAudit(tx, audit, { action, entityType: 'incident', entityId: before.id, before, after }, nowMs);
+}
+
+export async function acknowledge(db: Db, id: string, audit: AuditContext, nowMs: number): Promise<{ incident: TIncident }> {
+  const by = audit.actor.name;
   const done = await db.sql.transaction(async (tx) => {
+    const before = await readIncident(tx, id);
     if (!(await acknowledgeIncident(tx, id, by, nowMs))) return false;
     await insertActivity(tx, { incidentId: id, kind: 'acknowledged', at: nowMs, actor: by, text: null });
     await suppressIncidentDeliveries(tx, id, `incident ${id} was acknowledged by ${by}`);
+    await auditIncident(tx, audit, 'acknowledge', before, nowMs);
     return true;
   });
   const row = await existing(db.sql, id);
@@ -43,10 +59,19 @@ export async function acknowledge(db: Db, id: string, by: string, nowMs: number)
   return { incident: incidentView(row) };
 }
 
-export async function resolve(db: Db, id: string, by: string, note: string | undefined, nowMs: number): Promise<{ incident: TIncident }> {
+export async function resolve(
+  db: Db,
+  id: string,
+  audit: AuditContext,
+  note: string | undefined,
+  nowMs: number,
+): Promise<{ incident: TIncident }> {
+  const by = audit.actor.name;
   const done = await db.sql.transaction(async (tx) => {
+    const before = await readIncident(tx, id);
     if (!(await resolveIncident(tx, id, by, nowMs))) return false;
     await insertActivity(tx, { incidentId: id, kind: 'resolved', at: nowMs, actor: by, text: note ?? null });
+    await auditIncident(tx, audit, 'resolve', before, nowMs);
     return true;
   });
   const row = await existing(db.sql, id);
@@ -54,7 +79,11 @@ export async function resolve(db: Db, id: string, by: string, note: string | und
   return { incident: incidentView(row) };
 }
 
-export async function addNote(db: Db, id: string, by: string, text: string, nowMs: number): Promise<ActivityRow> {
+export async function addNote(db: Db, id: string, audit: AuditContext, text: string, nowMs: number): Promise<ActivityRow> {
   await existing(db.sql, id);
-  return insertActivity(db.sql, { incidentId: id, kind: 'note', at: nowMs, actor: by, text });
+  return db.sql.transaction(async (tx) => {
+    const note = await insertActivity(tx, { incidentId: id, kind: 'note', at: nowMs, actor: audit.actor.name, text });
+    await recordAudit(tx, audit, { action: 'note', entityType: 'incident', entityId: id, before: null, after: note }, nowMs);
+    return note;
+  });
 }

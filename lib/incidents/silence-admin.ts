@@ -7,6 +7,7 @@ import { toIsoMs } from '@/lib/contract/timestamp';
 import { ApiError } from '@/lib/http/api-error';
 import { expireSilence, insertSilence, listSilences, readSilence, type SilenceRow } from '@/lib/store/silences';
 import { findAlertRule } from '@/lib/store/alert-rules';
+import { recordAudit, type AuditContext } from '@/lib/store/audit-log';
 
 function silenceView(s: SilenceRow, nowMs: number): TSilence {
   const over = s.expiredAt !== null || s.endsAt <= nowMs;
@@ -25,7 +26,7 @@ function silenceView(s: SilenceRow, nowMs: number): TSilence {
   };
 }
 
-export async function createSilence(db: Db, input: TSilenceCreate, by: string, nowMs: number): Promise<{ silence: TSilence }> {
+export async function createSilence(db: Db, input: TSilenceCreate, audit: AuditContext, nowMs: number): Promise<{ silence: TSilence }> {
   if (input.ruleId !== undefined && !(await findAlertRule(db.sql, input.ruleId))) {
     throw new ApiError(404, 'rule_not_found', `no alert rule "${input.ruleId}"`);
   }
@@ -34,14 +35,17 @@ export async function createSilence(db: Db, input: TSilenceCreate, by: string, n
     ruleId: input.ruleId ?? null,
     server: input.server ?? null,
     reason: input.reason,
-    createdBy: by,
+    createdBy: audit.actor.name,
     createdAt: nowMs,
     endsAt: nowMs + input.durationSeconds * 1000,
     expiredAt: null,
     expiredBy: null,
     suppressed: 0,
   };
-  await insertSilence(db.sql, row);
+  await db.sql.transaction(async (tx) => {
+    await insertSilence(tx, row);
+    await recordAudit(tx, audit, { action: 'create', entityType: 'silence', entityId: row.id, before: null, after: row }, nowMs);
+  });
   return { silence: silenceView(row, nowMs) };
 }
 
@@ -51,8 +55,18 @@ export async function silenceList(db: Db, state: 'active' | 'expired' | undefine
   return { silences: state === 'expired' ? views.filter((v) => v.state === 'expired') : views };
 }
 
-export async function endSilence(db: Db, id: string, by: string, nowMs: number): Promise<{ silence: TSilence }> {
-  const ended = await expireSilence(db.sql, id, by, nowMs);
+export async function endSilence(db: Db, id: string, audit: AuditContext, nowMs: number): Promise<{ silence: TSilence }> {
+  const ended = await db.sql.transaction(async (tx) => {
+    const before = await readSilence(tx, id);
+    if (!before || !(await expireSilence(tx, id, audit.actor.name, nowMs))) return false;
+    await recordAudit(
+      tx,
+      audit,
+      { action: 'expire', entityType: 'silence', entityId: id, before, after: await readSilence(tx, id) },
+      nowMs,
+    );
+    return true;
+  });
   const row = await readSilence(db.sql, id);
   if (!row) throw new ApiError(404, 'silence_not_found', `no silence "${id}"`);
   if (!ended) throw new ApiError(409, 'silence_not_active', `silence ${id} is already over`);

@@ -18,5 +18,6 @@ export function acknowledgeIncident(
   args: z.output<typeof ZAcknowledgeIncidentInput>,
   actor: string,
 ): Promise<{ incident: TIncident }> {
-  return acknowledge(db, args.id, actor, doorwatchNow());
+  // MCP calls come with an operator token; its request id is not the HTTP route's.
+  return acknowledge(db, args.id, { actor: { kind: 'token', name: actor, id: null }, requestId: null }, doorwatchNow());
 }

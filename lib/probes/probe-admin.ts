@@ -6,7 +6,8 @@ import type { TProbeRunView, TProbeTargetRequest, TProbeTargetView } from '@/lib
 import { settings } from '@/lib/config/settings';
 import { ApiError } from '@/lib/http/api-error';
 import { toProbeRunView, toProbeTargetView } from '@/lib/queries/probe-history';
-import { deleteProbeTarget, upsertProbeTarget } from '@/lib/store/probe-targets';
+import { deleteProbeTarget, readProbeTarget, upsertProbeTarget } from '@/lib/store/probe-targets';
+import { recordAudit, type AuditContext } from '@/lib/store/audit-log';
 import { registeredServers } from '@/lib/store/servers/server-registry';
 import { ProbeTargetError, checkCredentialHeader, parseProbeUrl } from './probe-target';
 import { checkTargetAddress } from './address-policy';
@@ -23,7 +24,7 @@ const asApiError = (err: unknown): never => {
   throw err;
 };
 
-export async function setProbeTarget(db: Db, server: string, body: TProbeTargetRequest): Promise<TProbeTargetView> {
+export async function setProbeTarget(db: Db, server: string, body: TProbeTargetRequest, audit: AuditContext): Promise<TProbeTargetView> {
   await assertRegistered(db, server);
   let url: string;
   try {
@@ -43,19 +44,25 @@ export async function setProbeTarget(db: Db, server: string, body: TProbeTargetR
       'probe_interval_too_short',
       `intervalSeconds must be at least ${Math.ceil(min / 1000)} (DOORWATCH_PROBE_MIN_INTERVAL_MS)`,
     );
-  return toProbeTargetView(
-    await upsertProbeTarget(
-      db.sql,
-      server,
-      { url, credential: body.credential, intervalMs, enabled: body.enabled, stepTimeoutMs: body.stepTimeoutSeconds * 1000 },
-      Date.now(),
-    ),
-  );
+  const input = { url, credential: body.credential, intervalMs, enabled: body.enabled, stepTimeoutMs: body.stepTimeoutSeconds * 1000 };
+  // The stored target's readers never return the credential's value: before and after hold whether one is set.
+  const stored = await db.sql.transaction(async (tx) => {
+    const before = await readProbeTarget(tx, server);
+    const after = await upsertProbeTarget(tx, server, input, Date.now());
+    await recordAudit(tx, audit, { action: before ? 'update' : 'create', entityType: 'probe_target', entityId: server, before, after });
+    return after;
+  });
+  return toProbeTargetView(stored);
 }
 
-export async function clearProbeTarget(db: Db, server: string): Promise<void> {
-  if (!(await deleteProbeTarget(db.sql, server)))
-    throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target`);
+export async function clearProbeTarget(db: Db, server: string, audit: AuditContext): Promise<void> {
+  const cleared = await db.sql.transaction(async (tx) => {
+    const before = await readProbeTarget(tx, server);
+    if (!before || !(await deleteProbeTarget(tx, server))) return false;
+    await recordAudit(tx, audit, { action: 'delete', entityType: 'probe_target', entityId: server, before, after: null });
+    return true;
+  });
+  if (!cleared) throw new ApiError(404, 'probe_target_not_found', `server "${server}" has no probe target`);
 }
 
 /** Runs the probe now and answers with the stored run (bounded by the engine's step deadlines). */

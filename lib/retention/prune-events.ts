@@ -19,6 +19,7 @@ import { dropDailyPartition, listDailyPartitions, type PartitionedTable } from '
 import { earliestStartOfSpanningSessions } from '@/lib/store/sessions';
 import { deleteProbeRunsBefore } from '@/lib/store/probe-runs';
 import { deleteSyntheticTokensBefore } from '@/lib/store/synthetic-tokens';
+import { deleteAuditEntriesBefore } from '@/lib/store/audit-log';
 
 const DAY_MS = 86_400_000;
 
@@ -33,6 +34,8 @@ export interface RetentionConfig {
   intervalMs: number;
   /** PostgreSQL: daily partitions kept created ahead of today (lib/store/partitions.ts). */
   partitionDaysAhead: number;
+  /** Days audit log entries are kept, apart from raw events (an audit trail outlives them); 0 = forever. */
+  auditDays: number;
 }
 
 /** The DOORWATCH_RETENTION_* settings (defaults and bounds in lib/config/settings.ts). */
@@ -43,6 +46,7 @@ export function readRetentionConfig(s: Settings = settings()): RetentionConfig {
     pauseMs: s.DOORWATCH_RETENTION_PAUSE_MS,
     intervalMs: s.DOORWATCH_RETENTION_INTERVAL_MS,
     partitionDaysAhead: s.DOORWATCH_PARTITION_DAYS_AHEAD,
+    auditDays: s.DOORWATCH_AUDIT_RETENTION_DAYS,
   };
 }
 
@@ -115,6 +119,11 @@ export async function pruneProbeRuns(sql: Sql, options: PruneOptions): Promise<P
   const runs = await deleteInBatches(sql, options, deleteProbeRunsBefore);
   const tokens = await deleteInBatches(sql, options, deleteSyntheticTokensBefore);
   return { cutoff: runs.cutoff, deleted: runs.deleted + tokens.deleted, batches: runs.batches + tokens.batches, partitionsDropped: 0 };
+}
+
+/** Audit log entries older than their own retention (DOORWATCH_AUDIT_RETENTION_DAYS, passed as `days`). */
+export function pruneAuditLog(sql: Sql, options: PruneOptions): Promise<PruneResult> {
+  return deleteInBatches(sql, options, deleteAuditEntriesBefore);
 }
 
 async function deleteInBatches(

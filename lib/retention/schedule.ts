@@ -11,7 +11,7 @@ import { ensurePartitionsAhead } from '@/lib/store/partitions';
 import { componentLogger } from '@/lib/log/logger';
 import { createLeaderLease } from '@/lib/instance/leader-lease';
 import { startPeriodicJob, type PeriodicJob } from '@/lib/instance/periodic-job';
-import { pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
+import { pruneAuditLog, pruneDeadLetters, pruneEvents, pruneProbeRuns, readRetentionConfig, type RetentionConfig } from './prune-events';
 
 const log = componentLogger('retention');
 
@@ -19,6 +19,9 @@ async function runRetention(config: RetentionConfig): Promise<void> {
   const { sql } = getDb();
   const created = await ensurePartitionsAhead(sql, Date.now(), config.partitionDaysAhead);
   if (created.length > 0) log.info({ partitions: created }, 'daily partitions created ahead');
+  // The audit log has its own retention, independent of the raw events'.
+  const audit = await pruneAuditLog(sql, { days: config.auditDays, batchSize: config.batchSize, pauseMs: config.pauseMs });
+  if (audit.deleted > 0) log.info({ auditEntries: audit.deleted, cutoff: new Date(audit.cutoff).toISOString() }, 'audit log pruned');
   if (config.days <= 0) return;
   const options = { days: config.days, batchSize: config.batchSize, pauseMs: config.pauseMs };
   const events = await pruneEvents(sql, options);
@@ -48,7 +51,7 @@ export function startRetentionSchedule(config: RetentionConfig = readRetentionCo
 /** Null when there is nothing to do: no pruning asked for, and no partitions to create (SQLite). */
 function retentionJob(config: RetentionConfig): PeriodicJob | null {
   const database = settings().DATABASE_URL;
-  if (config.days <= 0 && database.provider !== 'postgresql') return null;
+  if (config.days <= 0 && config.auditDays <= 0 && database.provider !== 'postgresql') return null;
   // First run soon after start (not during it), then every interval; runs never overlap.
   return startPeriodicJob({
     name: 'retention',

@@ -21,6 +21,7 @@ import { readDbFor, writtenCookie } from './read-after-write';
 import { readJsonBody } from '@/lib/http/read-json-body';
 import { storeErrorAnswer } from '@/lib/http/store-error-answer';
 import { StoreError } from '@/lib/store/store-error';
+import type { AuditContext } from '@/lib/store/audit-log';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** Adds fields to a request's log line. */
@@ -39,6 +40,13 @@ export interface RouteInput<C extends RouteContract> {
   annotate: Annotate;
   /** This request's id (its log line's reqId and the x-request-id answer header), for other lines it causes. */
   reqId: string;
+  /** Who acts and in which request, for the audit entry of a change (operator routes only). */
+  audit: C['auth'] extends OperatorAuth ? AuditContext : null;
+}
+
+/** The audit log's actor: a bearer token, or a signed-in browser session (any other way in). */
+function auditContextOf(operator: AuthenticatedOperator, reqId: string): AuditContext {
+  return { actor: { kind: operator.via === 'bearer' ? 'token' : 'session', name: operator.name, id: operator.id }, requestId: reqId };
 }
 
 /** A plain value is answered as JSON with the contract's first success status; a Response is passed through. */
@@ -121,6 +129,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
         operator,
         annotate,
         reqId,
+        audit: operator ? auditContextOf(operator, reqId) : null,
       } as RouteInput<C>;
       const result = await handler(input);
       const response = result instanceof Response ? result : Response.json(result, { status: successStatus(contract) });

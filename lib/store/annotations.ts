@@ -57,14 +57,22 @@ export async function annotationsInWindow(sql: SqlExecutor, w: AnnotationWindow)
     ...params,
     w.limit ?? 500,
   ]);
-  return rows.map((r) => ({
-    id: String(r.id),
-    time: Number(r.time),
-    timeEnd: r.timeEnd == null ? null : Number(r.timeEnd),
-    text: String(r.text),
-    tags: JSON.parse(String(r.tags)) as string[],
-    server: r.server == null ? null : String(r.server),
-    createdBy: String(r.createdBy),
-    createdAt: Number(r.createdAt),
-  }));
+  return rows.map(fromRow);
 }
+
+/** One annotation by id, or null. */
+export async function readAnnotation(sql: SqlExecutor, id: string): Promise<AnnotationRow | null> {
+  const [row] = await sql.query<Record<string, unknown>>(`SELECT * FROM ${T} WHERE "id" = ?`, [id]);
+  return row ? fromRow(row) : null;
+}
+
+const fromRow = (r: Record<string, unknown>): AnnotationRow => ({
+  id: String(r.id),
+  time: Number(r.time),
+  timeEnd: r.timeEnd == null ? null : Number(r.timeEnd),
+  text: String(r.text),
+  tags: JSON.parse(String(r.tags)) as string[],
+  server: r.server == null ? null : String(r.server),
+  createdBy: String(r.createdBy),
+  createdAt: Number(r.createdAt),
+});

@@ -29,6 +29,7 @@ export const TABLE = {
   silence: 'Silence',
   serverVersion: 'ServerVersion',
   annotation: 'Annotation',
+  auditEntry: 'AuditEntry',
 } as const;
 
 /** Double-quoted identifiers: the portable form on SQLite and PostgreSQL (PostgreSQL folds unquoted names). */
@@ -61,6 +62,7 @@ export const TABLE_SQL = {
   silence: `"${TABLE.silence}"`,
   serverVersion: `"${TABLE.serverVersion}"`,
   annotation: `"${TABLE.annotation}"`,
+  auditEntry: `"${TABLE.auditEntry}"`,
 } as const;
 
 /** Rows per statement for IN (...) lists: well under SQLite's and PostgreSQL's bound-parameter limits. */

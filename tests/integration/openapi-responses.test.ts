@@ -87,6 +87,7 @@ test('every GET answer conforms to the document', async () => {
     ['/api/v1/servers/{server}/versions', '/api/v1/servers/alpha/versions'],
     ['/api/v1/servers/{server}/versions/compare', '/api/v1/servers/alpha/versions/compare?a=v1.0.0&b=v2.0.0'],
     ['/api/v1/annotations', `/api/v1/annotations?${qs}&server=alpha`],
+    ['/api/v1/audit', '/api/v1/audit?entityType=server'],
     ['/api/live', '/api/live'],
     ['/api/ready', '/api/ready'],
   ];
@@ -113,6 +114,9 @@ test('every GET answer conforms to the document', async () => {
   const csv = await call('/api/v1/sessions/export');
   assert.match(String(csv.headers.get('content-type')), /^text\/csv/);
   conforms('/api/v1/sessions/export', 'get', 200, csv.body, 'text/csv');
+  const auditCsv = await call('/api/v1/audit?format=csv');
+  assert.match(String(auditCsv.headers.get('content-type')), /^text\/csv/);
+  conforms('/api/v1/audit', 'get', 200, auditCsv.body, 'text/csv');
 
   // A refused batch leaves a dead letter to read back.
   assert.equal((await postSigned(app.url, 'alpha', SECRETS.alpha, '{"events": "none"}')).status, 400);

@@ -13,6 +13,9 @@ import { hashToken, generateOperatorToken } from '@/lib/auth/tokens';
 import { parseSession, signSession, verifySessionMac, SESSION_COOKIE, readCookie } from '@/lib/auth/session-cookie';
 import { assertSameOrigin } from '@/lib/auth/csrf';
 import { findOperatorById } from '@/lib/store/operators';
+import type { AuditContext } from '@/lib/store/audit-log';
+
+const BY_TEST: AuditContext = { actor: { kind: 'cli', name: 'test', id: null }, requestId: null };
 
 let db: Db;
 let testDb: TestDatabase;
@@ -64,8 +67,8 @@ describe('bootstrap admin', () => {
 
 describe('requireOperator', () => {
   test('bearer: viewer reads, is refused admin routes; admin does both', async () => {
-    const viewer = await createOperator(db, 'vera', 'viewer');
-    const admin = await createOperator(db, 'ada', 'admin');
+    const viewer = await createOperator(db, 'vera', 'viewer', BY_TEST);
+    const admin = await createOperator(db, 'ada', 'admin', BY_TEST);
     assert.deepEqual(await requireOperator(bearer(viewer.token), 'viewer', db), { id: viewer.operator.id, name: 'vera', role: 'viewer' });
     await assert.rejects(requireOperator(bearer(viewer.token), 'admin', db), fails(403, 'forbidden'));
     assert.equal((await requireOperator(bearer(admin.token), 'admin', db)).role, 'admin');
@@ -73,27 +76,27 @@ describe('requireOperator', () => {
   });
 
   test('missing, malformed, unknown and revoked tokens are 401', async () => {
-    const { token, operator } = await createOperator(db, 'temp', 'viewer');
+    const { token, operator } = await createOperator(db, 'temp', 'viewer', BY_TEST);
     await assert.rejects(requireOperator(req('/x'), 'viewer', db), fails(401, 'unauthorized'));
     await assert.rejects(
       requireOperator(req('/x', { headers: { authorization: `Basic ${token}` } }), 'viewer', db),
       fails(401, 'unauthorized'),
     );
     await assert.rejects(requireOperator(bearer('dw_nope'), 'viewer', db), fails(401, 'unauthorized'));
-    await revokeOperator(db, operator.id);
+    await revokeOperator(db, operator.id, BY_TEST);
     await assert.rejects(requireOperator(bearer(token), 'viewer', db), fails(401, 'unauthorized'));
     const listed = (await listOperators(db)).find((o) => o.id === operator.id)!;
     assert.ok(listed.revokedAt);
-    await assert.rejects(revokeOperator(db, 'op_missing'), fails(404, 'operator_not_found'));
+    await assert.rejects(revokeOperator(db, 'op_missing', BY_TEST), fails(404, 'operator_not_found'));
   });
 
   test('input validation on create', async () => {
-    await assert.rejects(createOperator(db, '  ', 'viewer'), fails(400, 'invalid_name'));
-    await assert.rejects(createOperator(db, 'x', 'root' as any), fails(400, 'invalid_role'));
+    await assert.rejects(createOperator(db, '  ', 'viewer', BY_TEST), fails(400, 'invalid_name'));
+    await assert.rejects(createOperator(db, 'x', 'root' as any, BY_TEST), fails(400, 'invalid_role'));
   });
 
   test('cookie session: GET works; a change needs a same-origin Origin; revoking kills the session', async () => {
-    const { operator } = await createOperator(db, 'browser', 'admin');
+    const { operator } = await createOperator(db, 'browser', 'admin', BY_TEST);
     const rowHash = (await findOperatorById(db, operator.id))!.tokenHash;
     const cookie = `${SESSION_COOKIE}=${signSession(operator.id, rowHash, Date.now() + 60_000)}`;
     assert.equal((await requireOperator(req('/x', { headers: { cookie } }), 'viewer', db)).id, operator.id);
@@ -107,12 +110,12 @@ describe('requireOperator', () => {
       (await requireOperator(req('/x', { method: 'DELETE', headers: { cookie, 'sec-fetch-site': 'same-origin' } }), 'admin', db)).id,
       operator.id,
     );
-    await revokeOperator(db, operator.id);
+    await revokeOperator(db, operator.id, BY_TEST);
     await assert.rejects(requireOperator(req('/x', { headers: { cookie } }), 'viewer', db), fails(401, 'unauthorized'));
   });
 
   test('forged, expired or foreign-key cookies are 401', async () => {
-    const { operator } = await createOperator(db, 'c2', 'viewer');
+    const { operator } = await createOperator(db, 'c2', 'viewer', BY_TEST);
     const hash = (await findOperatorById(db, operator.id))!.tokenHash;
     const cases = [
       signSession(operator.id, hash, Date.now() - 1),

@@ -98,6 +98,7 @@ const TAGS = [
   { name: 'operators', description: 'Operator tokens' },
   { name: 'alerts', description: 'Alert rules, their history, and where notifications go' },
   { name: 'auth', description: 'Browser login sessions' },
+  { name: 'audit', description: 'The audit log: who changed what, before and after, secrets redacted (admin)' },
   { name: 'meta', description: 'Health and this document' },
   { name: 'mcp', description: 'Doorwatch as an MCP server (Streamable HTTP) for assistants: docs/mcp.md' },
 ];

@@ -10,6 +10,7 @@ import { isSealed, openSecret, openSecretWith, sealSecret } from './secret-seali
 import { StoreError } from '../store-error';
 import { dateTimeParam, dateTimeText, dateTimeValue, requiredDateTime } from '../datetime-column';
 import { TABLE_SQL } from '../tables';
+import { recordAudit, systemAudit, type AuditContext } from '../audit-log';
 
 // The keys come from the process's settings (lib/config), validated at start-up.
 const sealingKey = (): SealingKey | null => settings().DOORWATCH_SECRET_KEY;
@@ -30,14 +31,26 @@ function assertName(name: string): void {
   }
 }
 
-export async function addServer(db: Db, name: string, secret: string = generateSecret()): Promise<{ name: string; secret: string }> {
+// Changes made without a named actor (tests, the self-reporting server) are still audited, as Doorwatch's own.
+const UNNAMED = systemAudit('doorwatch');
+
+/** What the audit log keeps of a server's secrets (its "keyring"): ids and validity, never the secret. */
+const secretsForAudit = (rows: readonly SecretRow[]) =>
+  rows.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt?.toISOString() ?? null }));
+
+export async function addServer(
+  db: Db,
+  name: string,
+  secret: string = generateSecret(),
+  audit: AuditContext = UNNAMED,
+): Promise<{ name: string; secret: string }> {
   assertName(name);
   if (!isWellFormedSecret(secret))
     throw new StoreError('invalid', 'invalid_secret', 'a secret must be whsec_ followed by base64 of 24-64 bytes');
   const existing = await serverExists(db.sql, name);
   if (existing)
     throw new StoreError('conflict', 'server_exists', `server "${name}" is already registered; use rotate to change its secret`);
-  await createServer(db.sql, name, sealSecret(secret, sealingKey()));
+  await createServer(db.sql, name, sealSecret(secret, sealingKey()), audit);
   invalidateSecretCache(name);
   return { name, secret };
 }
@@ -47,6 +60,7 @@ export async function rotateSecret(
   db: Db,
   name: string,
   graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
+  audit: AuditContext = UNNAMED,
 ): Promise<{ name: string; secret: string; previousValidUntil: string }> {
   assertName(name);
   if (!Number.isFinite(graceSeconds) || graceSeconds < 0)
@@ -58,21 +72,40 @@ export async function rotateSecret(
   await db.sql.transaction(async (tx) => {
     // Secrets valid past `until` (or forever) now end then; the comparison is made on read times,
     // not in SQL, because stored DATETIME texts of different writers do not compare as text.
-    const expiring = (await secretRows(tx, name)).filter((r) => r.expiresAt === null || r.expiresAt.getTime() > until.getTime());
+    const before = await secretRows(tx, name);
+    const expiring = before.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > until.getTime());
     for (const r of expiring) {
       await tx.execute(`UPDATE ${TABLE_SQL.serverSecret} SET "expiresAt" = ? WHERE "id" = ?`, [dateTimeParam(until, tx.provider), r.id]);
     }
     await insertSecret(tx, name, sealSecret(secret, sealingKey()), now);
+    const live = (rows: readonly SecretRow[]) => rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now.getTime());
+    await recordAudit(tx, audit, {
+      action: 'rotate',
+      entityType: 'server_secret',
+      entityId: name,
+      before: { keyring: secretsForAudit(live(before)) },
+      after: { keyring: secretsForAudit(live(await secretRows(tx, name))) },
+    });
   });
   invalidateSecretCache(name);
   return { name, secret, previousValidUntil: until.toISOString() };
 }
 
-export async function removeServer(db: Db, name: string): Promise<void> {
+export async function removeServer(db: Db, name: string, audit: AuditContext = UNNAMED): Promise<void> {
   assertName(name);
   const deleted = await db.sql.transaction(async (tx) => {
+    const secrets = await secretRows(tx, name);
     await tx.execute(`DELETE FROM ${TABLE_SQL.serverSecret} WHERE "serverName" = ?`, [name]);
-    return tx.execute(`DELETE FROM ${TABLE_SQL.server} WHERE "name" = ?`, [name]);
+    const n = await tx.execute(`DELETE FROM ${TABLE_SQL.server} WHERE "name" = ?`, [name]);
+    if (n > 0)
+      await recordAudit(tx, audit, {
+        action: 'delete',
+        entityType: 'server',
+        entityId: name,
+        before: { name, keyring: secretsForAudit(secrets) },
+        after: null,
+      });
+    return n;
   });
   if (deleted === 0) throw new StoreError('not_found', 'server_not_found', `no server named "${name}"`);
   invalidateSecretCache(name);
@@ -130,21 +163,30 @@ async function serverExists(sql: SqlExecutor, name: string): Promise<boolean> {
   return (await sql.query(`SELECT 1 AS "one" FROM ${TABLE_SQL.server} WHERE "name" = ?`, [name])).length > 0;
 }
 
-async function insertSecret(sql: SqlExecutor, server: string, sealed: string, createdAt = new Date()): Promise<void> {
+async function insertSecret(sql: SqlExecutor, server: string, sealed: string, createdAt = new Date()): Promise<SecretRow> {
+  const id = randomUUID();
   await sql.execute(`INSERT INTO ${TABLE_SQL.serverSecret} ("id", "serverName", "secret", "createdAt") VALUES (?, ?, ?, ?)`, [
-    randomUUID(),
+    id,
     server,
     sealed,
     dateTimeParam(createdAt, sql.provider),
   ]);
+  return { id, serverName: server, secret: sealed, createdAt, expiresAt: null };
 }
 
-/** A server row and its first secret, in one transaction. */
-async function createServer(sql: Sql, name: string, sealed: string): Promise<void> {
+/** A server row and its first secret, in one transaction with its audit entry. */
+async function createServer(sql: Sql, name: string, sealed: string, audit: AuditContext): Promise<void> {
   const now = new Date();
   await sql.transaction(async (tx) => {
     await tx.execute(`INSERT INTO ${TABLE_SQL.server} ("name", "createdAt") VALUES (?, ?)`, [name, dateTimeParam(now, tx.provider)]);
-    await insertSecret(tx, name, sealed, now);
+    const secret = await insertSecret(tx, name, sealed, now);
+    await recordAudit(tx, audit, {
+      action: 'create',
+      entityType: 'server',
+      entityId: name,
+      before: null,
+      after: { name, createdAt: now.toISOString(), keyring: secretsForAudit([secret]) },
+    });
   });
 }
 
@@ -172,14 +214,24 @@ export async function provisionServersFromEnv(db: Db, value = settings().DOORWAT
       throw new Error(`DOORWATCH_SERVERS entry "${name || entry.slice(0, 20)}" must look like name=whsec_<base64 of 24-64 bytes>`);
     }
     const stored = sealSecret(secret, sealingKey());
+    const audit = systemAudit('DOORWATCH_SERVERS');
     if (!(await serverExists(db.sql, name))) {
-      await createServer(db.sql, name, stored);
+      await createServer(db.sql, name, stored, audit);
     } else if (
       !(await secretRows(db.sql, name)).some(
         (s) => openStored(s.secret) === secret && (s.expiresAt === null || s.expiresAt.getTime() > Date.now()),
       )
     ) {
-      await insertSecret(db.sql, name, stored);
+      await db.sql.transaction(async (tx) => {
+        const added = await insertSecret(tx, name, stored);
+        await recordAudit(tx, audit, {
+          action: 'create',
+          entityType: 'server_secret',
+          entityId: name,
+          before: null,
+          after: { keyring: secretsForAudit([added]) },
+        });
+      });
     }
     invalidateSecretCache(name);
     provisioned.push(name);

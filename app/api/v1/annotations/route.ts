@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(annotationListRoute, ({ db, query }) => listAnnotations(db, query));
 
-export const POST = defineRoute(annotationCreateRoute, ({ db, body, operator }) => createAnnotation(db, body, operator.name));
+export const POST = defineRoute(annotationCreateRoute, ({ db, body, audit }) => createAnnotation(db, body, audit));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(annotationListRoute, annotationCreateRoute);

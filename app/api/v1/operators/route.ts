@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(operatorListRoute, async ({ db }) => ({ operators: await listOperators(db) }));
 
-export const POST = defineRoute(operatorCreateRoute, ({ db, body }) => createOperator(db, body.name, body.role));
+export const POST = defineRoute(operatorCreateRoute, ({ db, body, audit }) => createOperator(db, body.name, body.role, audit));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(operatorListRoute, operatorCreateRoute);

@@ -8,6 +8,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(silenceListRoute, ({ db, query }) => silenceList(db, query.state, doorwatchNow()));
 
-export const POST = defineRoute(silenceCreateRoute, ({ db, body, operator }) => createSilence(db, body, operator.name, doorwatchNow()));
+export const POST = defineRoute(silenceCreateRoute, ({ db, body, audit }) => createSilence(db, body, audit, doorwatchNow()));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(silenceListRoute, silenceCreateRoute);

@@ -48,6 +48,7 @@ import {
 import { annotationCreateRoute, annotationDeleteRoute, annotationListRoute, serverVersionsRoute, versionCompareRoute } from './annotations';
 import { healthRoute, ingestRoute, liveRoute, metricsRoute, openApiRoute, readyRoute } from './meta';
 import { mcpDeleteRoute, mcpGetRoute, mcpPostRoute } from './mcp';
+import { auditListRoute } from './audit';
 
 export const API_ROUTES: readonly RouteContract[] = [
   statsRoute,
@@ -97,6 +98,7 @@ export const API_ROUTES: readonly RouteContract[] = [
   silenceListRoute,
   silenceCreateRoute,
   silenceExpireRoute,
+  auditListRoute,
   liveRoute,
   readyRoute,
   metricsRoute,

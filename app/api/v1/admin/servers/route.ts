@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(registeredServerListRoute, async ({ db }) => ({ servers: await listServers(db) }));
 
-export const POST = defineRoute(serverAddRoute, ({ db, body }) => addServer(db, body.name));
+export const POST = defineRoute(serverAddRoute, ({ db, body, audit }) => addServer(db, body.name, undefined, audit));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(registeredServerListRoute, serverAddRoute);

@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(contactPointListRoute, ({ db, operator }) => contactPointList(db, operator.role === 'admin'));
 
-export const POST = defineRoute(contactPointCreateRoute, ({ db, body }) => createContactPoint(db, body, Date.now()));
+export const POST = defineRoute(contactPointCreateRoute, ({ db, body, audit }) => createContactPoint(db, body, Date.now(), audit));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(contactPointListRoute, contactPointCreateRoute);

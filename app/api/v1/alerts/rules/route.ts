@@ -8,6 +8,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(alertRuleListRoute, ({ db }) => listRuleViews(db, doorwatchNow()));
 
-export const POST = defineRoute(alertRuleCreateRoute, ({ db, body }) => createRule(db, body, Date.now()));
+export const POST = defineRoute(alertRuleCreateRoute, ({ db, body, audit }) => createRule(db, body, Date.now(), audit));
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods(alertRuleListRoute, alertRuleCreateRoute);

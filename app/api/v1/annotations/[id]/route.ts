@@ -5,8 +5,8 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = defineRoute(annotationDeleteRoute, async ({ db, params }) => {
-  await removeAnnotation(db, params.id);
+export const DELETE = defineRoute(annotationDeleteRoute, async ({ db, params, audit }) => {
+  await removeAnnotation(db, params.id, audit);
   return new Response(null, { status: 204 });
 });
 

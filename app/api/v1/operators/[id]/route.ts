@@ -6,6 +6,8 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 export const dynamic = 'force-dynamic';
 
 /** Revokes the operator token (it and its login sessions stop working at once). */
-export const DELETE = defineRoute(operatorRevokeRoute, async ({ db, params }) => ({ operator: await revokeOperator(db, params.id) }));
+export const DELETE = defineRoute(operatorRevokeRoute, async ({ db, params, audit }) => ({
+  operator: await revokeOperator(db, params.id, audit),
+}));
 
 export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(operatorRevokeRoute);

@@ -6,8 +6,6 @@ import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = defineRoute(silenceExpireRoute, ({ db, params, operator }) =>
-  endSilence(db, params.id, operator.name, doorwatchNow()),
-);
+export const DELETE = defineRoute(silenceExpireRoute, ({ db, params, audit }) => endSilence(db, params.id, audit, doorwatchNow()));
 
 export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods(silenceExpireRoute);

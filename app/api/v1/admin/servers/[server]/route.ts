@@ -5,8 +5,8 @@ import { removeServer } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = defineRoute(serverRemoveRoute, async ({ db, params }) => {
-  await removeServer(db, params.server);
+export const DELETE = defineRoute(serverRemoveRoute, async ({ db, params, audit }) => {
+  await removeServer(db, params.server, audit);
   return new Response(null, { status: 204 });
 });
 

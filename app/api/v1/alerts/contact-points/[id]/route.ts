@@ -5,8 +5,8 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = defineRoute(contactPointDeleteRoute, async ({ db, params }) => {
-  await removeContactPoint(db, params.id);
+export const DELETE = defineRoute(contactPointDeleteRoute, async ({ db, params, audit }) => {
+  await removeContactPoint(db, params.id, audit);
   return new Response(null, { status: 204 });
 });
 

@@ -5,10 +5,10 @@ import { refuseOtherMethods } from '@/lib/route/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
-export const PATCH = defineRoute(alertRuleUpdateRoute, ({ db, params, body }) => patchRule(db, params.id, body, Date.now()));
+export const PATCH = defineRoute(alertRuleUpdateRoute, ({ db, params, body, audit }) => patchRule(db, params.id, body, Date.now(), audit));
 
-export const DELETE = defineRoute(alertRuleDeleteRoute, async ({ db, params }) => {
-  await removeRule(db, params.id);
+export const DELETE = defineRoute(alertRuleDeleteRoute, async ({ db, params, audit }) => {
+  await removeRule(db, params.id, audit);
   return new Response(null, { status: 204 });
 });
 

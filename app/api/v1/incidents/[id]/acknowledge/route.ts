@@ -6,8 +6,6 @@ import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentAcknowledgeRoute, ({ db, params, operator }) =>
-  acknowledge(db, params.id, operator.name, doorwatchNow()),
-);
+export const POST = defineRoute(incidentAcknowledgeRoute, ({ db, params, audit }) => acknowledge(db, params.id, audit, doorwatchNow()));
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentAcknowledgeRoute);

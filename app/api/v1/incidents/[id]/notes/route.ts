@@ -7,8 +7,8 @@ import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, operator }) =>
-  noteEntry(await addNote(db, params.id, operator.name, body.text, doorwatchNow())),
+export const POST = defineRoute(incidentNoteRoute, async ({ db, params, body, audit }) =>
+  noteEntry(await addNote(db, params.id, audit, body.text, doorwatchNow())),
 );
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentNoteRoute);

@@ -6,8 +6,8 @@ import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(incidentResolveRoute, ({ db, params, body, operator }) =>
-  resolve(db, params.id, operator.name, body.note, doorwatchNow()),
+export const POST = defineRoute(incidentResolveRoute, ({ db, params, body, audit }) =>
+  resolve(db, params.id, audit, body.note, doorwatchNow()),
 );
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(incidentResolveRoute);

@@ -5,10 +5,10 @@ import { clearProbeTarget, setProbeTarget } from '@/lib/probes/probe-admin';
 
 export const dynamic = 'force-dynamic';
 
-export const PUT = defineRoute(probeTargetSetRoute, ({ db, params, body }) => setProbeTarget(db, params.server, body));
+export const PUT = defineRoute(probeTargetSetRoute, ({ db, params, body, audit }) => setProbeTarget(db, params.server, body, audit));
 
-export const DELETE = defineRoute(probeTargetClearRoute, async ({ db, params }) => {
-  await clearProbeTarget(db, params.server);
+export const DELETE = defineRoute(probeTargetClearRoute, async ({ db, params, audit }) => {
+  await clearProbeTarget(db, params.server, audit);
   return new Response(null, { status: 204 });
 });
 

@@ -5,6 +5,8 @@ import { rotateSecret } from '@/lib/store/servers/server-registry';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = defineRoute(secretRotateRoute, ({ db, params, body }) => rotateSecret(db, params.server, body.graceSeconds));
+export const POST = defineRoute(secretRotateRoute, ({ db, params, body, audit }) =>
+  rotateSecret(db, params.server, body.graceSeconds, audit),
+);
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods(secretRotateRoute);
