@@ -21,6 +21,7 @@ export interface IngestAnswer {
   status: number;
   /** A retry of a batch already sent (its first answer was not 200). */
   retry: boolean;
+  server: string;
 }
 
 export interface ServerLedger {
@@ -138,7 +139,7 @@ export function startIngestLoad(o: {
     const payload = JSON.stringify({ events: b.events });
     for (let attempt = 0; ; attempt++) {
       const a = await post(b, msgId, payload);
-      load.answers.push({ at: Date.now(), ms: a.ms, status: a.status, retry: attempt > 0 });
+      load.answers.push({ at: Date.now(), ms: a.ms, status: a.status, retry: attempt > 0, server: b.server });
       if (a.status === 200) {
         const body = JSON.parse(a.text) as { accepted: number; duplicates: number };
         load.accepted += body.accepted;

@@ -198,12 +198,16 @@ export async function runSoak(o: SoakOptions) {
     watchers.close();
 
     const answers = load.answers;
-    const windows: WindowFigures[] = latencyWindows(
+    // Each window with the machine's mean 1-minute load over it: on a shared machine p95 follows it.
+    const windows = latencyWindows(
       answers.filter((a) => a.status === 200),
       started,
       ended,
       windowMinutes,
-    );
+    ).map((w: WindowFigures) => {
+      const inside = samples.filter((s) => s.at >= started + w.fromMin * 60_000 && s.at < started + w.toMin * 60_000);
+      return { ...w, load1: round(inside.reduce((sum, s) => sum + s.load1, 0) / Math.max(1, inside.length), 1) };
+    });
     const lossless = await losslessCheck(app, loads, started);
     const statusCounts: Record<string, number> = {};
     for (const a of answers) statusCounts[a.status] = (statusCounts[a.status] ?? 0) + 1;

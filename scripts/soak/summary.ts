@@ -27,7 +27,9 @@ export function soakSummary(r: SoakResult): string {
       `${r.ingest.accepted} events accepted (${r.ingest.achievedRate} ev/s), ${r.ingest.requests} requests, ${r.ingest.retries} retries, answers ${JSON.stringify(r.ingest.answers)}, behind schedule ≤ ${r.ingest.behindMs} ms`,
     ),
     line('ingest latency ms', r.ingest.latencyMs),
-    ...r.p95.windows.map((w) => line(`p95 ${w.fromMin}–${w.toMin} min`, `${w.p95} ms (×${w.ratio}, p50 ${w.p50}, ${w.requests} requests)`)),
+    ...r.p95.windows.map((w) =>
+      line(`p95 ${w.fromMin}–${w.toMin} min`, `${w.p95} ms (×${w.ratio}, p50 ${w.p50}, ${w.requests} requests, load ${w.load1})`),
+    ),
     line('slopes per min, whole', s.whole),
     line('slopes per min, after warm-up', s.afterWarmup),
     line(
