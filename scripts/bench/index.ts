@@ -9,12 +9,14 @@
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)
 //   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
 //   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
+//   npm run bench -- slow-clients [--slow 500] [--rate 500] [--rounds 4] [--phase-seconds 30]   (ingest p95 with and without slow connections)
 import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
 import { benchIngest } from './ingest';
 import { benchPartitionIngest } from './partition-ingest';
 import { benchPrune } from './prune';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
+import { benchSlowClients } from './slow-clients';
 import { benchUi } from './ui';
 
 const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
@@ -37,6 +39,7 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   prune: benchPrune,
   'partition-ingest': benchPartitionIngest,
   ui: benchUi,
+  'slow-clients': benchSlowClients,
 };
 
 async function main() {
@@ -46,7 +49,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, slow-clients)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }

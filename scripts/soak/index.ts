@@ -1,0 +1,50 @@
+// npm run soak -- [--minutes 30] [--database sqlite|postgresql] [--rate N | --max-rate N] [--watchers 200]
+//   [--dashboards 4] [--json]
+// Issue 28's soak on the production build: a fresh database (SQLite in a temp folder; PostgreSQL: a scratch
+// database on BENCH_PG_URL, default postgresql://postgres@127.0.0.1:5432/postgres), the maximum ingest rate
+// measured unless given, then half of it for N minutes with dashboards polling and SSE clients on the change
+// stream. Prints a summary (progress on stderr) or, with --json, the whole result; exits 1 when a check failed:
+// a 5xx other than 503, a watcher dropped, a total that differs from what was acknowledged, or a p95 window
+// more than 20 % above the first. Figures: docs/reliability.md#soak.
+import { writeFileSync } from 'node:fs';
+import { cleanupSqlite, createPgDatabase, dropPgDatabase, num, parseArgs, tempSqliteUrl } from '../bench/common';
+import { runSoak } from './soak';
+import { soakSummary, soakVerdicts } from './summary';
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const database = args.flags.get('database') ?? 'sqlite';
+  if (database !== 'sqlite' && database !== 'postgresql') throw new Error('--database must be sqlite or postgresql');
+  const opt = (name: string) => (args.flags.has(name) ? num(args, name, 1) : undefined);
+  const sqlite = database === 'sqlite' ? tempSqliteUrl() : null;
+  const pgName = `dw_bench_soak_${process.pid}`;
+  const databaseUrl = sqlite ? sqlite.url : await createPgDatabase(pgName);
+  // Ctrl+C ends the load early; the app is still stopped and the database removed.
+  const interrupted = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => interrupted.abort());
+  try {
+    const result = await runSoak({
+      signal: interrupted.signal,
+      databaseUrl,
+      minutes: num(args, 'minutes', 30),
+      rate: opt('rate'),
+      maxRate: opt('max-rate'),
+      watchers: opt('watchers'),
+      dashboards: opt('dashboards'),
+      log: (l) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${l}\n`),
+    });
+    if (args.flags.has('out')) writeFileSync(args.flags.get('out')!, JSON.stringify(result, null, 2));
+    process.stdout.write(`${args.json ? JSON.stringify(result) : soakSummary(result)}\n`);
+    const verdicts = soakVerdicts(result);
+    for (const v of verdicts) process.stderr.write(`FAILED: ${v}\n`);
+    process.exitCode = verdicts.length ? 1 : 0;
+  } finally {
+    if (sqlite) cleanupSqlite(sqlite.dir);
+    else await dropPgDatabase(pgName);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});
