@@ -12,6 +12,7 @@ import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
 import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
 import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
 import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from '@/lib/contract/probe-result';
+import { positiveNumber, trimmed, wholeNumber } from './setting-fields';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;
@@ -24,38 +25,6 @@ export const DEFAULT_PRUNE_PAUSE_MS = 250;
 export const DEFAULT_PROBE_ALLOW = 'public,private';
 
 type Env = Record<string, string | undefined>;
-
-/** Unset and blank are the same: the default applies. Values are trimmed. */
-const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v);
-
-function wholeNumber(o: { default: number; min: number; max?: number; description: string }) {
-  const bounds = o.max === undefined ? `>= ${o.min}` : `from ${o.min} to ${o.max}`;
-  const n = z
-    .string()
-    .regex(/^\d+$/, { error: `must be a whole number ${bounds}` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(o.min, { error: `must be a whole number ${bounds}` })
-        .max(o.max ?? Number.MAX_SAFE_INTEGER, { error: `must be a whole number ${bounds}` }),
-    );
-  return z
-    .preprocess(trimmed, n.optional())
-    .transform((v) => v ?? o.default)
-    .describe(o.description);
-}
-
-function positiveNumber<D extends number | undefined>(o: { default: D; min: number; description: string }) {
-  const n = z
-    .string()
-    .transform(Number)
-    .pipe(z.number({ error: 'must be a number' }).min(o.min, { error: `must be a number >= ${o.min}` }));
-  return z
-    .preprocess(trimmed, n.optional())
-    .transform((v) => v ?? o.default)
-    .describe(o.description);
-}
 
 /** DOORWATCH_SECRET_KEY and _PREVIOUS: base64 of 32 bytes, parsed by the sealing module itself. */
 function sealingKey(read: (env: Env) => Buffer | null, name: string, description: string) {
