@@ -1,4 +1,4 @@
-// The field kinds the settings schema is built of (settings.ts): blank is unset,
+// The field kinds the settings schema is built of (settings.ts, oidc-settings.ts): blank is unset,
 // whole numbers and numbers with bounds named in their error.
 import { z } from 'zod';
 

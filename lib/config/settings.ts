@@ -13,6 +13,7 @@ import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './se
 import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
 import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from '@/lib/contract/probe-result';
 import { positiveNumber, trimmed, wholeNumber } from './setting-fields';
+import { OIDC_SETTINGS, OIDC_SHOWN, oidcSettingProblems } from './oidc-settings';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;
@@ -262,6 +263,7 @@ export const ZSettings = z.object({
   }),
   // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
   DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
+  ...OIDC_SETTINGS,
   DOORWATCH_PUBLIC_ORIGIN: z
     .preprocess(trimmed, z.string().optional())
     .transform((raw, ctx) => {
@@ -313,6 +315,7 @@ const SHOWN: Partial<Record<SettingName, (raw: string) => string>> = {
   DOORWATCH_SECRET_KEY_PREVIOUS: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_ADMIN_TOKEN: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_SESSION_SECRET: (raw) => `${raw.length} characters, not shown`,
+  ...OIDC_SHOWN,
 };
 
 export class SettingsError extends Error {
@@ -337,6 +340,8 @@ export function readSettings(env: Env): Settings {
     if (parsed.data.DATABASE_READ_URL && parsed.data.DATABASE_URL.provider !== 'postgresql') {
       throw new SettingsError(['DATABASE_READ_URL: needs a postgresql:// DATABASE_URL (the primary it replicates)']);
     }
+    const oidcProblems = oidcSettingProblems(parsed.data);
+    if (oidcProblems.length > 0) throw new SettingsError(oidcProblems);
     return Object.freeze(parsed.data);
   }
   const problems = new Map<string, string>();
