@@ -3,16 +3,16 @@ import { useSearchParams } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { writes } from '@/lib/ui/writes';
+import { safeNext } from '@/lib/http/safe-next';
+import { SIGN_IN_ERRORS, isSignInErrorCode } from '@/lib/contract/api/sign-in-errors';
 
-/** Only same-site paths: never an absolute or protocol-relative URL from the query string. */
-export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith('/login')) return '/';
-  return next;
-}
-
-export function LoginForm() {
+/** `sso`: the provider's button when single sign-on is configured (lib/auth/oidc-options.ts). */
+export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
   const sp = useSearchParams();
   const next = safeNext(sp.get('next'));
+  // A refused single sign-on comes back with its code; the message is ours, never the URL's words.
+  const ssoCode = sp.get('error');
+  const ssoError = isSignInErrorCode(ssoCode) ? SIGN_IN_ERRORS[ssoCode] : null;
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,6 +51,19 @@ export function LoginForm() {
       <p className="muted small" style={{ margin: 0 }}>
         The SSE → WebSocket upgrade boundary of your MCP fleet. Sign in with an operator token.
       </p>
+      {ssoError ? (
+        <div className="form-error" role="alert" data-testid="login-sso-error" data-code={ssoCode}>
+          {ssoError}
+        </div>
+      ) : null}
+      {sso ? (
+        <>
+          <a className="btn btn-primary" href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}`} data-testid="login-sso">
+            Sign in with {sso.providerName}
+          </a>
+          <div className="muted small">or with an operator token:</div>
+        </>
+      ) : null}
       <label htmlFor="token">Operator token</label>
       <input
         ref={inputRef}
@@ -59,7 +72,7 @@ export function LoginForm() {
         type="password"
         className="input"
         autoComplete="current-password"
-        autoFocus
+        autoFocus={!sso}
         value={token}
         onChange={(e) => setToken(e.target.value)}
         aria-invalid={error ? true : undefined}
@@ -76,7 +89,7 @@ export function LoginForm() {
           With <code>npm run demo</code>, it is <code>adminToken</code> in <code>data/demo-credentials.json</code>.
         </div>
       )}
-      <button type="submit" className="btn btn-primary" disabled={busy} data-testid="login-submit">
+      <button type="submit" className={sso ? 'btn' : 'btn btn-primary'} disabled={busy} data-testid="login-submit">
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
     </form>

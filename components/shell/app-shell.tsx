@@ -63,10 +63,13 @@ function TokenLookup() {
 function UserMenu() {
   const me = useMe();
   const signOut = async () => {
+    // A single sign-on session's answer may name the provider's end-session page: sign out there too.
+    let to = '/login';
     try {
-      await writes.logout();
+      const answer = await writes.logout();
+      if (answer?.endSessionUrl) to = answer.endSessionUrl;
     } finally {
-      window.location.assign('/login');
+      window.location.assign(to);
     }
   };
   return (

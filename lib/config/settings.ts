@@ -11,6 +11,8 @@ import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
 import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
 import { SERVER_NAME, isWellFormedSecret } from '@/lib/contract/server-secret';
 import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from '@/lib/contract/probe-result';
+import { positiveNumber, trimmed, wholeNumber } from './setting-fields';
+import { OIDC_SETTINGS, OIDC_SHOWN, oidcSettingProblems } from './oidc-settings';
 
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const DEFAULT_PRUNE_BATCH = 5_000;
@@ -23,38 +25,6 @@ export const DEFAULT_PRUNE_PAUSE_MS = 250;
 export const DEFAULT_PROBE_ALLOW = 'public,private';
 
 type Env = Record<string, string | undefined>;
-
-/** Unset and blank are the same: the default applies. Values are trimmed. */
-const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v);
-
-function wholeNumber(o: { default: number; min: number; max?: number; description: string }) {
-  const bounds = o.max === undefined ? `>= ${o.min}` : `from ${o.min} to ${o.max}`;
-  const n = z
-    .string()
-    .regex(/^\d+$/, { error: `must be a whole number ${bounds}` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(o.min, { error: `must be a whole number ${bounds}` })
-        .max(o.max ?? Number.MAX_SAFE_INTEGER, { error: `must be a whole number ${bounds}` }),
-    );
-  return z
-    .preprocess(trimmed, n.optional())
-    .transform((v) => v ?? o.default)
-    .describe(o.description);
-}
-
-function positiveNumber<D extends number | undefined>(o: { default: D; min: number; description: string }) {
-  const n = z
-    .string()
-    .transform(Number)
-    .pipe(z.number({ error: 'must be a number' }).min(o.min, { error: `must be a number >= ${o.min}` }));
-  return z
-    .preprocess(trimmed, n.optional())
-    .transform((v) => v ?? o.default)
-    .describe(o.description);
-}
 
 /** DOORWATCH_SECRET_KEY and _PREVIOUS: base64 of 32 bytes, parsed by the sealing module itself. */
 function sealingKey(read: (env: Env) => Buffer | null, name: string, description: string) {
@@ -290,6 +260,7 @@ export const ZSettings = z.object({
   }),
   // Not trimmed or blank-as-unset: the value is key material and is used exactly as given.
   DOORWATCH_SESSION_SECRET: z.string().default('doorwatch-session-v1').describe('extra key mixed into login-session signatures'),
+  ...OIDC_SETTINGS,
   DOORWATCH_PUBLIC_ORIGIN: z
     .preprocess(trimmed, z.string().optional())
     .transform((raw, ctx) => {
@@ -341,6 +312,7 @@ const SHOWN: Partial<Record<SettingName, (raw: string) => string>> = {
   DOORWATCH_SECRET_KEY_PREVIOUS: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_ADMIN_TOKEN: (raw) => `${raw.length} characters, not shown`,
   DOORWATCH_SESSION_SECRET: (raw) => `${raw.length} characters, not shown`,
+  ...OIDC_SHOWN,
 };
 
 export class SettingsError extends Error {
@@ -365,6 +337,8 @@ export function readSettings(env: Env): Settings {
     if (parsed.data.DATABASE_READ_URL && parsed.data.DATABASE_URL.provider !== 'postgresql') {
       throw new SettingsError(['DATABASE_READ_URL: needs a postgresql:// DATABASE_URL (the primary it replicates)']);
     }
+    const oidcProblems = oidcSettingProblems(parsed.data);
+    if (oidcProblems.length > 0) throw new SettingsError(oidcProblems);
     return Object.freeze(parsed.data);
   }
   const problems = new Map<string, string>();

@@ -98,6 +98,14 @@ test('every GET answer conforms to the document', async () => {
     conforms(path, 'get', 200, r.body);
   }
 
+  // Single sign-on is not configured here: both of its GETs refuse by sending the browser back to sign in (oidc.test.ts: the flow).
+  for (const path of ['/api/auth/oidc/start', '/api/auth/oidc/callback']) {
+    const r = await call(path, { redirect: 'manual' });
+    assert.equal(r.status, 303, path);
+    assert.equal(r.headers.get('location'), '/login?error=oidc_not_configured', path);
+    conforms(path, 'get', 303, r.body);
+  }
+
   const page = (await call('/api/v1/sessions?limit=1')).body as { sessions: { server: string; token: string }[]; nextCursor: string };
   const [s] = page.sessions;
   const detail = await call(`/api/v1/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);

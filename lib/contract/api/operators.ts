@@ -48,3 +48,8 @@ export const ZAuthSessionResponse = z.object({
   expiresAt: ZIsoMs.nullable(),
 });
 export type TAuthSessionResponse = z.infer<typeof ZAuthSessionResponse>;
+
+/** POST /api/auth/logout answer for a single sign-on session whose provider can sign out too. */
+export const ZSignOutResponse = z.object({
+  endSessionUrl: z.string().meta({ description: 'the provider’s end-session URL: open it to sign out there as well' }),
+});

@@ -8,7 +8,11 @@ import { SecretSealingError, type SealingKey } from '@/lib/config/sealing-key';
 
 const PREFIX = 'dwsealed:v1:';
 // Binds a sealed value to its purpose: it cannot be moved into another sealed field unnoticed.
-const PURPOSES = { serverSecret: 'doorwatch/server-secret/v1', contactPointSecret: 'doorwatch/contact-point-secret/v1' } as const;
+const PURPOSES = {
+  serverSecret: 'doorwatch/server-secret/v1',
+  contactPointSecret: 'doorwatch/contact-point-secret/v1',
+  oidcState: 'doorwatch/oidc-sign-in-state/v1',
+} as const;
 export type SealingPurpose = keyof typeof PURPOSES;
 
 export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);

@@ -7,6 +7,7 @@ import {
   ZLoginRequest,
   ZOperatorListResponse,
   ZRevokeOperatorResponse,
+  ZSignOutResponse,
 } from '../operators';
 import { ZIdParam } from './params';
 
@@ -62,8 +63,11 @@ export const logoutRoute = routeContract({
   operationId: 'logout',
   tags: ['auth'],
   auth: 'public',
-  summary: 'Clear the session cookie',
-  responses: { 204: { description: 'logged out' } },
+  summary: 'Clear the session cookie (a single sign-on session ends on every browser of that person)',
+  responses: {
+    204: { description: 'logged out' },
+    200: { description: 'logged out of a single sign-on session; the provider offers to sign out too', schema: ZSignOutResponse },
+  },
   errors: [403],
 });
 

@@ -13,6 +13,7 @@ import {
   statsRoute,
 } from './query';
 import { loginRoute, logoutRoute, meRoute, operatorCreateRoute, operatorListRoute, operatorRevokeRoute } from './access';
+import { oidcCallbackRoute, oidcStartRoute } from './sso';
 import {
   deadLetterListRoute,
   deadLetterRoute,
@@ -78,6 +79,8 @@ export const API_ROUTES: readonly RouteContract[] = [
   loginRoute,
   logoutRoute,
   meRoute,
+  oidcStartRoute,
+  oidcCallbackRoute,
   healthRoute,
   openApiRoute,
   changesRoute,
