@@ -135,8 +135,7 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMod
   const st = staleness(live, refresh === 'off');
   const now = useNow(1000);
   const ageMs = freshAt === null ? null : Math.max(0, now - freshAt);
-  // Doorwatch not answering is red at once: every figure on the page is as of `asOf`.
-  const tone = st.reason === 'unreachable' ? 'red' : dataAgeTone({ ageMs, stream, off: refresh === 'off', lastFetchFailed });
+  const tone = dataAgeTone({ ageMs, stream, off: refresh === 'off', lastFetchFailed, unreachable: st.reason === 'unreachable' });
   const mode =
     refresh === 'off'
       ? 'paused'

@@ -15,10 +15,14 @@ export interface DataAgeInput {
   off: boolean;
   /** The newest refetch failed. */
   lastFetchFailed: boolean;
+  /** Doorwatch itself does not answer (lib/ui/connection.ts: reason 'unreachable'). */
+  unreachable?: boolean;
 }
 
-export function dataAgeTone({ ageMs, stream, off, lastFetchFailed }: DataAgeInput): DataAgeTone {
+export function dataAgeTone({ ageMs, stream, off, lastFetchFailed, unreachable = false }: DataAgeInput): DataAgeTone {
   if (off) return 'paused';
+  // Doorwatch not answering is red at once, however recent the last data: every figure is as of then.
+  if (unreachable) return 'red';
   if (ageMs === null) return stream === 'down' ? 'amber' : 'fresh';
   if (ageMs >= RED_AFTER_MS) return 'red';
   if (ageMs >= AMBER_AFTER_MS) return 'amber';
