@@ -9,6 +9,7 @@ import { call } from './http';
 import { postSigned } from './post-events';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_RANGE, Q_T0 } from './query-fixtures';
 import { withoutReadClock } from './api-answers';
+import { until } from './alert-fixtures';
 
 export interface RecordedAnswer {
   path: string;
@@ -34,16 +35,6 @@ async function ok(url: string, token: string, path: string, method: string, body
   const r = await call(url, path, { method, token, body });
   assert.ok(status.includes(r.status), `${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
   return r.body;
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 1000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /**
@@ -97,6 +88,7 @@ export async function seedThroughApi(url: string, token: string): Promise<Record
     async () =>
       (await ok(url, token, '/api/v1/incidents?limit=50', 'GET')) as { incidents: { id: string; server: string; kind: string }[] },
     (v) => v.incidents.length >= 3,
+    60_000,
   );
   const ids = list.incidents.map((i) => i.id).sort();
   await ok(url, token, `/api/v1/incidents/${ids[0]}/acknowledge`, 'POST', {});
