@@ -68,7 +68,12 @@ async function runServe() {
 function failed(err: unknown): never {
   // Bad settings: the plain list, one line per bad value, for the person at the terminal (and before LOG_* is known).
   if (err instanceof SettingsError) process.stderr.write(`doorwatch start failed: ${err.message}\n`);
-  else componentLogger('startup').fatal({ err: err instanceof Error ? err.message : String(err) }, 'doorwatch start failed');
+  else {
+    // A refusal's code (database_newer_than_app, secret_key_mismatch, …) is what an operator or a script switches on.
+    const code = (err as { code?: unknown } | null)?.code;
+    const fields = { err: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) };
+    componentLogger('startup').fatal(fields, 'doorwatch start failed');
+  }
   process.exit(1);
 }
 

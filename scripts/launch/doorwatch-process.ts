@@ -23,11 +23,14 @@ export interface DoorwatchProcessOptions {
   timeoutMs?: number;
   /** Keep at most this much of stdout+stderr (the experiment runs for minutes). */
   maxLogChars?: number;
+  /** The checkout to run (default this one): the upgrade fixtures start an earlier release's built tree. */
+  root?: string;
 }
 
-const root = join(__dirname, '..', '..');
+const ownRoot = join(__dirname, '..', '..');
 
 export async function startDoorwatchProcess(options: DoorwatchProcessOptions): Promise<DoorwatchProcess> {
+  const root = options.root ?? ownRoot;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     // As `npm start` sets it (package.json): fewer glibc malloc arenas for the server's threads.

@@ -12,7 +12,7 @@ export interface Window {
 }
 
 /** `value` with `now` removed everywhere and ongoing deadlocks' ages blanked; `drop` names more keys to remove. */
-function withoutReadClock(value: unknown, drop: ReadonlySet<string>): unknown {
+export function withoutReadClock(value: unknown, drop: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((v) => withoutReadClock(v, drop));
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};

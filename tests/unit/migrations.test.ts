@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -122,6 +122,26 @@ test('an edited, already-applied migration is reported, not re-run', async () =>
   const report = await runMigrations(p.config, p.root);
   assert.deepEqual(report.modified, ['001_a']);
   assert.deepEqual(report.applied, []);
+});
+
+test('a database a newer version migrated is refused before anything runs, naming the unknown migrations', async () => {
+  const newer = project({
+    '001_a': 'CREATE TABLE "A" ("id" INTEGER PRIMARY KEY);',
+    '002_b': 'CREATE TABLE "B" ("id" INTEGER PRIMARY KEY);',
+  });
+  await runMigrations(newer.config, newer.root);
+  // The older version: the same database, without 002_b's file, and a pending 003 of its own that must not run.
+  rmSync(join(newer.dir, '002_b'), { recursive: true });
+  mkdirSync(join(newer.dir, '001_c'));
+  writeFileSync(join(newer.dir, '001_c', 'migration.sql'), 'CREATE TABLE "C" ("id" INTEGER PRIMARY KEY);');
+  await assert.rejects(
+    runMigrations(newer.config, newer.root),
+    (err: unknown) => err instanceof MigrationError && err.code === 'database_newer_than_app' && /002_b/.test(err.message),
+  );
+  const db = newer.open();
+  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as any[]).map((r) => r.name);
+  db.close();
+  assert.ok(!tables.includes('C'), 'nothing was applied on top of the newer schema');
 });
 
 test('DATABASE_URL parsing: default, SQLite paths, PostgreSQL, and a clear error otherwise', () => {

@@ -39,6 +39,7 @@ export async function runMigrations(config: DatabaseConfig, root = process.cwd()
         );
       }
       const done = new Map(rows.filter((r) => r.finished_at != null).map((r) => [r.migration_name, r]));
+      refuseNewerDatabase([...done.keys()], files);
       for (const file of files) {
         const row = done.get(file.name);
         if (row) {
@@ -65,6 +66,24 @@ export async function runMigrations(config: DatabaseConfig, root = process.cwd()
     await driver.close();
   }
   return report;
+}
+
+/**
+ * A database a newer version migrated (it holds applied migrations this version has no file for) is
+ * refused before anything runs: this version's statements were not written for that schema (a column
+ * it does not fill, a table it does not prune), so serving could corrupt data or lose it silently. The
+ * way back from an upgrade is the backup taken before it (docs/deploy.md, upgrades and rollback).
+ */
+function refuseNewerDatabase(applied: readonly string[], files: readonly { name: string }[]): void {
+  const known = new Set(files.map((f) => f.name));
+  const unknown = applied.filter((name) => !known.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new MigrationError(
+    'database_newer_than_app',
+    `the database holds ${unknown.length} migration(s) this version of Doorwatch does not have (${unknown.join(', ')}): ` +
+      'a newer version migrated it. Run that version, or restore the backup taken before the upgrade ' +
+      '(docs/deploy.md, "Upgrades and rollback"); this version will not serve a schema it does not know',
+  );
 }
 
 /** Marks a failed migration as rolled back (after the operator repaired the database), like `prisma migrate resolve --rolled-back`. */
