@@ -62,13 +62,14 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('retention settings: 30 days and 5,000-row batches by default; 0 turns pruning off; nonsense is refused', () => {
+test('retention settings: 30 days and 5,000-row batches by default, the audit log a year; 0 turns pruning off; nonsense is refused', () => {
   assert.deepEqual(readRetentionConfig(readSettings({})), {
     days: 30,
     batchSize: 5000,
     pauseMs: 250,
     intervalMs: 3_600_000,
     partitionDaysAhead: 7,
+    auditDays: 365,
   });
   assert.equal(readRetentionConfig(readSettings({ DOORWATCH_RETENTION_DAYS: '0' })).days, 0);
   assert.throws(
