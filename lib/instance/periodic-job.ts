@@ -10,6 +10,7 @@
 // at once (it cannot know when the dead leader last ran it), and then every interval.
 import type { LeaderLease } from './leader-lease';
 import { componentLogger } from '@/lib/log/logger';
+import { monotonicMs } from '@/lib/time/steady-clock';
 
 /** How often the lease is tried (or, when held, checked) at most apart, whatever the job's interval. */
 export const LEASE_CHECK_MS = 15_000;
@@ -60,12 +61,12 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
           return false;
         }
         if (!due()) return false;
-        lastRunAt = Date.now();
+        lastRunAt = monotonicMs();
         try {
           await options.run();
           return true;
         } finally {
-          lastRunAt = Date.now(); // the interval counts from the end of a run, as a pause between runs
+          lastRunAt = monotonicMs(); // the interval counts from the end of a run, as a pause between runs
         }
       } catch (err) {
         reportError(err);
@@ -77,13 +78,15 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
     return running;
   };
 
-  const dueNow = () => lastRunAt === null || Date.now() - lastRunAt >= options.intervalMs;
+  // On the monotonic clock: measured on the wall clock, a step back of the host clock kept every job
+  // (alert evaluation among them) from running for the step's length (tests/integration/clock-step.test.ts).
+  const dueNow = () => lastRunAt === null || monotonicMs() - lastRunAt >= options.intervalMs;
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
       void runOnce(dueNow).finally(() => {
         // A leader sleeps until its next run when that comes before the next lease check.
-        const untilDue = lastRunAt === null ? checkMs : lastRunAt + options.intervalMs - Date.now();
+        const untilDue = lastRunAt === null ? checkMs : lastRunAt + options.intervalMs - monotonicMs();
         schedule(Math.max(0, Math.min(checkMs, untilDue)));
       });
     }, delayMs);

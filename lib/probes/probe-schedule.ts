@@ -26,7 +26,7 @@ export async function runDueProbes(db: Db, concurrency: number, now = doorwatchN
     while (next < due.length) {
       const target = due[next++];
       try {
-        if (!(await claimProbeSlot(db.sql, target.server, target.lastRunAt, Date.now()))) continue;
+        if (!(await claimProbeSlot(db.sql, target.server, target.lastRunAt, now))) continue;
         await runServerProbe(db, target.server, 'schedule');
         ran++;
       } catch (err) {
