@@ -81,7 +81,14 @@ export function extendFoldState(state: FoldState, events: readonly DoorwatchEven
   const ordered = orderTimeline(events);
   if (ordered.length === 0) return state;
   if (compareTimelineKeys(keyOf(ordered[0]), state.last) <= 0) return null;
-  const facts = decodeFoldState(encodeFoldState(state))!.facts;
+  // stepFacts replaces the fold's object fields and adds to its sets: a copy of the sets is enough.
+  const f = state.facts;
+  const facts: SessionFacts = {
+    ...f,
+    negotiationsSeen: new Set(f.negotiationsSeen),
+    conflictsSeen: new Set(f.conflictsSeen),
+    rejectedStatuses: new Set(f.rejectedStatuses),
+  };
   for (const e of ordered) stepFacts(facts, e);
   return { facts, last: keyOf(ordered[ordered.length - 1]) };
 }
