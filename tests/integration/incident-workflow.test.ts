@@ -189,7 +189,13 @@ test('5. the bug returns: the same incident reopens as a regression naming the v
   // After the resolution: evidence dated before it (a late delivery) joins the resolved incident instead.
   const resolvedAt = Date.parse((await detail()).incident.resolvedAt);
   await report('v2.3.2', ['naive-4'], true, resolvedAt);
-  const back = await until('the regression', detail, (b) => b.incident.status === 'open');
+  // The alert evaluator may reopen the incident before the session sweep joins naive-4 to it (one
+  // alert interval later): wait for both, not for the first.
+  const back = await until(
+    'the regression, with the session that brought it',
+    detail,
+    (b) => b.incident.status === 'open' && b.incident.versions.includes('v2.3.2'),
+  );
   assert.equal(back.incident.id, incidentId);
   assert.equal(back.incident.regression, true);
   assert.equal(back.incident.regressions, 1);
