@@ -19,7 +19,10 @@ const errors: string[] = [];
 
 before(async () => {
   [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
-  const at = (ms: number) => new Date(Date.now() - 20 * 60_000 + ms).toISOString();
+  // One base for every instant: the deploy note below must fall inside mk-long's 4 s however long the
+  // reporter's flush takes (a moving Date.now() put it after the session under load).
+  const base = Date.now() - 20 * 60_000;
+  const at = (ms: number) => new Date(base + ms).toISOString();
   const good = SERVERS.good;
   const reporter = createReporter({ url: app.url, server: good.name, secret: good.secret, version: 'v7.1.0', instance: 'pod-a' });
   reporter.report({ id: 'mk-1', token: 'mk-tok', type: 'session.opened', at: at(0), data: {} });

@@ -199,12 +199,15 @@ async function failover(t: TestContext, f: Failover) {
   // Exactly once: the firing that began during the failover is one transition, one delivery, one id at the receiver.
   const firings = await rows(`SELECT "id" FROM "AlertTransition" WHERE "ruleId" = ? AND "kind" = 'firing'`, [pendingRule]);
   assert.equal(firings.length, 1, 'one firing transition');
-  const deliveries = await rows(`SELECT "id", "status" FROM "AlertDelivery" WHERE "transitionId" = ?`, [firings[0].id]);
-  assert.deepEqual(
-    deliveries.map((d) => d.status),
-    ['delivered'],
+  // The receiver's 2xx comes before the sender records it (and a leader cut off between the two leaves the
+  // row pending until the survivor resends it under the same id): wait for the row, do not sample it.
+  const deliveries = await until(
     'one delivery row, delivered',
+    async () => (await rows(`SELECT "status" FROM "AlertDelivery" WHERE "transitionId" = ?`, [firings[0].id])).map((d) => d.status),
+    (statuses) => statuses.length === 1 && statuses[0] === 'delivered',
+    TAKEOVER_BOUND_MS,
   );
+  assert.deepEqual(deliveries, ['delivered'], 'one delivery row, delivered');
   for (const rule of [pendingRule, queuedRule]) {
     const ids = acceptedFor(rule, 'firing').map((r) => r.webhookId);
     assert.equal(new Set(ids).size, 1, `one notification id delivered for rule ${rule}`);
