@@ -88,12 +88,19 @@ export function outsideTestsMs({ out, ms }) {
   return Math.max(0, ms - inTests);
 }
 /** Seconds each job took last time, by key. */
-export function readDurations(file) {
-  try {
-    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  } catch {
-    return {};
+/**
+ * The last run's times per job; on a clean clone (CI) there is none, so the committed `seed` (a past
+ * run's file, refreshed by copying test-output/test-durations.json over it) orders the long poles first.
+ */
+export function readDurations(file, seed) {
+  for (const f of [file, seed]) {
+    try {
+      if (f && existsSync(f)) return JSON.parse(readFileSync(f, 'utf8'));
+    } catch {
+      // Unreadable: try the next one.
+    }
   }
+  return {};
 }
 export function writeDurations(file, previous, results) {
   const next = { ...previous };

@@ -205,7 +205,7 @@ async function main() {
     });
 
   const durationsFile = join(root, 'test-output', 'test-durations.json');
-  const durations = readDurations(durationsFile);
+  const durations = readDurations(durationsFile, join(root, 'scripts', 'test-durations.json'));
   const jobs = jobsFor(selected, { built, cluster }, durations);
   if (selected.some((s) => s.needs.includes('postgresql')))
     for (const file of testFiles('tests/integration').filter(sqliteOnly))
