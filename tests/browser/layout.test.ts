@@ -1,6 +1,6 @@
 // The overview's charts split by server (URL state, legend, colours, the server filter), a bad range
-// and an unknown page, a crowded timeline at 1280 and 390 px. Every page at every width is in
-// layout-widths.test.ts. Screenshots land in test-output/screenshots/layout-* for a person to look at.
+// and an unknown page, a crowded timeline at 1280 and 390 px. Every page at every width is the
+// every-page sweep's (page-sweep.ts). Screenshots land in test-output/screenshots/layout-* for a person to look at.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';

@@ -1,0 +1,123 @@
+// The top bar at the widths an operator uses (issue 27): one row with the range label whole at every
+// width from 1280 to 1920 px (relative, absolute and two-day ranges), and on a phone two rows with every
+// control reachable from the row or from "⋯". Every page at every width (layout and readability) is
+// page-sweep.ts' (pages-light, pages-dark). Screenshots land in test-output/screenshots/layout-topbar-*.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startAppServer, type AppServer } from '../support/app-server';
+import { signedIn } from '../support/signed-in';
+import { SERVERS, launch, seed, serversEnv, shot } from './fixtures';
+import { postEvents } from '../support/post-events';
+import { topBarRows } from './layout-checks';
+
+let app: AppServer;
+let browser: Browser;
+const consoleErrors: string[] = [];
+
+describe('the top bar at every width', () => {
+  before(async () => {
+    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
+    await seed(app.url);
+    // One event that fails the contract: the dead-letters page has a row (its payload column is the widest).
+    const refused = await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, [
+      { id: 'ev-layout-bad', token: 'tok-layout-bad', type: 'not.a.type', at: new Date().toISOString() },
+    ]);
+    assert.equal(refused.status, 207);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  // An absolute range of this morning's hour (its label is the widest the range button shows on one day).
+  const absolute = () => {
+    const to = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const from = new Date(to.getTime() - 3600_000);
+    return `from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
+  };
+  test('the top bar is one row, its range whole, at the widths between 1280 and 1440 px, relative and absolute', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
+    const problems: string[] = [];
+    try {
+      const page = await signedIn(context, app.url, consoleErrors);
+      // The widest label: an absolute range over two days ("11-30 20:29 → 12-01 09:00").
+      const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+      const twoDays = `from=${new Date(today - 86_400_000 + 20 * 3600_000 + 29 * 60_000).toISOString()}&to=${new Date(today + 9 * 3600_000).toISOString()}`;
+      for (const query of ['from=now-1h&to=now', absolute(), twoDays]) {
+        await page.goto(`${app.url}/sessions?${query}`);
+        await page.locator('[data-testid="time-range-button"]').waitFor();
+        for (const width of [1280, 1300, 1340, 1366, 1400, 1440, 1920]) {
+          await page.setViewportSize({ width, height: 900 });
+          const bar = await page.evaluate(() => {
+            const spans = [...document.querySelectorAll('header.topbar > *')].map((e) => e.getBoundingClientRect());
+            const label = document.querySelector('[data-testid="time-range-button"] .trp-label')!;
+            return {
+              oneRow: Math.max(...spans.map((r) => r.top)) < Math.min(...spans.map((r) => r.bottom)),
+              cut: label.scrollWidth > label.clientWidth + 0.5,
+              text: label.textContent,
+              wide: document.scrollingElement!.scrollWidth,
+            };
+          });
+          if (!bar.oneRow) problems.push(`${width} px, ${query}: the top bar wraps`);
+          if (bar.cut) problems.push(`${width} px, ${query}: the range label "${bar.text}" is cut`);
+          if (bar.wide > width) problems.push(`${width} px, ${query}: the page is ${bar.wide} px wide`);
+        }
+        await page.screenshot({
+          path: shot(`layout-topbar-1920-${query === twoDays ? 'two-days' : query.startsWith('from=now') ? 'relative' : 'absolute'}`),
+          clip: { x: 0, y: 0, width: 1920, height: 60 },
+        });
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const theme of ['light', 'dark'] as const)
+    test(`the top bar at 390 px, ${theme}: every control reachable, from the row or from "⋯"`, async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: theme, timezoneId: 'UTC' });
+      try {
+        const page = await signedIn(context, app.url, consoleErrors);
+        await page.goto(`${app.url}/?from=now-1h&to=now`);
+        await page.locator('[data-testid="server-strip"]').waitFor();
+        const controls = ['tz-toggle', 'theme-toggle', 'sign-out', 'token-lookup', 'time-range-button', 'refresh-select'];
+        const shown = async () => {
+          const out: string[] = [];
+          for (const id of controls) if (await page.locator(`[data-testid="${id}"]`).isVisible()) out.push(id);
+          if (await page.getByRole('button', { name: 'Keyboard shortcuts' }).isVisible()) out.push('shortcuts');
+          return out;
+        };
+        const before = await shown();
+        await page.click('[data-testid="more-toggle"]');
+        await page.locator('[data-testid="sign-out"]').waitFor();
+        await page.screenshot({ path: shot(`layout-topbar-390-${theme}-more`), clip: { x: 0, y: 0, width: 390, height: 160 } });
+        const reachable = new Set([...before, ...(await shown())]);
+        assert.deepEqual(
+          [...controls, 'shortcuts'].filter((c) => !reachable.has(c)),
+          [],
+        );
+        // The nav links stay in the first two rows, each one reachable by scrolling its row.
+        assert.ok((await topBarRows(page)) <= 2);
+        // Escape closes the menu.
+        await page.keyboard.press('Escape');
+        await page.locator('[data-testid="sign-out"]').waitFor({ state: 'hidden' });
+        // The current section is scrolled into its row, the last one too.
+        await page.goto(`${app.url}/settings`);
+        await page.locator('[data-testid="operators-table"]').waitFor();
+        const inView = await page.evaluate(() => {
+          const nav = document.querySelector('header.topbar .nav')!.getBoundingClientRect();
+          const active = document.querySelector('header.topbar .nav-link.active')!.getBoundingClientRect();
+          return active.left >= nav.left - 1 && active.right <= nav.right + 1;
+        });
+        assert.ok(inView, 'the Settings link is in view in the scrolled section row');
+      } finally {
+        await context.close();
+      }
+    });
+
+  test('no console errors on the way but the expected ones', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
