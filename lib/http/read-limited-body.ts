@@ -7,6 +7,20 @@ export interface BodyLimit {
   hint: string;
 }
 
+/**
+ * The body stopped before its end: the client closed the connection, or the server cut it at its request
+ * timeout (a trickled body, scripts/launch/next-server.ts). Node reports that as ECONNRESET, which read as a
+ * lost database connection (lib/db/database-errors.ts) made every cut slowloris body a 503
+ * `database_unavailable`, two error lines and a false database refusal in the ingest rejection counts. The
+ * client is gone, so the answer reaches no one: it is for the log line and the request metrics.
+ */
+const incomplete = (err: unknown) =>
+  new ApiError(
+    400,
+    'incomplete_body',
+    `the connection closed before the request body was complete (${err instanceof Error ? err.message : String(err)})`,
+  );
+
 const tooLarge = (limit: BodyLimit) => new ApiError(413, 'payload_too_large', `request body exceeds ${limit.bytes} bytes; ${limit.hint}`);
 
 /** Reads the body as UTF-8 text, refusing (413) as soon as it passes the limit rather than after buffering it all. */
@@ -31,7 +45,9 @@ export async function readLimitedBytes(request: Request, limit: BodyLimit): Prom
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((err: unknown) => {
+      throw incomplete(err);
+    });
     if (done) break;
     total += value.byteLength;
     if (total > limit.bytes) {

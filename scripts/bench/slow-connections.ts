@@ -12,6 +12,8 @@ export interface SlowConnections {
   open(): number;
   /** Connections opened in all (replacements included). */
   opened(): number;
+  /** Idle ones the app has answered: the app, not just the kernel's accept queue, has taken them. */
+  answered(): number;
   /** Stops replacing and destroys every one. */
   close(): void;
 }
@@ -20,6 +22,7 @@ export function holdSlowConnections(url: string, server: string, count: number):
   const { port } = new URL(url);
   const sockets = new Set<Socket>();
   let opened = 0;
+  let answered = 0;
   let holding = true;
   const openOne = (kind: Kind) => {
     opened++;
@@ -27,7 +30,11 @@ export function holdSlowConnections(url: string, server: string, count: number):
     sockets.add(socket);
     let trickle: ReturnType<typeof setInterval> | null = null;
     socket.on('error', () => undefined);
-    socket.on('data', () => undefined);
+    let heard = false;
+    socket.on('data', () => {
+      if (kind === 'idle' && !heard) answered++;
+      heard = true;
+    });
     socket.on('close', () => {
       if (trickle) clearInterval(trickle);
       sockets.delete(socket);
@@ -51,6 +58,7 @@ export function holdSlowConnections(url: string, server: string, count: number):
   return {
     open: () => [...sockets].filter((s) => s.readyState === 'open').length,
     opened: () => opened,
+    answered: () => answered,
     close() {
       holding = false;
       for (const s of sockets) s.destroy();

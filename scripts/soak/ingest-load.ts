@@ -42,6 +42,8 @@ export interface IngestLoad {
   behindMs: number;
   /** Events sent (first attempts). */
   sent: number;
+  /** Batches in flight now (sent, not yet answered 200 or given up on). */
+  inFlight(): number;
   stop(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export function startIngestLoad(o: {
     failed: [],
     behindMs: 0,
     sent: 0,
+    inFlight: () => inFlight.size,
     stop: async () => undefined,
   };
   let stopped = false;

@@ -44,3 +44,24 @@ test('an undeclared body is refused once it passes the limit, not read to its en
   assert.ok(seen.pulled <= 12, `refused early (read ${seen.pulled} of 1000 chunks)`);
   assert.equal(seen.cancelled, true, 'the rest of the body is released, not buffered');
 });
+
+test('a body cut before its end (client gone, request timeout) is an incomplete body, not a lost database', async () => {
+  // What Node gives a handler whose client's connection closed mid-body: ECONNRESET, which lib/db/database-errors.ts
+  // would otherwise take for a lost database connection (a 503 database_unavailable and a false refusal count).
+  const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sent) {
+        sent = true;
+        return controller.enqueue(new TextEncoder().encode('{"events":['));
+      }
+      controller.error(aborted);
+    },
+  });
+  const request = new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit);
+  await assert.rejects(
+    readLimitedBody(request, LIMIT),
+    (err: ApiError) => err instanceof ApiError && err.status === 400 && err.code === 'incomplete_body' && /aborted/.test(err.message),
+  );
+});
