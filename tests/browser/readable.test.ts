@@ -5,11 +5,11 @@
 // line break, or a space at the edge of a flex item, which flex layout drops).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { signedIn } from '../support/signed-in';
 import { postEvents } from '../support/post-events';
+import { axeProblems } from './axe-checks';
 import { SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 
 let app: AppServer;
@@ -25,16 +25,6 @@ const PAGES = [
   { name: 'dead-letters', path: '/dead-letters?from=now-1h&to=now', ready: '[data-testid="dead-letters-table"]' },
   { name: 'settings', path: '/settings', ready: '[data-testid="operators-table"]' },
 ];
-
-const AXE_RULES = ['color-contrast', 'button-name', 'link-name', 'label', 'select-name', 'input-button-name', 'aria-valid-attr-value'];
-
-/** axe's violations on the page, one line per element. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withRules(AXE_RULES).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`),
-  );
-}
 
 // The checks below run in the page; strings, not functions, because the test's transpiler wraps nested
 // named functions in a helper the page lacks.
