@@ -3,6 +3,7 @@
 // entity type and id, action; the range is the time picker's), older entries appended by "Load
 // more", and the filter's whole window as CSV or NDJSON. Everything shown is the API's text,
 // rendered as text, with secrets already redacted by the server.
+import { useEffect, useState } from 'react';
 import { ListPage } from '@/components/list-page';
 import { TextFilter } from '@/components/sessions/text-filter';
 import { WindowExportLinks } from '@/components/window-export-links';
@@ -56,6 +57,18 @@ function AuditLog() {
   const { from, to, tz, refresh } = global;
   const params = auditListParams(get, global);
   const q = useAuditLog(params, refresh);
+  const { fetchNextPage, hasNextPage, isFetching } = q;
+  // "Load more" asks for one page more than is held, and the next page is fetched while fewer are
+  // held than asked for: a refetch (the live stream's on connecting) cancels a running
+  // fetchNextPage and re-reads only the pages held, so the click is kept and asked again after it.
+  const filterKey = JSON.stringify(params);
+  const [wanted, setWanted] = useState({ key: filterKey, pages: 1 });
+  const wantedPages = wanted.key === filterKey ? wanted.pages : 1;
+  const held = q.data?.pages.length ?? 0;
+  const loadingMore = held > 0 && held < wantedPages && hasNextPage;
+  useEffect(() => {
+    if (loadingMore && !isFetching) void fetchNextPage();
+  }, [loadingMore, isFetching, fetchNextPage]);
   const entries = q.data?.pages.flatMap((p) => p.entries) ?? [];
   const last = q.data?.pages.at(-1);
   const filtered = AUDIT_FILTER_PARAMS.some((k) => get(k));
@@ -138,26 +151,29 @@ function AuditLog() {
       }
       table={{ testId: 'audit-table', className: 'audit cards', columns: AUDIT_COLUMNS }}
       renderRow={(e) => <AuditRow key={e.id} entry={e} tz={tz} />}
-      filterKey={JSON.stringify(params)}
+      filterKey={filterKey}
       noun={['entry', 'entries']}
       pager={
-        <div className="pager">
-          <span className="small" data-testid="audit-shown">
-            {fmtInt(entries.length)} {entries.length === 1 ? 'entry' : 'entries'} shown{q.hasNextPage ? '' : ', all of this filter'}
-          </span>
-          <span className="grow" />
-          {q.hasNextPage && (
-            <button
-              type="button"
-              className="btn btn-xs"
-              disabled={q.isFetchingNextPage}
-              onClick={() => void q.fetchNextPage()}
-              data-testid="audit-load-more"
-            >
-              {q.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
-        </div>
+        // None under the empty state (false, not null: null would mean the URL's cursor pager).
+        entries.length > 0 && (
+          <div className="pager">
+            <span className="small" data-testid="audit-shown">
+              {fmtInt(entries.length)} {entries.length === 1 ? 'entry' : 'entries'} shown{hasNextPage ? '' : ', all of this filter'}
+            </span>
+            <span className="grow" />
+            {hasNextPage && (
+              <button
+                type="button"
+                className="btn btn-xs"
+                disabled={loadingMore}
+                onClick={() => setWanted({ key: filterKey, pages: held + 1 })}
+                data-testid="audit-load-more"
+              >
+                {loadingMore ? 'Loading…' : 'Load more'}
+              </button>
+            )}
+          </div>
+        )
       }
     />
   );

@@ -166,6 +166,7 @@ test('the entity filter writes the URL, a reload restores it, and the export lin
   await page.fill('[data-testid="audit-actor"]', 'nobody at all');
   await page.waitForURL((u) => u.searchParams.get('actor') === 'nobody at all');
   await page.locator('[data-testid="empty-state"]').waitFor();
+  assert.equal(await page.locator('[data-testid="audit-shown"]').count(), 0, 'no pager under the empty state');
   await page.screenshot({ path: shot('audit-empty-1440-light') });
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await page.waitForURL((u) => !u.searchParams.has('actor') && !u.searchParams.has('entityType'));
