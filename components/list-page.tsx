@@ -38,6 +38,7 @@ export function ListPage<Row>({
   filterKey,
   noun,
   total,
+  pager,
 }: {
   testId: string;
   title: string;
@@ -70,6 +71,8 @@ export function ListPage<Row>({
   noun: [singular: string, plural: string];
   /** Rows matching the filter over all pages (capped: "10,000+"); shown in the head once known. */
   total?: { count: number; capped: boolean } | null;
+  /** In place of the URL's cursor pager: a list that loads older rows below the ones shown ("Load more"). */
+  pager?: ReactNode;
 }) {
   const { get, set } = useUrlState();
   const { limit, cursor } = listPaging(get);
@@ -122,20 +125,21 @@ export function ListPage<Row>({
             {rows.map(renderRow)}
           </DataTable>
         </ListStates>
-        {data && (
-          <CursorPager
-            filterKey={filterKey}
-            cursor={cursor}
-            nextCursor={data.nextCursor}
-            shown={rows.length}
-            noun={noun}
-            limit={limit}
-            limits={LIST_LIMITS}
-            defaultLimit={DEFAULT_LIST_LIMIT}
-            onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
-            onCursor={(c) => set({ cursor: c })}
-          />
-        )}
+        {data &&
+          (pager ?? (
+            <CursorPager
+              filterKey={filterKey}
+              cursor={cursor}
+              nextCursor={data.nextCursor}
+              shown={rows.length}
+              noun={noun}
+              limit={limit}
+              limits={LIST_LIMITS}
+              defaultLimit={DEFAULT_LIST_LIMIT}
+              onLimit={(l) => set({ limit: l === null ? null : String(l), cursor: null })}
+              onCursor={(c) => set({ cursor: c })}
+            />
+          ))}
       </section>
     </div>
   );

@@ -1,23 +1,17 @@
 'use client';
 // The Alerts page: what fires now, the rules (admins create, edit, disable and delete them;
 // viewers read), where notifications go, and the history with each notification's fate.
-import { ErrorState, Loading } from '@/components/states';
-import { useMe } from '@/lib/ui/queries';
+import { SignedInOperator } from '@/components/signed-in-operator';
 import { ContactPointsPanel } from './contact-points-panel';
 import { FiringPanel } from './firing-panel';
 import { HistoryPanel } from './history-panel';
 import { RulesPanel } from './rules-panel';
 
 export function AlertsView() {
-  const me = useMe();
-  if (me.isPending) return <Loading />;
-  if (me.isError)
-    return (
-      <div className="panel">
-        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
-      </div>
-    );
-  const admin = me.data.operator.role === 'admin';
+  return <SignedInOperator>{(operator) => <Alerts admin={operator.role === 'admin'} />}</SignedInOperator>;
+}
+
+function Alerts({ admin }: { admin: boolean }) {
   return (
     <div className="stack" data-testid="alerts">
       <div className="page-head">

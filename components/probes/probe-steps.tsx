@@ -25,7 +25,7 @@ export function RunDetail({ run, tz }: { run: TProbeRunView; tz: TimeZoneMode })
         {run.trigger === 'manual' ? 'run by hand' : 'scheduled'}
       </p>
       <div className="table-wrap">
-        <table className="data probe-steps" data-testid="probe-steps">
+        <table className="data probe-steps cards" data-testid="probe-steps">
           <thead>
             <tr>
               {COLUMNS.map((c) => (

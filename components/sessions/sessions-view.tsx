@@ -7,6 +7,7 @@ import type { TSessionView } from '@/lib/contract/api/sessions';
 import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { Tip } from '@/components/term';
+import { WindowExportLinks } from '@/components/window-export-links';
 import {
   FLAG_HINTS,
   FLAG_LABELS,
@@ -20,12 +21,12 @@ import {
 } from '@/lib/ui/format';
 import { useSessions } from '@/lib/ui/queries';
 import { splitList } from '@/lib/ui/list-paging';
+import { sessionExportUrl } from '@/lib/ui/query-defs';
 import { sessionListParams } from '@/lib/ui/session-list-params';
 import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
-import { ExportLinks } from './export-links';
 import { OngoingDuration, type AnswerClock } from './ongoing-duration';
 import { TextFilter } from './text-filter';
 
@@ -164,7 +165,13 @@ export function SessionsView() {
       testId="sessions"
       title="Sessions"
       sub={<>active in {rangeText.toLowerCase().startsWith('last') ? `the ${rangeText.toLowerCase()}` : rangeText}</>}
-      toolbar={<ExportLinks params={params} shownAt={q.dataUpdatedAt || now} />}
+      toolbar={
+        <WindowExportLinks
+          shownAt={q.dataUpdatedAt || now}
+          formats={['csv', 'json'] as const}
+          href={(window, format) => sessionExportUrl({ ...params, ...window, format })}
+        />
+      }
       filters={
         <>
           <TextFilter

@@ -4,12 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton, Panel } from '@/components/panel';
 import { TableScroll } from '@/components/table-scroll';
+import { SignedInOperator } from '@/components/signed-in-operator';
 import { Empty, ErrorState, Loading } from '@/components/states';
 import { ZRegisteredServersResponse } from '@/lib/contract/api/admin-servers';
-import { OPERATOR_ROLES, type TOperatorRole } from '@/lib/contract/api/operators';
+import { OPERATOR_ROLES, type TAuthSessionResponse, type TOperatorRole } from '@/lib/contract/api/operators';
 import { UiApiError, apiFetch } from '@/lib/ui/fetcher';
 import { fmtDateTime } from '@/lib/ui/format';
-import { useMe, useOperators } from '@/lib/ui/queries';
+import { useOperators } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
@@ -334,21 +335,17 @@ function OperatorsAdmin() {
 }
 
 export function SettingsView() {
-  const me = useMe();
-  if (me.isPending) return <Loading />;
-  if (me.isError)
-    return (
-      <div className="panel">
-        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
-      </div>
-    );
-  const admin = me.data.operator.role === 'admin';
+  return <SignedInOperator>{(operator) => <Settings operator={operator} />}</SignedInOperator>;
+}
+
+function Settings({ operator }: { operator: TAuthSessionResponse['operator'] }) {
+  const admin = operator.role === 'admin';
   return (
     <div className="stack" data-testid="settings">
       <div className="page-head">
         <h1>Settings</h1>
         <span className="sub small">
-          signed in as {me.data.operator.name} ({me.data.operator.role})
+          signed in as {operator.name} ({operator.role})
         </span>
       </div>
       {!admin ? (

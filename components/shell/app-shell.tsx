@@ -26,7 +26,8 @@ const NAV = [
   { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p === '/dead-letters' },
   { href: '/incidents', label: 'Incidents', match: (p: string) => p.startsWith('/incidents') },
   { href: '/alerts', label: 'Alerts', match: (p: string) => p === '/alerts' },
-  { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
+  { href: '/audit', label: 'Audit', match: (p: string) => p === '/audit', admin: true },
+  { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings'), admin: true },
 ];
 
 function TokenLookup() {
@@ -143,7 +144,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <span>Doorwatch</span>
         </Link>
         <nav className="nav" aria-label="Sections">
-          {NAV.filter((n) => n.href !== '/settings' || me.data?.operator.role === 'admin').map((n) => (
+          {NAV.filter((n) => !n.admin || me.data?.operator.role === 'admin').map((n) => (
             <Link
               key={n.href}
               href={link(n.href)}

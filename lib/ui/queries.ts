@@ -4,7 +4,8 @@
  * lib/ui/query-defs.ts, which the server's first render (lib/ui/server-prefetch.ts) shares, so a
  * page's server-rendered data lands under exactly the key its hook reads.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ZAuditListResponse, type TAuditListResponse } from '@/lib/contract/api/audit';
 import { ZDeadLetterListResponse, ZDeadLetterResponse } from '@/lib/contract/api/dead-letters';
 import { ZOperatorListResponse } from '@/lib/contract/api/operators';
 import { ZProbeHistoryResponse } from '@/lib/contract/api/probes';
@@ -15,6 +16,8 @@ import { useStreamState } from './live-status';
 import {
   alertRulesQuery,
   annotationsQuery,
+  auditQuery,
+  auditUrl,
   deadLettersUrl,
   incidentQuery,
   incidentsQuery,
@@ -27,6 +30,7 @@ import {
   sessionsUrl,
   statsQuery,
   type AnnotationParams,
+  type AuditParams,
   type DeadLetterParams,
   type IncidentDetailParams,
   type SilenceParams,
@@ -216,4 +220,29 @@ export function useSilences(p: SilenceParams) {
 export function useIncident(id: string, p: IncidentDetailParams) {
   const def = incidentQuery(id, p);
   return useQuery({ queryKey: def.queryKey, queryFn: fetchDef(def), refetchInterval: ALERT_POLL_MS });
+}
+
+/**
+ * The audit log, newest first, as far as "Load more" has read (admins only). Its first
+ * page is the one the page's server render answered (auditQuery's key), so the rows are in the first
+ * HTML. A refresh re-reads every loaded page from the newest (keyset cursors), so an entry written
+ * meanwhile neither shifts nor hides an older one.
+ */
+export function useAuditLog(p: AuditParams, refresh: RefreshMode) {
+  const qc = useQueryClient();
+  const refetchInterval = useInterval(refresh, p);
+  const first = auditQuery(p);
+  return useInfiniteQuery({
+    queryKey: [...first.queryKey, 'pages'],
+    queryFn: ({ pageParam, signal }) => apiFetch(auditUrl({ ...p, cursor: pageParam ?? undefined }), ZAuditListResponse, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    initialData: () => {
+      const page = qc.getQueryData<TAuditListResponse>(first.queryKey);
+      return page && { pages: [page], pageParams: [null] };
+    },
+    initialDataUpdatedAt: () => qc.getQueryState(first.queryKey)?.dataUpdatedAt,
+    refetchInterval,
+    placeholderData: keepPreviousData,
+  });
 }

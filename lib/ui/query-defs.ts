@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { ZAlertRuleListResponse } from '@/lib/contract/api/alerts';
 import { ZAnnotationListQuery, ZAnnotationListResponse } from '@/lib/contract/api/annotations';
+import { ZAuditListQuery, ZAuditListResponse } from '@/lib/contract/api/audit';
 import { ZDeadLetterQuery } from '@/lib/contract/api/dead-letters';
 import {
   ZIncidentDetail,
@@ -36,6 +37,7 @@ export type IncidentListParams = z.input<typeof ZIncidentListQuery>;
 export type IncidentDetailParams = z.input<typeof ZIncidentDetailQuery>;
 export type AnnotationParams = z.input<typeof ZAnnotationListQuery>;
 export type SilenceParams = z.input<typeof ZSilenceQuery>;
+export type AuditParams = z.input<typeof ZAuditListQuery>;
 
 export const queryKeys = {
   all: ['doorwatch'] as const,
@@ -59,6 +61,7 @@ export const queryKeys = {
   annotations: (p: AnnotationParams) => [...queryKeys.all, 'annotations', p] as const,
   /** Without parameters: the prefix of every silence list (what invalidation after a change uses). */
   silences: (...p: unknown[]) => [...queryKeys.all, 'silences', ...p] as const,
+  audit: (p: AuditParams) => [...queryKeys.all, 'audit', p] as const,
 };
 
 // URLs are built from the query schemas' shapes, in the same order the server reads them.
@@ -66,6 +69,8 @@ export const statsUrl = (p: StatsParams) => `/api/v1/stats${queryString(ZStatsQu
 export const sessionsUrl = (p: SessionListParams) => `/api/v1/sessions${queryString(ZSessionListQuery, p)}`;
 export const sessionExportUrl = (p: SessionExportParams) => `/api/v1/sessions/export${queryString(ZSessionExportQuery, p)}`;
 export const deadLettersUrl = (p: DeadLetterParams) => `/api/v1/admin/dead-letters${queryString(ZDeadLetterQuery, p)}`;
+/** The audit log: one page (`cursor=`), or with `format=` the whole filtered set as a download. */
+export const auditUrl = (p: AuditParams) => `/api/v1/audit${queryString(ZAuditListQuery, p)}`;
 
 export function sessionDetailUrl(server: string, token: string): string {
   return `/api/v1/servers/${encodeURIComponent(server)}/sessions/${encodeURIComponent(token)}`;
@@ -132,6 +137,13 @@ export const silencesQuery = (p: SilenceParams): QueryDef<z.output<typeof ZSilen
   queryKey: queryKeys.silences(p),
   url: `/api/v1/silences${queryString(ZSilenceQuery, p)}`,
   schema: ZSilenceListResponse,
+});
+
+/** The audit log's first page under the URL's filters (the page's server render answers it). */
+export const auditQuery = (p: AuditParams): QueryDef<z.output<typeof ZAuditListResponse>> => ({
+  queryKey: queryKeys.audit(p),
+  url: auditUrl(p),
+  schema: ZAuditListResponse,
 });
 
 export const incidentQuery = (id: string, p: IncidentDetailParams): QueryDef<z.output<typeof ZIncidentDetail>> => ({
