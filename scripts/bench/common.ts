@@ -38,11 +38,12 @@ export function parseArgs(argv: string[]): Args {
   return { json, flags };
 }
 
-export const num = (args: Args, name: string, dflt: number) => {
+export const num = (args: Args, name: string, dflt: number, { allowZero = false } = {}) => {
   const v = args.flags.get(name);
   if (v === undefined) return dflt;
   const n = Number(v.replace(/_/g, ''));
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero))
+    throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
   return n;
 };
 

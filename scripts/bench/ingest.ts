@@ -199,7 +199,7 @@ export async function benchIngest(args: Args) {
   }
   result.targets = targets;
   // Issue 26's long-session bound, on the same build in the same run (--long-events 0 skips it).
-  if (num(args, 'long-events', 50_000) > 0) result.longSession = await benchLongSession(args);
+  if (num(args, 'long-events', 50_000, { allowZero: true }) > 0) result.longSession = await benchLongSession(args);
   result.loadavgAfter = machine().loadavg;
   return result;
 }
