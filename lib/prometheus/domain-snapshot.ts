@@ -8,7 +8,7 @@ import { REFUSAL_HISTOGRAM_COLUMNS } from '@/lib/metrics/refusal-histogram';
 import type { RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { UNKNOWN_SERVER_BUCKET, rejectionTotals } from '@/lib/store/ingest-rejections';
-import { ongoingDeadlocksByServer, sessionsInStateByServer } from '@/lib/store/sessions';
+import { ongoingDeadlocksByServer, upgradesPendingByServer } from '@/lib/store/sessions';
 import { registeredServerNames } from '@/lib/store/servers/server-registry';
 
 export const ROLLUP_READ = [
@@ -81,7 +81,7 @@ export async function readDomainSnapshot(sql: SqlExecutor, ongoingStartedBy: num
     rollupTotalsByServer(sql, ROLLUP_READ),
     rejectionTotals(sql),
     ongoingDeadlocksByServer(sql, ongoingStartedBy),
-    sessionsInStateByServer(sql, 'upgrade_pending'),
+    upgradesPendingByServer(sql),
   ]);
   return zeroFilled({ registered, rollups, rejections, deadlocksOngoing, upgradesPending });
 }

@@ -10,6 +10,7 @@ import { histogramBucketRange, type LatencyMetric } from '@/lib/metrics/latency-
 import { MINUTE_MS } from '@/lib/metrics/rollup-contributions';
 import { mergeExtremes, needsRecompute, type CellExtremes } from '@/lib/metrics/histogram-extremes';
 import { TABLE_SQL } from './tables';
+import { sessionServerTerm } from './session-server-term';
 
 /** A histogram cell: per server and minute ("LatencyHistogram"), or (server null) per quarter over all servers. */
 export interface HistogramCellRef {
@@ -64,8 +65,9 @@ export async function recomputeHistogramExtremes(tx: SqlExecutor, cells: readonl
     const f = SESSION_FILTER[c.metric];
     const [lo, hi] = histogramBucketRange(c.bucket);
     const span = c.server === null ? QUARTER_SPAN_MS : MINUTE_MS;
-    const where = `"synthetic" = 0 AND ${f.at} >= ? AND ${f.at} < ? AND ${f.value} >= ? AND ${f.value} <= ?${f.extra}${c.server === null ? '' : ' AND "server" = ?'}`;
-    const params = [c.minute, c.minute + span, lo, hi, ...(c.server === null ? [] : [c.server])];
+    const server = sessionServerTerm(tx.provider, c.server);
+    const where = `"synthetic" = 0 AND ${f.at} >= ? AND ${f.at} < ? AND ${f.value} >= ? AND ${f.value} <= ?${f.extra}${server.text}`;
+    const params = [c.minute, c.minute + span, lo, hi, ...server.params];
     const [table, key, keyParams] =
       c.server === null
         ? [TABLE_SQL.latencyHistogramQuarter, '"minute" = ? AND "metric" = ? AND "bucket" = ?', [c.minute, c.metric, c.bucket]]

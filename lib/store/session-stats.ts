@@ -3,6 +3,7 @@
 // Probe sessions are left out like from every rollup counter.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL } from './tables';
+import { sessionServerTerm } from './session-server-term';
 
 /** A range of Session rows: [fromMs, toMs), one server or all. */
 export interface SessionRange {
@@ -10,9 +11,6 @@ export interface SessionRange {
   toMs: number;
   server: string | null;
 }
-
-const serverClause = (server: string | null): { text: string; params: string[] } =>
-  server === null ? { text: '', params: [] } : { text: ' AND "server" = ?', params: [server] };
 
 /** Ongoing deadlocks started in a bucket of `bucketMs` (b = start ÷ bucketMs), per server. */
 export interface OngoingDeadlockRow {
@@ -27,7 +25,7 @@ export function ongoingDeadlocks(
   sql: SqlExecutor,
   r: SessionRange & { bucketMs: number; cutoffMs: number },
 ): Promise<OngoingDeadlockRow[]> {
-  const server = serverClause(r.server);
+  const server = sessionServerTerm(sql.provider, r.server);
   return sql.query<OngoingDeadlockRow>(
     `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
             COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
@@ -41,7 +39,7 @@ export function ongoingDeadlocks(
 
 /** The start of the next unended deadlock candidate in range younger than `cutoffMs`, or null. */
 export async function nextDeadlockCandidate(sql: SqlExecutor, r: SessionRange & { cutoffMs: number }): Promise<number | null> {
-  const server = serverClause(r.server);
+  const server = sessionServerTerm(sql.provider, r.server);
   const [row] = await sql.query<{ first: number | null }>(
     `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
       WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
@@ -56,7 +54,7 @@ export function lastDeadlockStarts(
   sql: SqlExecutor,
   r: SessionRange & { cutoffMs: number },
 ): Promise<{ server: string; last: number | null }[]> {
-  const server = serverClause(r.server);
+  const server = sessionServerTerm(sql.provider, r.server);
   return sql.query<{ server: string; last: number | null }>(
     `SELECT "server", MAX("deadlockStartedAt") AS "last" FROM ${TABLE_SQL.session}
       WHERE "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?${server.text}
@@ -81,7 +79,7 @@ export function exactLatencyRows(
   metric: 'refusal' | 'renegotiation',
   r: SessionRange & { bucketMs: number },
 ): Promise<LatencyRow[]> {
-  const server = serverClause(r.server);
+  const server = sessionServerTerm(sql.provider, r.server);
   const params = [r.bucketMs, r.fromMs, r.toMs, ...server.params];
   return metric === 'refusal'
     ? sql.query<LatencyRow>(

@@ -70,7 +70,11 @@ export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string,
   return new Map(rows.map((r) => [r.server, r.last === null ? null : Number(r.last)]));
 }
 
-/** Unended naive resumes that started at or before `startedBy` (ongoing deadlocks by that clock), per server. */
+/**
+ * Unended naive resumes that started at or before `startedBy` (ongoing deadlocks by that clock), per
+ * server. Read on every /metrics scrape: Session_deadlock_unended_idx holds only unended deadlocks,
+ * so this costs what is ongoing, not the history (it was a scan of every session).
+ */
 export async function ongoingDeadlocksByServer(sql: SqlExecutor, startedBy: number): Promise<Map<string, number>> {
   const rows = await sql.query<{ server: string; n: unknown }>(
     `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "deadlockStartedAt" <= ? AND "deadlockEndedAt" IS NULL GROUP BY "server"`,
@@ -79,11 +83,14 @@ export async function ongoingDeadlocksByServer(sql: SqlExecutor, startedBy: numb
   return new Map(rows.map((r) => [r.server, Number(r.n)]));
 }
 
-/** Sessions in a given state, per server (upgrade_pending: the gauge of upgrades pending). */
-export async function sessionsInStateByServer(sql: SqlExecutor, state: string): Promise<Map<string, number>> {
+/**
+ * Sessions waiting on their upgrade, per server (the gauge of upgrades pending), read on every
+ * /metrics scrape through the partial Session_upgrade_pending_idx. The state is a literal, not a
+ * parameter: neither database proves a partial index's condition from a bound value.
+ */
+export async function upgradesPendingByServer(sql: SqlExecutor): Promise<Map<string, number>> {
   const rows = await sql.query<{ server: string; n: unknown }>(
-    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = ? GROUP BY "server"`,
-    [state],
+    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = 'upgrade_pending' GROUP BY "server"`,
   );
   return new Map(rows.map((r) => [r.server, Number(r.n)]));
 }

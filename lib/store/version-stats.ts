@@ -7,6 +7,7 @@
 // rollup totals do not: asked for only when a reader splits or filters by version.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL } from './tables';
+import { sessionServerTerm } from './session-server-term';
 
 /** The counters a version split holds (the rollup counters that belong to one session). */
 export const VERSION_COUNTERS = [
@@ -98,13 +99,16 @@ export function versionRefusalLatencies(
   sql: SqlExecutor,
   r: VersionStatsRange,
 ): Promise<{ version: string | null; value: number | bigint | string; count: number | bigint | string }[]> {
-  const f = filters(r);
+  // The refusedAt index leads, not the server's (session-server-term.ts). Most of versionCounts'
+  // anchors (firstEventAt, boundaryAt, answeredAt, …) have no index, so there the server's stays.
+  const f = filters({ ...r, server: null });
+  const server = sessionServerTerm(sql.provider, r.server);
   return sql.query(
     `SELECT "version", "refusalLatencyMs" AS "value", COUNT(*) AS "count"
        FROM ${TABLE_SQL.session}
       WHERE "synthetic" = 0 AND "refusedAt" >= ? AND "refusedAt" < ? AND "boundaryOutcome" = 'refused'
-        AND "refusalLatencyMs" IS NOT NULL${f.text}
+        AND "refusalLatencyMs" IS NOT NULL${server.text}${f.text}
       GROUP BY 1, 2`,
-    [r.fromMs, r.toMs, ...f.params],
+    [r.fromMs, r.toMs, ...server.params, ...f.params],
   );
 }
