@@ -24,6 +24,25 @@ function readCpu(file) {
   }
 }
 
+/**
+ * The machine's CPU time so far from /proc/stat's first line, in clock ticks: { busy, iowait, idle }
+ * (undefined off Linux). Two readings tell how many cores a run kept busy whoever used them (the
+ * PostgreSQL cluster, a browser's orphaned helpers) and how long cores sat idle waiting on the disk.
+ */
+export function machineCpu() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { busy: user + nice + system + irq + softirq + steal, iowait, idle };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A whole number of at least 1 from `env[name]`, else `fallback`. */
 export function jobLimit(name, fallback, env = process.env) {
   const raw = (env[name] ?? '').trim();

@@ -7,11 +7,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildPackages } from './build-packages.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
 import { startTestCluster } from './test-postgres.mjs';
-import { jobLimit, killAll, outsideTestsMs, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
+import { jobLimit, killAll, machineCpu, outsideTestsMs, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -180,15 +181,18 @@ async function main() {
   const limit = jobLimit('DOORWATCH_TEST_JOBS', DEFAULT_JOBS);
   const groupLimits = { browser: jobLimit('DOORWATCH_TEST_BROWSER_JOBS', DEFAULT_BROWSER_JOBS) };
   const started = Date.now();
+  const machineAtStart = machineCpu();
   const built = selected.some((s) => s.needs.includes('build')) ? build() : Promise.resolve();
   const cluster = selected.some((s) => s.needs.includes('postgresql')) ? startTestCluster() : null;
   // Both are awaited through the jobs that need them; a failure there fails those jobs, not the run.
   built.catch(() => {});
   cluster?.catch(() => {});
   let stopCluster = () => {};
+  let clusterCpuS = () => undefined;
   cluster?.then(
     (c) => {
       stopCluster = () => c.stop();
+      clusterCpuS = () => c.cpuSeconds?.();
       console.log(
         c.started
           ? `   PostgreSQL: throwaway cluster at ${c.url}`
@@ -214,8 +218,10 @@ async function main() {
     `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
   );
   let results;
+  let pgCpuS;
   try {
     results = await runPool(jobs, limit, report, groupLimits);
+    pgCpuS = clusterCpuS();
   } finally {
     stopCluster();
   }
@@ -228,7 +234,7 @@ async function main() {
   let pass = 0,
     fail = 0,
     skipped = 0,
-    cpuS = buildCpuS;
+    cpuS = buildCpuS + (pgCpuS ?? 0);
   const failed = [];
   const bySuite = new Map();
   for (const job of jobs) {
@@ -246,9 +252,22 @@ async function main() {
   console.log('');
   for (const [label, s] of bySuite) console.log(`== ${label}: ${s.pass} passed, ${s.fail} failed (${seconds(s.ms)} in its files${cpu(s)})`);
   if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
-  // CPU over wall: how many cores the run kept busy (the build included; the PostgreSQL cluster not).
+  // CPU over wall: how many cores the run kept busy (the build and the throwaway PostgreSQL cluster's server included).
   const wallMs = Date.now() - started;
-  console.log(`wall time ${seconds(wallMs)}, cpu ${Math.round(cpuS)} s (${(cpuS / (wallMs / 1000)).toFixed(2)} cores busy on average)`);
+  const pg = pgCpuS === undefined ? '' : `, of which the PostgreSQL cluster ${Math.round(pgCpuS)} s`;
+  console.log(
+    `wall time ${seconds(wallMs)}, cpu ${Math.round(cpuS)} s${pg} (${(cpuS / (wallMs / 1000)).toFixed(2)} cores busy on average)`,
+  );
+  // The whole machine meanwhile (anything else running on it included): cores busy, and idle waiting on the disk.
+  const machineAtEnd = machineCpu();
+  if (machineAtStart && machineAtEnd) {
+    const d = (k) => machineAtEnd[k] - machineAtStart[k];
+    const ticks = d('busy') + d('iowait') + d('idle');
+    const cores = availableParallelism();
+    console.log(
+      `machine: ${((d('busy') / ticks) * cores).toFixed(2)} of ${cores} cores busy, ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
+    );
+  }
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(fail > 0 ? 1 : 0);
 }
