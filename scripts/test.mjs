@@ -54,6 +54,8 @@ const CHECKS = [
 // cores are oversubscribed (at 6 jobs a clean-clone run reached load 29 and pages missed 10 s waits).
 const DEFAULT_JOBS = 4;
 const DEFAULT_BROWSER_JOBS = 2;
+// The checks' CPU priority below everything else's (nice, 0-19).
+const CHECKS_NICE = 10;
 // A test file that runs longer than this has hung: it is stopped and counts as failed.
 const FILE_TIMEOUT_MS = Number(process.env.DOORWATCH_TEST_FILE_TIMEOUT_S ?? 1200) * 1000;
 
@@ -110,10 +112,14 @@ function jobsFor(selected, { built, cluster }, durations) {
       key: check.label,
       label: check.label,
       ready: Promise.resolve(),
-      // Checks first: they are quick to fail and the build competes with them for the cores.
+      // Beside the pool from the start, taking no slot: they are quick to fail, and niced they soak up the
+      // cores the test files leave idle (waiting on timers, servers, the disk) instead of holding slots.
+      beside: true,
       estimate: Infinity,
       run: async () => {
-        const r = await runProcess(process.execPath, check.args, { cwd: root, env: process.env });
+        // Niced: the build (started at the same moment) gates every integration and browser file and the
+        // test files have waits to keep; the checks gate nothing and take what is left.
+        const r = await runProcess(process.execPath, check.args, { cwd: root, env: process.env, nice: CHECKS_NICE });
         return { ...r, pass: r.code === 0 ? 1 : 0, fail: r.code === 0 ? 0 : 1, skipped: 0 };
       },
     });
