@@ -1,9 +1,12 @@
-// npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
+// npm test: every suite, none skipped silently. The checks (tsc, eslint, knip, prettier), the build and
 // the test files run side by side, each test file in its own process with its own server, ports,
 // database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
-// DOORWATCH_TEST_JOBS (default 4) at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
-// of those. A failing job's whole output is printed when it ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
-// could not run. `npm test unit browser` runs only those suites.
+// DOORWATCH_TEST_JOBS (default 4) test files at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
+// of those. The checks start at once beside the pool (no slot) at nice 10: they use the cores the test
+// files leave idle. A failing job's whole output is printed when it ends. The closing lines give the
+// CPU the run used (the PostgreSQL cluster's server included) and the machine's cores busy, then
+// "N passed, N failed"; exits non-zero if anything failed or could not run. `npm test unit browser`
+// runs only those suites.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
