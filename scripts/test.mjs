@@ -224,7 +224,7 @@ async function main() {
     for (const file of testFiles('tests/integration').filter(sqliteOnly))
       console.log(`   ${file}: SQLite pass only (it declares "npm test: sqlite only": its subject brings its own SQLite database)`);
   console.log(
-    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
+    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files): the checks at once, beside ${limit} test files at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
   );
   let results;
   let pgCpuS;
