@@ -58,6 +58,9 @@ async function runServe() {
     process.on(sig, () => {
       server.close(() => process.exit(0));
       server.closeIdleConnections();
+      // A response still being written now leaves its keep-alive connection idle when it ends, and close()
+      // waits for that connection: close those as they go idle, not at the 5 s fallback below.
+      setInterval(() => server.closeIdleConnections(), 50).unref();
       // Open pages learn at once that this instance is going (they reconnect, or say it is gone).
       streams.closeAll();
       setTimeout(() => process.exit(0), 5_000).unref();

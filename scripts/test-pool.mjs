@@ -24,6 +24,25 @@ function readCpu(file) {
   }
 }
 
+/**
+ * The machine's CPU time so far from /proc/stat's first line, in clock ticks: { busy, iowait, idle }
+ * (undefined off Linux). Two readings tell how many cores a run kept busy whoever used them (the
+ * PostgreSQL cluster, a browser's orphaned helpers) and how long cores sat idle waiting on the disk.
+ */
+export function machineCpu() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { busy: user + nice + system + irq + softirq + steal, iowait, idle };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A whole number of at least 1 from `env[name]`, else `fallback`. */
 export function jobLimit(name, fallback, env = process.env) {
   const raw = (env[name] ?? '').trim();
@@ -33,15 +52,20 @@ export function jobLimit(name, fallback, env = process.env) {
   return n;
 }
 
+const NICE = '/usr/bin/nice';
+
 /**
  * Runs `command args` in its own process group; resolves { code, out, ms, cpuS } (out = stdout and
  * stderr as they came; cpuS = user + system seconds of it and its waited-for descendants, when known).
+ * `nice` (where /usr/bin/nice exists) lowers its CPU priority by that much: it yields the cores to
+ * the jobs that are not niced.
  */
-export function runProcess(command, args, { cwd, env, timeoutMs }) {
+export function runProcess(command, args, { cwd, env, timeoutMs, nice = 0 }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const cpuFile = cpuDir ? join(cpuDir, `${++cpuFiles}.txt`) : null;
-    const [cmd, argv] = cpuFile ? [GNU_TIME, ['-q', '-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
+    const [niced, nicedArgs] = nice && existsSync(NICE) ? [NICE, ['-n', String(nice), command, ...args]] : [command, args];
+    const [cmd, argv] = cpuFile ? [GNU_TIME, ['-q', '-f', '%U %S', '-o', cpuFile, niced, ...nicedArgs]] : [niced, nicedArgs];
     const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     let out = '';
@@ -109,9 +133,10 @@ export function writeDurations(file, previous, results) {
 }
 
 /**
- * Runs `jobs` ({ key, ready: Promise, estimate, group?, run: () => Promise<result> }) at most `limit` at a
+ * Runs `jobs` ({ key, ready: Promise, estimate, group?, beside?, run: () => Promise<result> }) at most `limit` at a
  * time and at most `groupLimits[group]` of one group at a time; a bounded group's jobs first, then the
- * longest estimate first among those ready; `onDone(job, result)` as each one ends.
+ * longest estimate first among those ready; `onDone(job, result)` as each one ends. A `beside` job starts
+ * as soon as it is ready and takes no slot (the checks: niced, they use the cores the others leave idle).
  */
 export async function runPool(jobs, limit, onDone, groupLimits = {}) {
   const waiting = [...jobs].sort((a, b) => b.estimate - a.estimate);
@@ -138,15 +163,17 @@ export async function runPool(jobs, limit, onDone, groupLimits = {}) {
   while (waiting.length || inFlight.size) {
     // A bounded group's jobs run few at a time: they are the run's critical path, so they take a free slot first.
     const startable = (j) => readyKeys.has(j.key) && !groupFull(j);
-    const bounded = waiting.findIndex((j) => startable(j) && groupLimits[j.group] !== undefined);
-    const i = active >= limit ? -1 : bounded >= 0 ? bounded : waiting.findIndex(startable);
+    const beside = waiting.findIndex((j) => j.beside && readyKeys.has(j.key));
+    const bounded = waiting.findIndex((j) => !j.beside && startable(j) && groupLimits[j.group] !== undefined);
+    const i = beside >= 0 ? beside : active >= limit ? -1 : bounded >= 0 ? bounded : waiting.findIndex((j) => !j.beside && startable(j));
     if (i >= 0) {
       const [job] = waiting.splice(i, 1);
-      active++;
-      inGroup.set(job.group, (inGroup.get(job.group) ?? 0) + 1);
+      const slot = job.beside ? 0 : 1;
+      active += slot;
+      inGroup.set(job.group, (inGroup.get(job.group) ?? 0) + slot);
       const p = (job.blocked ? Promise.resolve({ blocked: job.blocked }) : job.run()).then((result) => {
-        active--;
-        inGroup.set(job.group, inGroup.get(job.group) - 1);
+        active -= slot;
+        inGroup.set(job.group, inGroup.get(job.group) - slot);
         inFlight.delete(p);
         results.set(job.key, result);
         onDone(job, result);

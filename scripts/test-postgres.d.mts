@@ -2,6 +2,8 @@ export interface TestCluster {
   url: string;
   started: boolean;
   stop(): void;
+  /** CPU seconds the throwaway cluster's server processes used so far (absent for DOORWATCH_TEST_PG_URL; undefined off Linux). */
+  cpuSeconds?(): number | undefined;
 }
 export interface ThrowawayCluster extends TestCluster {
   /** Stops the server (fast shutdown) and keeps its data. */

@@ -3,7 +3,7 @@
 // loopback port, as a non-root user) and removed afterwards. Missing binaries are an error
 // that says what to install, never a silent skip.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,48 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Clock ticks of one process from /proc/PID/stat: [ppid, its own user+system, its reaped children's]. */
+function procTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [Number(f[1]), Number(f[11]) + Number(f[12]), Number(f[13]) + Number(f[14])];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds a server's processes have used so far, or undefined where /proc cannot tell (not Linux):
+ * the postmaster's own, the backends it has reaped, and its live children (checkpointer, autovacuum, open
+ * backends). A daemon, so GNU time around the test files never counts it.
+ */
+function serverCpuSeconds(data) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  const own = procTicks(pid);
+  if (!own || !existsSync('/proc')) return undefined;
+  let ticks = own[1] + own[2];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const child = procTicks(name);
+    if (child && child[0] === pid) ticks += child[1] + child[2];
+  }
+  return ticks / clockTicks();
+}
+/** USER_HZ, the unit of /proc's times: 100 on every Linux build that matters; getconf says so where it can. */
+function clockTicks() {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || 100;
+  } catch {
+    return 100;
+  }
 }
 
 /** { url, stop() }: the configured cluster, or a throwaway one. */
@@ -123,6 +165,7 @@ export async function startThrowawayCluster() {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     started: true,
     stop,
+    cpuSeconds: () => serverCpuSeconds(data),
     // fast: open transactions are rolled back and connections closed, as in a failover or a restart.
     pause: () => runAsync('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-s']),
     resume: () => runAsync('pg_ctl', startArgs),

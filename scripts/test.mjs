@@ -1,17 +1,21 @@
-// npm test: every suite, none skipped silently. The checks (tsc, eslint, prettier), the build and
+// npm test: every suite, none skipped silently. The checks (tsc, eslint, knip, prettier), the build and
 // the test files run side by side, each test file in its own process with its own server, ports,
 // database (SQLite file or PostgreSQL database on the throwaway cluster) and browser, at most
-// DOORWATCH_TEST_JOBS (default 4) at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
-// of those. A failing job's whole output is printed when it ends. Prints one closing line "N passed, N failed" and exits non-zero if anything failed or
-// could not run. `npm test unit browser` runs only those suites.
+// DOORWATCH_TEST_JOBS (default 4) test files at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
+// of those. The checks start at once beside the pool (no slot) at nice 10: they use the cores the test
+// files leave idle. A failing job's whole output is printed when it ends. The closing lines give the
+// CPU the run used (the PostgreSQL cluster's server included) and the machine's cores busy, then
+// "N passed, N failed"; exits non-zero if anything failed or could not run. `npm test unit browser`
+// runs only those suites.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildPackages } from './build-packages.mjs';
 import { checkPrerequisites } from './test-prerequisites.mjs';
 import { startTestCluster } from './test-postgres.mjs';
-import { jobLimit, killAll, outsideTestsMs, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
+import { jobLimit, killAll, machineCpu, outsideTestsMs, readDurations, runPool, runProcess, writeDurations } from './test-pool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -53,6 +57,8 @@ const CHECKS = [
 // cores are oversubscribed (at 6 jobs a clean-clone run reached load 29 and pages missed 10 s waits).
 const DEFAULT_JOBS = 4;
 const DEFAULT_BROWSER_JOBS = 2;
+// The checks' CPU priority below everything else's (nice, 0-19).
+const CHECKS_NICE = 10;
 // A test file that runs longer than this has hung: it is stopped and counts as failed.
 const FILE_TIMEOUT_MS = Number(process.env.DOORWATCH_TEST_FILE_TIMEOUT_S ?? 1200) * 1000;
 
@@ -109,10 +115,14 @@ function jobsFor(selected, { built, cluster }, durations) {
       key: check.label,
       label: check.label,
       ready: Promise.resolve(),
-      // Checks first: they are quick to fail and the build competes with them for the cores.
+      // Beside the pool from the start, taking no slot: they are quick to fail, and niced they soak up the
+      // cores the test files leave idle (waiting on timers, servers, the disk) instead of holding slots.
+      beside: true,
       estimate: Infinity,
       run: async () => {
-        const r = await runProcess(process.execPath, check.args, { cwd: root, env: process.env });
+        // Niced: the build (started at the same moment) gates every integration and browser file and the
+        // test files have waits to keep; the checks gate nothing and take what is left.
+        const r = await runProcess(process.execPath, check.args, { cwd: root, env: process.env, nice: CHECKS_NICE });
         return { ...r, pass: r.code === 0 ? 1 : 0, fail: r.code === 0 ? 0 : 1, skipped: 0 };
       },
     });
@@ -180,15 +190,18 @@ async function main() {
   const limit = jobLimit('DOORWATCH_TEST_JOBS', DEFAULT_JOBS);
   const groupLimits = { browser: jobLimit('DOORWATCH_TEST_BROWSER_JOBS', DEFAULT_BROWSER_JOBS) };
   const started = Date.now();
+  const machineAtStart = machineCpu();
   const built = selected.some((s) => s.needs.includes('build')) ? build() : Promise.resolve();
   const cluster = selected.some((s) => s.needs.includes('postgresql')) ? startTestCluster() : null;
   // Both are awaited through the jobs that need them; a failure there fails those jobs, not the run.
   built.catch(() => {});
   cluster?.catch(() => {});
   let stopCluster = () => {};
+  let clusterCpuS = () => undefined;
   cluster?.then(
     (c) => {
       stopCluster = () => c.stop();
+      clusterCpuS = () => c.cpuSeconds?.();
       console.log(
         c.started
           ? `   PostgreSQL: throwaway cluster at ${c.url}`
@@ -211,11 +224,13 @@ async function main() {
     for (const file of testFiles('tests/integration').filter(sqliteOnly))
       console.log(`   ${file}: SQLite pass only (it declares "npm test: sqlite only": its subject brings its own SQLite database)`);
   console.log(
-    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files), ${limit} at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
+    `\n== ${jobs.length} jobs (${CHECKS.length} checks, ${jobs.length - CHECKS.length} test files): the checks at once, beside ${limit} test files at a time (DOORWATCH_TEST_JOBS), browser files ${groupLimits.browser} at a time (DOORWATCH_TEST_BROWSER_JOBS)`,
   );
   let results;
+  let pgCpuS;
   try {
     results = await runPool(jobs, limit, report, groupLimits);
+    pgCpuS = clusterCpuS();
   } finally {
     stopCluster();
   }
@@ -228,7 +243,7 @@ async function main() {
   let pass = 0,
     fail = 0,
     skipped = 0,
-    cpuS = buildCpuS;
+    cpuS = buildCpuS + (pgCpuS ?? 0);
   const failed = [];
   const bySuite = new Map();
   for (const job of jobs) {
@@ -246,9 +261,22 @@ async function main() {
   console.log('');
   for (const [label, s] of bySuite) console.log(`== ${label}: ${s.pass} passed, ${s.fail} failed (${seconds(s.ms)} in its files${cpu(s)})`);
   if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
-  // CPU over wall: how many cores the run kept busy (the build included; the PostgreSQL cluster not).
+  // CPU over wall: how many cores the run kept busy (the build and the throwaway PostgreSQL cluster's server included).
   const wallMs = Date.now() - started;
-  console.log(`wall time ${seconds(wallMs)}, cpu ${Math.round(cpuS)} s (${(cpuS / (wallMs / 1000)).toFixed(2)} cores busy on average)`);
+  const pg = pgCpuS === undefined ? '' : `, of which the PostgreSQL cluster ${Math.round(pgCpuS)} s`;
+  console.log(
+    `wall time ${seconds(wallMs)}, cpu ${Math.round(cpuS)} s${pg} (${(cpuS / (wallMs / 1000)).toFixed(2)} cores busy on average)`,
+  );
+  // The whole machine meanwhile (anything else running on it included): cores busy, and idle waiting on the disk.
+  const machineAtEnd = machineCpu();
+  if (machineAtStart && machineAtEnd) {
+    const d = (k) => machineAtEnd[k] - machineAtStart[k];
+    const ticks = d('busy') + d('iowait') + d('idle');
+    const cores = availableParallelism();
+    console.log(
+      `machine: ${((d('busy') / ticks) * cores).toFixed(2)} of ${cores} cores busy, ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
+    );
+  }
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(fail > 0 ? 1 : 0);
 }

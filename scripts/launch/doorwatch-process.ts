@@ -81,7 +81,11 @@ export async function startDoorwatchProcess(options: DoorwatchProcessOptions): P
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Doorwatch exited with ${child.exitCode}:\n${log}`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      const res = await fetch(`${url}/api/health`);
+      // Read to the end: a body left unread keeps its response unfinished on the client's connection, and
+      // a stop() right after start then waited out the app's 5 s exit fallback (2 of 3 times).
+      await res.arrayBuffer();
+      if (res.ok) break;
     } catch {
       /* not listening yet */
     }

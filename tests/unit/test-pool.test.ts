@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { outsideTestsMs } from '../../scripts/test-pool.mjs';
+import { outsideTestsMs, runPool, runProcess } from '../../scripts/test-pool.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'doorwatch-test-pool-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,3 +47,46 @@ test('suites count once (their nested tests are inside them); skipped tests coun
   assert.equal(Math.round(outsideTestsMs({ out, ms: 1000 })), Math.round(1000 - 201.25 - 0.2 - 300));
   assert.equal(outsideTestsMs({ out: '', ms: 0 }), 0);
 });
+
+// The hang bound: a pool that gave the beside job a slot never starts the second job.
+test(
+  'a beside job (the checks) takes no slot: with one slot, it runs next to a slotted job, and the next slotted job waits',
+  { timeout: 10_000 },
+  async () => {
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const job = (key: string, extra: { beside?: boolean; estimate?: number } = {}) => ({
+      key,
+      ready: Promise.resolve(),
+      estimate: 1,
+      ...extra,
+      run: async () => {
+        started.push(key);
+        await gate;
+        return key;
+      },
+    });
+    const done: string[] = [];
+    const pool = runPool([job('a', { estimate: 2 }), job('b'), job('check', { beside: true, estimate: Infinity })], 1, (j) =>
+      done.push(j.key),
+    );
+    while (started.length < 2) await new Promise((r) => setImmediate(r));
+    assert.deepEqual([...started].sort(), ['a', 'check']);
+    release();
+    const results = await pool;
+    assert.deepEqual([...results.keys()].sort(), ['a', 'b', 'check']);
+    assert.deepEqual(started, ['check', 'a', 'b']);
+    assert.equal(done.length, 3);
+  },
+);
+
+test(
+  'runProcess runs a niced job at that niceness',
+  { skip: process.platform !== 'linux' && 'nice is read from ps on Linux' },
+  async () => {
+    const r = await runProcess('/bin/sh', ['-c', 'ps -o ni= -p $$'], { cwd: process.cwd(), env: process.env, nice: 7 });
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out.trim(), '7');
+  },
+);
