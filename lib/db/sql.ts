@@ -23,7 +23,8 @@ export interface SqlExecutor {
    * ON CONFLICT / RETURNING clause (no placeholders); returns the RETURNING rows. Each driver
    * sends it its cheapest way: PostgreSQL one statement with one array per column
    * (`SELECT * FROM unnest(...)`: 8 parameters instead of 4,000 for 500 events, parsed and
-   * planned once); SQLite multi-row VALUES in chunks under its parameter limit.
+   * planned once); SQLite one cached single-row statement per row, all or none (lib/db/sqlite-sql.ts),
+   * or multi-row VALUES in chunks under its parameter limit when there is a RETURNING clause.
    */
   insertMany<T = Row>(table: string, columns: readonly ColumnSpec[], rows: readonly (readonly unknown[])[], tail: string): Promise<T[]>;
 }
