@@ -11,11 +11,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startAppServer, type AppServer } from '../support/app-server';
+import type { AppServer } from '../support/app-server';
 import { signedIn } from '../support/signed-in';
-import { postEvents } from '../support/post-events';
-import { SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
+import { SERVERS, TOKENS, shot } from './fixtures';
 import { culpritsPast, settledLayoutProblems, topBarRows } from './layout-checks';
+import { startPopulatedApp, type PopulatedApp } from './populated-app';
 import { readabilityProblems } from './readability-checks';
 
 const WIDTHS = [1920, 1440, 1280, 390] as const;
@@ -110,26 +110,17 @@ async function pageProblems(page: Page, width: number, o: { readable: boolean; t
 export function sweepEveryPage(theme: 'light' | 'dark'): void {
   let app: AppServer;
   let browser: Browser;
+  let populated: PopulatedApp | undefined;
   const consoleErrors: string[] = [];
 
   describe(`every page in the ${theme} theme`, () => {
     before(async () => {
-      [app, browser] = await Promise.all([
-        // Alerts evaluated often, so the alerts page has a firing rule and the incidents page a row.
-        startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '300' } }),
-        launch(),
-      ]);
-      await seed(app.url);
-      // One event that fails the contract: the dead-letters page has a row (its payload column is the widest).
-      const refused = await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, [
-        { id: `ev-sweep-bad-${theme}`, token: 'tok-sweep-bad', type: 'not.a.type', at: new Date().toISOString() },
-      ]);
-      assert.equal(refused.status, 207);
+      populated = await startPopulatedApp();
+      ({ app, browser } = populated);
     });
 
     after(async () => {
-      await browser?.close();
-      await app?.stop();
+      await populated?.close();
     });
 
     for (const width of WIDTHS)
