@@ -233,6 +233,12 @@ describe('live', () => {
     await stopping;
     console.log(`# ${open.length} pages stale in ${noticedMs} ms after the app was told to stop`);
 
+    // Frozen: the clocks stopped with the data, so the alarm's state and every ticking figure no longer move.
+    const frozen = await Promise.all(
+      overviews.map(({ p }) => p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now')),
+    );
+    const ticks = await Promise.all(open.map(({ kind, p }) => p.locator(kind.ticking).first().innerText()));
+
     const problems: string[] = [];
     for (const { at, width, scheme, kind, p, before } of open) {
       assert.equal(await p.locator('[data-testid="data-age"]').getAttribute('data-tone'), 'red', at);
@@ -250,19 +256,14 @@ describe('live', () => {
       // Hatched and greyed, the figures still read (contrast on the stripes too).
       problems.push(...(await readabilityProblems(p)).map((x) => `${at}: ${x}`));
     }
-    assert.deepEqual(problems, []);
-    // Frozen: the clocks stopped with the data, so the alarm's state and every ticking figure no longer move.
-    const frozen = await Promise.all(
-      overviews.map(({ p }) => p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now')),
-    );
-    const ticks = await Promise.all(open.map(({ kind, p }) => p.locator(kind.ticking).first().innerText()));
-    // A negative check needs time: let the pages' 1 s clocks tick twice; nothing may change.
+    // A negative check needs time: let the pages' 1 s clocks tick at least twice more; nothing may change.
     await open[0].p.waitForTimeout(2500);
-    for (const [k, { p }] of overviews.entries()) {
-      assert.equal(await p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now'), frozen[k]);
-      assert.equal(await level(p), levels[k]);
+    for (const [k, { at, p }] of overviews.entries()) {
+      assert.equal(await p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now'), frozen[k], at);
+      assert.equal(await level(p), levels[k], at);
     }
     for (const [k, { at, kind, p }] of open.entries()) assert.equal(await p.locator(kind.ticking).first().innerText(), ticks[k], at);
+    assert.deepEqual(problems, []);
     for (const ctx of new Set(open.map(({ p }) => p.context()))) await ctx.close();
   });
 });
