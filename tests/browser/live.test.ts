@@ -21,7 +21,9 @@ const tileValue = (p: Page, testId: string) => p.locator(`[data-testid="${testId
 
 describe('live', () => {
   before(async () => {
-    [app, browser] = await Promise.all([startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } }), launch()]);
+    // One operator watches with 25 pages at once in the last test: more change streams than the default 20 a token may hold.
+    const env = { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_CHANGE_STREAMS_PER_TOKEN: '32' };
+    [app, browser] = await Promise.all([startAppServer({ env }), launch()]);
     await seed(app.url);
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     page = await context.newPage();

@@ -60,7 +60,8 @@ const GRADIENT_TEXT_CONTRAST = `(() => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     const text = (n.textContent || '').trim();
-    if (!text || !el || el.closest('script, style, svg')) continue;
+    // Disabled controls are exempt, as in axe (WCAG 1.4.3: inactive components).
+    if (!text || !el || el.closest('script, style, svg, :disabled, [aria-disabled="true"]')) continue;
     const cs = getComputedStyle(el);
     if (cs.visibility === 'hidden' || el.getClientRects().length === 0) continue;
     // The nearest background: a gradient, or a solid colour that hides any gradient further out.
