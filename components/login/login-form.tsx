@@ -48,8 +48,11 @@ export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
         </span>{' '}
         Doorwatch
       </div>
-      <p className="muted small" style={{ margin: 0 }}>
-        The SSE → WebSocket upgrade boundary of your MCP fleet. Sign in with an operator token.
+      <p className="muted small" style={{ margin: 0 }} data-testid="login-intro">
+        The SSE → WebSocket upgrade boundary of your MCP fleet.{' '}
+        {sso
+          ? `Sign in with ${sso.providerName}. Operator tokens are for machines, and the way in when ${sso.providerName} is down.`
+          : 'Sign in with an operator token.'}
       </p>
       {ssoError ? (
         <div className="form-error" role="alert" data-testid="login-sso-error" data-code={ssoCode}>

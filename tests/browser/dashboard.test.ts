@@ -38,6 +38,9 @@ describe('dashboard', () => {
     await page.goto(`${app.url}/`);
     await page.waitForURL(/\/login\?next=/);
     await page.screenshot({ path: shot('01-login') });
+    // Without single sign-on the token is the way in, and the intro says so (oidc.test.ts: with it).
+    assert.match(await page.locator('[data-testid="login-intro"]').innerText(), /Sign in with an operator token\.$/);
+    assert.equal(await page.locator('[data-testid="login-sso"]').count(), 0);
     // A demo user is told where the demo keeps its token.
     assert.match(await page.locator('#login-hint').innerText(), /npm run demo.*adminToken.*data\/demo-credentials\.json/);
     await page.fill('[data-testid="login-token"]', 'dw_wrong_token_000000000000000000');

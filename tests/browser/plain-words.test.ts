@@ -5,31 +5,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startAppServer, type AppServer } from '../support/app-server';
+import type { AppServer } from '../support/app-server';
 import { signedIn } from '../support/signed-in';
-import { postEvents } from '../support/post-events';
-import { SERVERS, launch, seed, serversEnv, shot } from './fixtures';
+import { SERVERS, shot } from './fixtures';
+import { startPopulatedApp, type PopulatedApp } from './populated-app';
 
 let app: AppServer;
 let browser: Browser;
+let populated: PopulatedApp | undefined;
 
 describe('plain words', () => {
   before(async () => {
-    [app, browser] = await Promise.all([
-      startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '300' } }),
-      launch(),
-    ]);
-    await seed(app.url);
-    // One event that fails the contract: the dead-letters page has a row.
-    const refused = await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, [
-      { id: 'ev-readable-bad', token: 'tok-readable-bad', type: 'not.a.type', at: new Date().toISOString() },
-    ]);
-    assert.equal(refused.status, 207);
+    populated = await startPopulatedApp();
+    ({ app, browser } = populated);
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await populated?.close();
   });
 
   test('plain words with a tip on hover and keyboard focus: the theme toggle, the loading light, the alarm count, the jargon', async () => {

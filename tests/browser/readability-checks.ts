@@ -1,6 +1,6 @@
 // What the readability checks look for on any page (issue 27): axe-core's WCAG AA colour contrast and a
-// few cheap naming rules (buttons, links, form fields), SVG text (which axe does not judge) at the same
-// 4.5:1, and no two words run together where a space was lost (a JSX line break, or a space at the edge
+// few cheap naming rules (buttons, links, form fields), SVG text and text on a gradient (which axe does not
+// judge: the stale page's hatching) at the same 4.5:1, and no two words run together where a space was lost (a JSX line break, or a space at the edge
 // of a flex item, which flex layout drops). Used by the every-page sweep (page-sweep.ts).
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -40,6 +40,45 @@ const SVG_TEXT_CONTRAST = `(() => {
     const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
     const r = ratio(fill.slice(0, 3), behind(t.parentElement));
     if (r < (large ? 3 : 4.5) - 0.005) out.push('"' + text + '" ' + cs.fill + ' at ' + size + ' px: ' + r.toFixed(2) + ':1');
+  }
+  return [...new Set(out)];
+})()`;
+
+/**
+ * Text on a gradient below 4.5:1 against any of its colours (axe leaves text on a background image
+ * unjudged): the stale page hatches its panels (app/globals.css, main[data-stale]), and a glyph may sit
+ * on a stripe. Each stop is laid over the solid colour behind the gradient.
+ */
+const GRADIENT_TEXT_CONTRAST = `(() => {
+  const rgb = (s) => { const m = s.match(/[\\d.]+/g) || []; return m.slice(0, 4).map(Number); };
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const over = (top, base) => { const a = top.length === 4 ? top[3] : 1; return [0, 1, 2].map((i) => top[i] * a + base[i] * (1 - a)); };
+  const solid = (el) => { for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0.99) return c.slice(0, 3); } return [255, 255, 255]; };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    const text = (n.textContent || '').trim();
+    // Disabled controls are exempt, as in axe (WCAG 1.4.3: inactive components).
+    if (!text || !el || el.closest('script, style, svg, :disabled, [aria-disabled="true"]')) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || el.getClientRects().length === 0) continue;
+    // The nearest background: a gradient, or a solid colour that hides any gradient further out.
+    let grad = null;
+    for (let e = el; e && !grad; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (/gradient\\(/.test(s.backgroundImage)) grad = e;
+      else { const c = rgb(s.backgroundColor); if (c.length === 3 || c[3] > 0.99) break; }
+    }
+    if (!grad) continue;
+    const base = solid(grad);
+    const stops = (getComputedStyle(grad).backgroundImage.match(/rgba?\\([^)]*\\)/g) || []).map((c) => over(rgb(c), base));
+    const color = over(rgb(cs.color), base);
+    const size = parseFloat(cs.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
+    const worst = Math.min(ratio(color, base), ...stops.map((s) => ratio(color, s)));
+    if (worst < (large ? 3 : 4.5) - 0.005) out.push('"' + text.slice(0, 40) + '" ' + cs.color + ' at ' + size + ' px: ' + worst.toFixed(2) + ':1');
   }
   return [...new Set(out)];
 })()`;
@@ -88,6 +127,7 @@ export async function readabilityProblems(page: Page): Promise<string[]> {
   return [
     ...(await axeProblems(page)),
     ...(await page.evaluate<string[]>(SVG_TEXT_CONTRAST)).map((x) => `svg text ${x}`),
+    ...(await page.evaluate<string[]>(GRADIENT_TEXT_CONTRAST)).map((x) => `text on a gradient ${x}`),
     ...(await page.evaluate<string[]>(JOINED_WORDS)),
   ];
 }

@@ -88,6 +88,12 @@ describe('signing in', () => {
     const html = await page.text();
     assert.match(html, /Sign in with (<!-- -->)?Test IdP/);
     assert.match(html, /data-testid="login-token"/);
+    // The intro says so too: the provider for people, the token for machines and for when it is down.
+    const intro = /data-testid="login-intro"[^>]*>(.*?)<\/p>/s.exec(html)?.[1].replaceAll('<!-- -->', '');
+    assert.equal(
+      intro,
+      'The SSE → WebSocket upgrade boundary of your MCP fleet. Sign in with Test IdP. Operator tokens are for machines, and the way in when Test IdP is down.',
+    );
   });
 
   test('a login: PKCE S256 and a sealed state cookie, then the session reads the API and opens pages', async () => {
