@@ -1,0 +1,213 @@
+// The overview's charts as plain SVG, drawn on the server into the first HTML and kept (a React
+// component of the query data, so it follows a refetch) until Recharts' chunk has drawn the
+// interactive chart over it (lazy-charts.tsx). Same box, plot area, ticks, colours and series as
+// series-chart.tsx / histogram-chart.tsx; no hooks, no Recharts. Widths without JS: x is a
+// percentage of the plot (lib/ui/chart-geometry.ts with a 100-wide viewBox); y, strokes and text
+// are pixels. Both themes' colours ride along as CSS variables, since the server does not know
+// which theme the browser shows (globals.css picks one under `data-theme`).
+import type { CSSProperties, ReactNode } from 'react';
+import type { THistogramBucket } from '@/lib/contract/api/stats';
+import { chartGeometry, type ChartGeometry } from '@/lib/ui/chart-geometry';
+import type { ChartMarker } from '@/lib/ui/chart-markers';
+import { fmtTick, type TimeZoneMode } from '@/lib/ui/format';
+import type { PercentAxis, TimeAxis } from '@/lib/ui/chart-axis';
+import { PALETTES, type Palette } from '@/lib/ui/palette';
+import { bucketTick, colorOf, type SeriesDef, type SeriesRow } from './series-legend';
+
+/** Where Recharts puts the plot in the box: its margins plus the 44 px left axis and the 30 px time axis. */
+const PLOT = { top: 6, left: 30, bottom: 30 } as const;
+/** series-chart.tsx's right room; histogram-chart.tsx's right margin. */
+const SERIES_RIGHT = 16;
+const HISTOGRAM_RIGHT = 8;
+
+/** A paint in both themes, as the variables globals.css picks from (`.cs-paint`). */
+const paint = (light: string, dark: string) => ({ '--c-light': light, '--c-dark': dark }) as CSSProperties;
+const rolePaint = (role: keyof Palette) => paint(PALETTES.light[role], PALETTES.dark[role]);
+
+/** A bar in its slot: `gapPx` off each side, at most `maxPx` wide, centred (Recharts' barCategoryGap and maxBarSize). */
+function BarRect({
+  x,
+  width,
+  y,
+  height,
+  gapPx,
+  maxPx,
+  style,
+}: {
+  x: number;
+  width: number;
+  y: number;
+  height: number;
+  gapPx: number;
+  maxPx: number;
+  style: CSSProperties;
+}) {
+  const w = `max(0px, min(${width}% - ${2 * gapPx}px, ${maxPx}px))`;
+  // The attributes hold the slot for a browser without SVG geometry in CSS; the style narrows it.
+  const geometry = { x: `calc(${x + width / 2}% - ${w} / 2)`, width: w } as CSSProperties;
+  return <rect className="cs-paint" x={`${x}%`} width={`${width}%`} y={y} height={height} style={{ ...style, ...geometry }} />;
+}
+
+interface FrameProps {
+  height: number;
+  right: number;
+  ariaLabel: string;
+  geometry: ChartGeometry;
+  leftFormat?: (v: number) => string;
+  rightFormat?: (v: number) => string;
+  xTicks: { x: number; label: string }[];
+  children: ReactNode;
+}
+
+/** The box, the grid, the axes and their labels around what a chart draws (`children`, in plot coordinates). */
+function Frame({ height, right, ariaLabel, geometry, leftFormat, rightFormat, xTicks, children }: FrameProps) {
+  const plotH = Math.max(0, height - PLOT.top - PLOT.bottom);
+  const fmtL = leftFormat ?? String;
+  const fmtR = rightFormat ?? String;
+  return (
+    <div className="chart chart-static" style={{ height }} role="img" aria-label={ariaLabel}>
+      <svg className="cs-plot" style={{ left: PLOT.left, right, top: PLOT.top, height: plotH }} overflow="visible" aria-hidden="true">
+        {geometry.left.ticks.map((t) => (
+          <line key={t.value} className="cs-grid" x1="0" x2="100%" y1={t.y} y2={t.y} />
+        ))}
+        {children}
+        <line className="cs-axis" x1="0" x2="100%" y1={plotH} y2={plotH} />
+        {geometry.left.ticks.map((t) => (
+          <text key={t.value} className="cs-text" x={-8} y={t.y} dy="0.355em" textAnchor="end">
+            {fmtL(t.value)}
+          </text>
+        ))}
+        {geometry.right?.ticks.map((t) => (
+          <text key={t.value} className="cs-text cs-inside" x="100%" dx={-8} y={t.y} dy="0.355em" textAnchor="end">
+            {fmtR(t.value)}
+          </text>
+        ))}
+        {xTicks.map((t) => (
+          <text key={t.x} className="cs-text" x={`${t.x}%`} y={plotH + 8} dy="0.71em" textAnchor="middle">
+            {t.label}
+          </text>
+        ))}
+      </svg>
+    </div>
+  );
+}
+
+interface SeriesProps {
+  data: SeriesRow[];
+  series: SeriesDef[];
+  axis: TimeAxis;
+  tz: TimeZoneMode;
+  height?: number;
+  leftFormat?: (v: number) => string;
+  rightFormat?: (v: number) => string;
+  rightScale?: PercentAxis;
+  ariaLabel: string;
+  markers?: readonly ChartMarker[];
+}
+
+/** series-chart.tsx's chart as plain SVG: stacked bars, lines with their dots, markers, both axes. */
+export function StaticSeriesChart({
+  data,
+  series,
+  axis,
+  tz,
+  height = 200,
+  leftFormat,
+  rightFormat,
+  rightScale,
+  ariaLabel,
+  markers = [],
+}: SeriesProps) {
+  const plotH = Math.max(0, height - PLOT.top - PLOT.bottom);
+  const g = chartGeometry({ rows: data, series, width: 100, height: plotH, rightScale });
+  const span = axis.domain[1] - axis.domain[0];
+  const colour = (i: number) => paint(colorOf(series[i], 'light', PALETTES.light), colorOf(series[i], 'dark', PALETTES.dark));
+  const xTicks = axis.ticks.flatMap((t) => {
+    const x = g.xOf(t);
+    return x === null ? [] : [{ x, label: fmtTick(t, tz, span) }];
+  });
+  return (
+    <Frame
+      height={height}
+      right={SERIES_RIGHT}
+      ariaLabel={ariaLabel}
+      geometry={g}
+      leftFormat={leftFormat}
+      rightFormat={rightFormat}
+      xTicks={xTicks}
+    >
+      {g.bars.map((b) => (
+        <BarRect
+          key={`${b.key}:${b.row}`}
+          x={b.x}
+          width={b.width}
+          y={b.y}
+          height={b.height}
+          gapPx={1}
+          maxPx={28}
+          style={colour(b.series)}
+        />
+      ))}
+      {/* Lines in a 100-wide viewBox stretched to the plot; their strokes stay 1.8 px at any width. */}
+      <svg width="100%" height={plotH} viewBox={`0 0 100 ${plotH}`} preserveAspectRatio="none" overflow="visible">
+        {g.lines.map((l) => (
+          <path
+            key={l.key}
+            className="cs-paint cs-line"
+            d={l.d}
+            vectorEffect="non-scaling-stroke"
+            strokeDasharray={series[l.series].dashed ? '5 3' : undefined}
+            style={colour(l.series)}
+          />
+        ))}
+      </svg>
+      {/* Dots outside the stretched viewBox, so they stay round. */}
+      {g.lines.flatMap((l) =>
+        l.dots.map((d, i) =>
+          series[l.series].dashed ? (
+            <circle key={`${l.key}:${i}`} className="cs-paint cs-dot-hollow" cx={`${d.x}%`} cy={d.y} r={4} style={colour(l.series)} />
+          ) : (
+            <circle key={`${l.key}:${i}`} className="cs-paint cs-dot" cx={`${d.x}%`} cy={d.y} r={2.5} style={colour(l.series)} />
+          ),
+        ),
+      )}
+      {markers.map((m) => {
+        const x = g.xOf(m.x);
+        if (x === null) return null;
+        const style = rolePaint(m.kind === 'version' ? 'muted' : 'axis');
+        return (
+          <g key={m.key}>
+            <line
+              className="cs-paint cs-marker"
+              x1={`${x}%`}
+              x2={`${x}%`}
+              y1={0}
+              y2={plotH}
+              strokeDasharray={m.kind === 'version' ? '2 3' : '4 2'}
+              style={style}
+            />
+            <text className="cs-paint cs-marker-label" x={`${x}%`} dx={3} y={10} style={style}>
+              <title>{m.title}</title>
+              {m.label}
+            </text>
+          </g>
+        );
+      })}
+    </Frame>
+  );
+}
+
+/** histogram-chart.tsx's chart as plain SVG: one bar per latency bucket. */
+export function StaticHistogramChart({ buckets, height = 170 }: { buckets: THistogramBucket[]; height?: number }) {
+  const plotH = Math.max(0, height - PLOT.top - PLOT.bottom);
+  const rows = buckets.map((b, i) => ({ t: i, count: b.count }));
+  const g = chartGeometry({ rows, series: [{ key: 'count' }], width: 100, height: plotH });
+  const xTicks = buckets.map((b, i) => ({ x: g.xOf(i) ?? 0, label: bucketTick(b) }));
+  return (
+    <Frame height={height} right={HISTOGRAM_RIGHT} ariaLabel="Refusal latency histogram" geometry={g} xTicks={xTicks}>
+      {g.bars.map((b) => (
+        <BarRect key={b.row} x={b.x} width={b.width} y={b.y} height={b.height} gapPx={2} maxPx={32} style={rolePaint('refused')} />
+      ))}
+    </Frame>
+  );
+}
