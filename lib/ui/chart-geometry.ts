@@ -15,17 +15,17 @@ export interface GeometrySeries {
 }
 
 /** One bucket: its start and a value per series key (null or absent: nothing drawn). */
-export interface GeometryRow {
+interface GeometryRow {
   t: number;
   [key: string]: number | null | undefined;
 }
 
-export interface ValueAxis {
+interface ValueAxis {
   domain: [number, number];
   ticks: number[];
 }
 
-export interface Bar {
+interface Bar {
   key: string;
   /** Index of the series in the input (its colour). */
   series: number;
@@ -37,7 +37,7 @@ export interface Bar {
   height: number;
 }
 
-export interface LinePath {
+interface LinePath {
   key: string;
   series: number;
   /** `M … L …`, a new `M` after each gap (a missing value is not bridged). */
