@@ -66,7 +66,13 @@ function Frame({ height, right, ariaLabel, geometry, leftFormat, rightFormat, xT
   const fmtR = rightFormat ?? String;
   return (
     <div className="chart chart-static" style={{ height }} role="img" aria-label={ariaLabel}>
-      <svg className="cs-plot" style={{ left: PLOT.left, right, top: PLOT.top, height: plotH }} overflow="visible" aria-hidden="true">
+      {/* Sized explicitly: an absolutely placed <svg> is a replaced element, and would not stretch between left and right. */}
+      <svg
+        className="cs-plot"
+        style={{ left: PLOT.left, top: PLOT.top, width: `calc(100% - ${PLOT.left + right}px)`, height: plotH }}
+        overflow="visible"
+        aria-hidden="true"
+      >
         {geometry.left.ticks.map((t) => (
           <line key={t.value} className="cs-grid" x1="0" x2="100%" y1={t.y} y2={t.y} />
         ))}
