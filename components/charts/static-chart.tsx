@@ -20,35 +20,42 @@ const PLOT = { top: 6, left: 30, bottom: 30 } as const;
 const SERIES_RIGHT = 16;
 const HISTOGRAM_RIGHT = 8;
 
-/** A paint in both themes, as the variables globals.css picks from (`.cs-paint`). */
+/** A paint in both themes, as the variables globals.css picks from (`.cs-paint`, inherited by a group's shapes). */
 const paint = (light: string, dark: string) => ({ '--c-light': light, '--c-dark': dark }) as CSSProperties;
 const rolePaint = (role: keyof Palette) => paint(PALETTES.light[role], PALETTES.dark[role]);
 
-/** A bar in its slot: `gapPx` off each side, at most `maxPx` wide, centred (Recharts' barCategoryGap and maxBarSize). */
-function BarRect({
-  x,
-  width,
-  y,
-  height,
-  gapPx,
-  maxPx,
-  style,
-}: {
-  x: number;
-  width: number;
-  y: number;
-  height: number;
-  gapPx: number;
-  maxPx: number;
-  style: CSSProperties;
-}) {
-  const w = `max(0px, min(${width}% - ${2 * gapPx}px, ${maxPx}px))`;
-  // The attributes hold the slot for a browser without SVG geometry in CSS; the style narrows it.
-  const geometry = { x: `calc(${x + width / 2}% - ${w} / 2)`, width: w } as CSSProperties;
-  return <rect className="cs-paint" x={`${x}%`} width={`${width}%`} y={y} height={height} style={{ ...style, ...geometry }} />;
+/** Coordinates as written in the HTML: a thousandth of a percent or a pixel is plenty (and keeps the page small). */
+const n = (v: number) => Math.round(v * 1000) / 1000;
+const pct = (v: number) => `${n(v)}%`;
+
+/**
+ * The bars, one group per series. Each bar's slot is its attributes; globals.css (`.cs-bar`) narrows it
+ * by the chart's gap and maximum width (Recharts' barCategoryGap and maxBarSize, set on the chart) with
+ * SVG geometry in CSS, around the slot's centre.
+ */
+function Bars({ bars, paintOf }: { bars: ChartGeometry['bars']; paintOf: (series: number) => CSSProperties }) {
+  const bySeries = new Map<number, ChartGeometry['bars']>();
+  for (const b of bars) bySeries.set(b.series, [...(bySeries.get(b.series) ?? []), b]);
+  return [...bySeries].map(([series, own]) => (
+    <g key={series} className="cs-paint cs-bars" style={paintOf(series)}>
+      {own.map((b) => (
+        <rect
+          key={b.row}
+          className="cs-bar"
+          x={pct(b.x)}
+          width={pct(b.width)}
+          y={n(b.y)}
+          height={n(b.height)}
+          style={{ '--x': pct(b.x) } as CSSProperties}
+        />
+      ))}
+    </g>
+  ));
 }
 
 interface FrameProps {
+  /** `cs-series` or `cs-histogram`: the bars' gap and maximum width (globals.css). */
+  kind: string;
   height: number;
   right: number;
   ariaLabel: string;
@@ -60,36 +67,42 @@ interface FrameProps {
 }
 
 /** The box, the grid, the axes and their labels around what a chart draws (`children`, in plot coordinates). */
-function Frame({ height, right, ariaLabel, geometry, leftFormat, rightFormat, xTicks, children }: FrameProps) {
+function Frame({ kind, height, right, ariaLabel, geometry, leftFormat, rightFormat, xTicks, children }: FrameProps) {
   const plotH = Math.max(0, height - PLOT.top - PLOT.bottom);
   const fmtL = leftFormat ?? String;
   const fmtR = rightFormat ?? String;
   return (
-    <div className="chart chart-static" style={{ height }} role="img" aria-label={ariaLabel}>
+    <div className={`chart chart-static ${kind}`} style={{ height }} role="img" aria-label={ariaLabel}>
       {/* Sized explicitly: an absolutely placed <svg> is a replaced element, and would not stretch between left and right. */}
       <svg
         className="cs-plot"
-        style={{ left: PLOT.left, top: PLOT.top, width: `calc(100% - ${PLOT.left + right}px)`, height: plotH }}
+        style={{
+          left: PLOT.left,
+          top: PLOT.top,
+          width: `calc(100% - ${PLOT.left + right}px)`,
+          height: plotH,
+          ['--w' as string]: pct(geometry.barWidth),
+        }}
         overflow="visible"
         aria-hidden="true"
       >
         {geometry.left.ticks.map((t) => (
-          <line key={t.value} className="cs-grid" x1="0" x2="100%" y1={t.y} y2={t.y} />
+          <line key={t.value} className="cs-grid" x1="0" x2="100%" y1={n(t.y)} y2={n(t.y)} />
         ))}
         {children}
         <line className="cs-axis" x1="0" x2="100%" y1={plotH} y2={plotH} />
         {geometry.left.ticks.map((t) => (
-          <text key={t.value} className="cs-text" x={-8} y={t.y} dy="0.355em" textAnchor="end">
+          <text key={t.value} className="cs-text" x={-8} y={n(t.y)} dy="0.355em" textAnchor="end">
             {fmtL(t.value)}
           </text>
         ))}
         {geometry.right?.ticks.map((t) => (
-          <text key={t.value} className="cs-text cs-inside" x="100%" dx={-8} y={t.y} dy="0.355em" textAnchor="end">
+          <text key={t.value} className="cs-text cs-inside" x="100%" dx={-8} y={n(t.y)} dy="0.355em" textAnchor="end">
             {fmtR(t.value)}
           </text>
         ))}
         {xTicks.map((t) => (
-          <text key={t.x} className="cs-text" x={`${t.x}%`} y={plotH + 8} dy="0.71em" textAnchor="middle">
+          <text key={t.x} className="cs-text" x={pct(t.x)} y={plotH + 8} dy="0.71em" textAnchor="middle">
             {t.label}
           </text>
         ))}
@@ -134,6 +147,7 @@ export function StaticSeriesChart({
   });
   return (
     <Frame
+      kind="cs-series"
       height={height}
       right={SERIES_RIGHT}
       ariaLabel={ariaLabel}
@@ -142,18 +156,7 @@ export function StaticSeriesChart({
       rightFormat={rightFormat}
       xTicks={xTicks}
     >
-      {g.bars.map((b) => (
-        <BarRect
-          key={`${b.key}:${b.row}`}
-          x={b.x}
-          width={b.width}
-          y={b.y}
-          height={b.height}
-          gapPx={1}
-          maxPx={28}
-          style={colour(b.series)}
-        />
-      ))}
+      <Bars bars={g.bars} paintOf={colour} />
       {/* Lines in a 100-wide viewBox stretched to the plot; their strokes stay 1.8 px at any width. */}
       <svg width="100%" height={plotH} viewBox={`0 0 100 ${plotH}`} preserveAspectRatio="none" overflow="visible">
         {g.lines.map((l) => (
@@ -167,16 +170,14 @@ export function StaticSeriesChart({
           />
         ))}
       </svg>
-      {/* Dots outside the stretched viewBox, so they stay round. */}
-      {g.lines.flatMap((l) =>
-        l.dots.map((d, i) =>
-          series[l.series].dashed ? (
-            <circle key={`${l.key}:${i}`} className="cs-paint cs-dot-hollow" cx={`${d.x}%`} cy={d.y} r={4} style={colour(l.series)} />
-          ) : (
-            <circle key={`${l.key}:${i}`} className="cs-paint cs-dot" cx={`${d.x}%`} cy={d.y} r={2.5} style={colour(l.series)} />
-          ),
-        ),
-      )}
+      {/* Dots outside the stretched viewBox, so they stay round: hollow on a dashed line, as series-chart.tsx draws them. */}
+      {g.lines.map((l) => (
+        <g key={l.key} className={`cs-paint ${series[l.series].dashed ? 'cs-dots-hollow' : 'cs-dots'}`} style={colour(l.series)}>
+          {l.dots.map((d, i) => (
+            <circle key={i} cx={pct(d.x)} cy={n(d.y)} r={series[l.series].dashed ? 4 : 2.5} />
+          ))}
+        </g>
+      ))}
       {markers.map((m) => {
         const x = g.xOf(m.x);
         if (x === null) return null;
@@ -185,14 +186,14 @@ export function StaticSeriesChart({
           <g key={m.key}>
             <line
               className="cs-paint cs-marker"
-              x1={`${x}%`}
-              x2={`${x}%`}
+              x1={pct(x)}
+              x2={pct(x)}
               y1={0}
               y2={plotH}
               strokeDasharray={m.kind === 'version' ? '2 3' : '4 2'}
               style={style}
             />
-            <text className="cs-paint cs-marker-label" x={`${x}%`} dx={3} y={10} style={style}>
+            <text className="cs-paint cs-marker-label" x={pct(x)} dx={3} y={10} style={style}>
               <title>{m.title}</title>
               {m.label}
             </text>
@@ -210,10 +211,8 @@ export function StaticHistogramChart({ buckets, height = 170 }: { buckets: THist
   const g = chartGeometry({ rows, series: [{ key: 'count' }], width: 100, height: plotH });
   const xTicks = buckets.map((b, i) => ({ x: g.xOf(i) ?? 0, label: bucketTick(b) }));
   return (
-    <Frame height={height} right={HISTOGRAM_RIGHT} ariaLabel="Refusal latency histogram" geometry={g} xTicks={xTicks}>
-      {g.bars.map((b) => (
-        <BarRect key={b.row} x={b.x} width={b.width} y={b.y} height={b.height} gapPx={2} maxPx={32} style={rolePaint('refused')} />
-      ))}
+    <Frame kind="cs-histogram" height={height} right={HISTOGRAM_RIGHT} ariaLabel="Refusal latency histogram" geometry={g} xTicks={xTicks}>
+      <Bars bars={g.bars} paintOf={() => rolePaint('refused')} />
     </Frame>
   );
 }

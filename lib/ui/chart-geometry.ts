@@ -48,6 +48,8 @@ interface LinePath {
 export interface ChartGeometry {
   /** Width of one bucket's band. */
   band: number;
+  /** Width of a bar's slot in its band (the band, or its share when stacks stand side by side). */
+  barWidth: number;
   left: { axis: ValueAxis; ticks: { value: number; y: number }[] };
   right: { axis: ValueAxis; ticks: { value: number; y: number }[] } | null;
   bars: Bar[];
@@ -55,6 +57,9 @@ export interface ChartGeometry {
   /** The x of a bucket start's band centre, or null when the rows hold no such bucket. */
   xOf: (t: number) => number | null;
 }
+
+/** A coordinate to a thousandth of a unit: finer than any screen shows, and short in the HTML. */
+const coord = (v: number) => Math.round(v * 1000) / 1000;
 
 /** Round away binary noise (0.1 + 0.2) so ticks print as the numbers they are. */
 const clean = (v: number) => (v === 0 || !Number.isFinite(v) ? v : Number.parseFloat(v.toPrecision(12)));
@@ -245,7 +250,7 @@ export function chartGeometry({ rows, series, width, height, leftDecimals = fals
           pen = false;
           return;
         }
-        const p = { x: clean(r * band + band / 2), y: clean(y(v)) };
+        const p = { x: coord(r * band + band / 2), y: coord(y(v)) };
         dots.push(p);
         d += `${d ? ' ' : ''}${pen ? 'L' : 'M'}${p.x} ${p.y}`;
         pen = true;
@@ -260,6 +265,7 @@ export function chartGeometry({ rows, series, width, height, leftDecimals = fals
   };
   return {
     band,
+    barWidth: slot,
     left: { axis: leftAxis, ticks: ticksOf(leftAxis, yLeft) },
     right: rightAxis ? { axis: rightAxis, ticks: ticksOf(rightAxis, yRight) } : null,
     bars,

@@ -112,7 +112,7 @@ function readDrawn(page: Page): Promise<{ id: string; recharts: Drawn; server: D
               .filter((t) => t.getBoundingClientRect().top < plot.bottom && !t.classList.contains('cs-inside'))
               .map((t) => label(box, t)),
             right: texts.filter((t) => t.classList.contains('cs-inside')).map((t) => label(box, t)),
-            bars: bars(box, [...frame.querySelectorAll('rect.cs-paint')]),
+            bars: bars(box, [...frame.querySelectorAll('rect.cs-bar')]),
           },
         },
       ];

@@ -73,7 +73,7 @@ describe('first content in the server HTML', () => {
       overview.body,
       /<div class="chart chart-static" style="height:210px" role="img" aria-label="Boundary entries per bucket, by outcome"><svg class="cs-plot"/,
     );
-    assert.ok((overview.body.match(/<rect class="cs-paint"/g) ?? []).length > 0, 'the bars are in the HTML');
+    assert.ok((overview.body.match(/<rect class="cs-bar"/g) ?? []).length > 0, 'the bars are in the HTML');
     assert.ok(!overview.body.includes('recharts-surface'), 'no Recharts chart is rendered on the server');
     // The shell knows its operator: the admin-only Settings link is in the first HTML.
     assert.ok(overview.body.includes('href="/settings'), 'the Settings link is rendered for the admin');
@@ -217,8 +217,8 @@ describe('first content in the server HTML', () => {
           [...document.querySelectorAll('.chart-static')].map((chart) => {
             const box = chart.getBoundingClientRect();
             const plot = chart.querySelector('svg.cs-plot')!.getBoundingClientRect();
-            const bars = [...chart.querySelectorAll('rect.cs-paint')].map((r) => r.getBoundingClientRect());
-            const dots = [...chart.querySelectorAll('circle.cs-paint')].map((c) => c.getBoundingClientRect());
+            const bars = [...chart.querySelectorAll('rect.cs-bar')].map((r) => r.getBoundingClientRect());
+            const dots = [...chart.querySelectorAll('circle')].map((c) => c.getBoundingClientRect());
             const labels = [...chart.querySelectorAll('text.cs-text')]
               .map((t) => t.getBoundingClientRect())
               .filter((r) => r.top >= plot.bottom);
@@ -278,13 +278,13 @@ describe('first content in the server HTML', () => {
       const boundary = page.locator('.chart-static[aria-label="Boundary entries per bucket, by outcome"]');
       assert.ok(await boundary.isVisible());
       // Dark theme: the palette's dark colours, from the same module the interactive chart reads.
-      const fills = await boundary.locator('rect.cs-paint').evaluateAll((rs) => [...new Set(rs.map((r) => getComputedStyle(r).fill))]);
+      const fills = await boundary.locator('rect.cs-bar').evaluateAll((rs) => [...new Set(rs.map((r) => getComputedStyle(r).fill))]);
       const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
       assert.ok(fills.includes(rgb(PALETTES.dark.refused)) && fills.includes(rgb(PALETTES.dark.naive)), `fills ${fills.join(' ')}`);
       await page.screenshot({ path: shot('static-charts-dark-1440'), fullPage: true });
 
       // A refusal now: the live feed refetches the stats, and the drawn chart gains its bar.
-      const bars = await boundary.locator('rect.cs-paint').count();
+      const bars = await boundary.locator('rect.cs-bar').count();
       const token = `tok-static-${Date.now()}`;
       const at = Date.now() - 5_000;
       const evs = (
@@ -304,7 +304,7 @@ describe('first content in the server HTML', () => {
       }));
       assert.equal((await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, evs)).status, 200);
       await page.waitForFunction(
-        ([label, before]) => document.querySelectorAll(`.chart-static[aria-label="${label}"] rect.cs-paint`).length > before,
+        ([label, before]) => document.querySelectorAll(`.chart-static[aria-label="${label}"] rect.cs-bar`).length > before,
         ['Boundary entries per bucket, by outcome', bars] as const,
       );
       assert.equal(await page.locator('.recharts-surface').count(), 0, 'still no Recharts');
