@@ -8,11 +8,10 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { THistogramBucket } from '@/lib/contract/api/stats';
 import { chartGeometry, type ChartGeometry } from '@/lib/ui/chart-geometry';
-import type { ChartMarker } from '@/lib/ui/chart-markers';
-import { fmtTick, type TimeZoneMode } from '@/lib/ui/format';
-import type { PercentAxis, TimeAxis } from '@/lib/ui/chart-axis';
+import { fmtTick } from '@/lib/ui/format';
 import { PALETTES, type Palette } from '@/lib/ui/palette';
-import { bucketTick, colorOf, type SeriesDef, type SeriesRow } from './series-legend';
+import type { SeriesChartProps } from './series-chart';
+import { bucketTick, colorOf } from './series-legend';
 
 /** Where Recharts puts the plot in the box: its margins plus the 44 px left axis and the 30 px time axis. */
 const PLOT = { top: 6, left: 30, bottom: 30 } as const;
@@ -111,51 +110,26 @@ function Frame({ kind, height, right, ariaLabel, geometry, leftFormat, rightForm
   );
 }
 
-interface SeriesProps {
-  data: SeriesRow[];
-  series: SeriesDef[];
-  axis: TimeAxis;
-  tz: TimeZoneMode;
-  height?: number;
-  leftFormat?: (v: number) => string;
-  rightFormat?: (v: number) => string;
-  rightScale?: PercentAxis;
-  ariaLabel: string;
-  markers?: readonly ChartMarker[];
-}
+/** What the drawn frame needs of the interactive chart's props (the type only: no Recharts here). */
+type SeriesProps = Pick<
+  SeriesChartProps,
+  'data' | 'series' | 'axis' | 'tz' | 'height' | 'leftFormat' | 'rightFormat' | 'rightScale' | 'ariaLabel' | 'markers'
+>;
 
 /** series-chart.tsx's chart as plain SVG: stacked bars, lines with their dots, markers, both axes. */
-export function StaticSeriesChart({
-  data,
-  series,
-  axis,
-  tz,
-  height = 200,
-  leftFormat,
-  rightFormat,
-  rightScale,
-  ariaLabel,
-  markers = [],
-}: SeriesProps) {
+export function StaticSeriesChart(props: SeriesProps) {
+  const { data, series, axis, height = 200, markers = [] } = props;
   const plotH = Math.max(0, height - PLOT.top - PLOT.bottom);
-  const g = chartGeometry({ rows: data, series, width: 100, height: plotH, rightScale });
+  const g = chartGeometry({ rows: data, series, width: 100, height: plotH, rightScale: props.rightScale });
   const span = axis.domain[1] - axis.domain[0];
   const colour = (i: number) => paint(colorOf(series[i], 'light', PALETTES.light), colorOf(series[i], 'dark', PALETTES.dark));
   const xTicks = axis.ticks.flatMap((t) => {
     const x = g.xOf(t);
-    return x === null ? [] : [{ x, label: fmtTick(t, tz, span) }];
+    return x === null ? [] : [{ x, label: fmtTick(t, props.tz, span) }];
   });
+  const { ariaLabel, leftFormat, rightFormat } = props;
   return (
-    <Frame
-      kind="cs-series"
-      height={height}
-      right={SERIES_RIGHT}
-      ariaLabel={ariaLabel}
-      geometry={g}
-      leftFormat={leftFormat}
-      rightFormat={rightFormat}
-      xTicks={xTicks}
-    >
+    <Frame kind="cs-series" right={SERIES_RIGHT} geometry={g} xTicks={xTicks} {...{ height, ariaLabel, leftFormat, rightFormat }}>
       <Bars bars={g.bars} paintOf={colour} />
       {/* Lines in a 100-wide viewBox stretched to the plot; their strokes stay 1.8 px at any width. */}
       <svg width="100%" height={plotH} viewBox={`0 0 100 ${plotH}`} preserveAspectRatio="none" overflow="visible">
