@@ -15,6 +15,11 @@ import { bucketTick, colorOf } from './series-legend';
 
 /** Where Recharts puts the plot in the box: its margins plus the 44 px left axis and the 30 px time axis. */
 const PLOT = { top: 6, left: 30, bottom: 30 } as const;
+/**
+ * The highest a left-axis label's middle sits, in plot coordinates: Recharts keeps that axis' top label
+ * (its default interval, preserveEnd) inside the chart box, 8 px below its top edge for an 11 px label.
+ */
+const LEFT_LABEL_TOP = 8 - PLOT.top;
 /** series-chart.tsx's right room; histogram-chart.tsx's right margin. */
 const SERIES_RIGHT = 16;
 const HISTOGRAM_RIGHT = 8;
@@ -91,7 +96,7 @@ function Frame({ kind, height, right, ariaLabel, geometry, leftFormat, rightForm
         {children}
         <line className="cs-axis" x1="0" x2="100%" y1={plotH} y2={plotH} />
         {geometry.left.ticks.map((t) => (
-          <text key={t.value} className="cs-text" x={-8} y={n(t.y)} dy="0.355em" textAnchor="end">
+          <text key={t.value} className="cs-text" x={-8} y={Math.max(n(t.y), LEFT_LABEL_TOP)} dy="0.355em" textAnchor="end">
             {fmtL(t.value)}
           </text>
         ))}

@@ -74,50 +74,48 @@ interface Drawn {
   bars: number[][];
 }
 
+// Page source as text: tsx would wrap the helpers' names (`__name`), which the page does not have.
+const READ_DRAWN = `((ids) => {
+  const label = (box, t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent || '', Math.round(r.left + r.width / 2 - box.left), Math.round(r.top + r.height / 2 - box.top)];
+  };
+  const bars = (box, els) =>
+    els
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.height > 0.5)
+      .map((r) => [r.left - box.left, r.top - box.top, r.width, r.height].map((v) => Math.round(v)))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return ids.flatMap((id) => {
+    const chart = document.querySelector('[data-testid="' + id + '"]');
+    const frame = chart && chart.parentElement && chart.parentElement.querySelector(':scope > .chart-static');
+    if (!chart || !frame) return [];
+    const box = chart.getBoundingClientRect();
+    const mid = box.left + box.width / 2;
+    const yTicks = [...chart.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')];
+    const plot = frame.querySelector('svg.cs-plot').getBoundingClientRect();
+    const texts = [...frame.querySelectorAll('text.cs-text')];
+    return [{
+      id,
+      recharts: {
+        x: [...chart.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')].map((t) => label(box, t)),
+        left: yTicks.filter((t) => t.getBoundingClientRect().left < mid).map((t) => label(box, t)),
+        right: yTicks.filter((t) => t.getBoundingClientRect().left >= mid).map((t) => label(box, t)),
+        bars: bars(box, [...chart.querySelectorAll('.recharts-bar-rectangle path')]),
+      },
+      server: {
+        x: texts.filter((t) => t.getBoundingClientRect().top >= plot.bottom).map((t) => label(box, t)),
+        left: texts.filter((t) => t.getBoundingClientRect().top < plot.bottom && !t.classList.contains('cs-inside')).map((t) => label(box, t)),
+        right: texts.filter((t) => t.classList.contains('cs-inside')).map((t) => label(box, t)),
+        bars: bars(box, [...frame.querySelectorAll('rect.cs-bar')]),
+      },
+    }];
+  });
+})`;
+
 /** Per time-series chart, what Recharts drew and what the server drew under it. */
 function readDrawn(page: Page): Promise<{ id: string; recharts: Drawn; server: Drawn }[]> {
-  return page.evaluate((ids) => {
-    const rel = (box: DOMRect, r: DOMRect) => [r.left + r.width / 2 - box.left, r.top + r.height / 2 - box.top];
-    const label = (box: DOMRect, t: Element): [string, number, number] => {
-      const [cx, cy] = rel(box, t.getBoundingClientRect());
-      return [t.textContent ?? '', Math.round(cx), Math.round(cy)];
-    };
-    const bars = (box: DOMRect, els: Element[]) =>
-      els
-        .map((e) => e.getBoundingClientRect())
-        .filter((r) => r.height > 0.5)
-        .map((r) => [r.left - box.left, r.top - box.top, r.width, r.height].map((v) => Math.round(v)))
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return ids.flatMap((id) => {
-      const chart = document.querySelector(`[data-testid="${id}"]`);
-      const frame = chart?.parentElement?.querySelector(':scope > .chart-static');
-      if (!chart || !frame) return [];
-      const box = chart.getBoundingClientRect();
-      const mid = box.left + box.width / 2;
-      const yTicks = [...chart.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')];
-      const plot = frame.querySelector('svg.cs-plot')!.getBoundingClientRect();
-      const texts = [...frame.querySelectorAll('text.cs-text')];
-      return [
-        {
-          id,
-          recharts: {
-            x: [...chart.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')].map((t) => label(box, t)),
-            left: yTicks.filter((t) => t.getBoundingClientRect().left < mid).map((t) => label(box, t)),
-            right: yTicks.filter((t) => t.getBoundingClientRect().left >= mid).map((t) => label(box, t)),
-            bars: bars(box, [...chart.querySelectorAll('.recharts-bar-rectangle path')]),
-          },
-          server: {
-            x: texts.filter((t) => t.getBoundingClientRect().top >= plot.bottom).map((t) => label(box, t)),
-            left: texts
-              .filter((t) => t.getBoundingClientRect().top < plot.bottom && !t.classList.contains('cs-inside'))
-              .map((t) => label(box, t)),
-            right: texts.filter((t) => t.classList.contains('cs-inside')).map((t) => label(box, t)),
-            bars: bars(box, [...frame.querySelectorAll('rect.cs-bar')]),
-          },
-        },
-      ];
-    });
-  }, TIME_CHARTS);
+  return page.evaluate(`${READ_DRAWN}(${JSON.stringify(TIME_CHARTS)})`);
 }
 
 /** The same texts, each within 1.5 px of its place. */
