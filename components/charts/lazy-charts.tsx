@@ -5,9 +5,10 @@
 // chunk is in. The chunk starts downloading when this module loads, alongside hydration, not after
 // it. The drawn frame stays under the interactive chart until that one's SVG is in the page
 // (globals.css hides it then, `.chart-layers:has(.recharts-surface)`): Recharts measures its box
-// after mounting, and the frames in between would otherwise be blank. The frame carries no test id:
+// after mounting, and the frames in between would otherwise be blank. If the chunk cannot load, the
+// drawn chart stays (and the page with it). The frame carries no test id:
 // whatever waits for a chart by its test id waits for the interactive one.
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { useHydrating } from '@/lib/ui/use-now';
 import type { HistogramChart as HistogramChartImpl } from './histogram-chart';
 import type { SeriesChart as SeriesChartImpl } from './series-chart';
@@ -16,12 +17,25 @@ import { StaticHistogramChart, StaticSeriesChart } from './static-chart';
 const seriesModule = () => import('./series-chart');
 const histogramModule = () => import('./histogram-chart');
 if (typeof window !== 'undefined') {
-  void seriesModule();
-  void histogramModule();
+  // Started now; a failure is answered where the chart is rendered (below).
+  seriesModule().catch(() => {});
+  histogramModule().catch(() => {});
 }
 
-const LazySeries = lazy(() => seriesModule().then((m) => ({ default: m.SeriesChart })));
-const LazyHistogram = lazy(() => histogramModule().then((m) => ({ default: m.HistogramChart })));
+/** What is laid over the drawn chart when the interactive one's chunk cannot load (offline, a deploy replaced it): nothing. */
+const nothing = { default: () => null };
+const LazySeries = lazy<(props: ComponentProps<typeof SeriesChartImpl>) => ReactNode>(() =>
+  seriesModule().then(
+    (m) => ({ default: m.SeriesChart }),
+    () => nothing,
+  ),
+);
+const LazyHistogram = lazy<(props: ComponentProps<typeof HistogramChartImpl>) => ReactNode>(() =>
+  histogramModule().then(
+    (m) => ({ default: m.HistogramChart }),
+    () => nothing,
+  ),
+);
 
 export function SeriesChart(props: ComponentProps<typeof SeriesChartImpl>) {
   const hydrating = useHydrating();

@@ -71,7 +71,7 @@ describe('first content in the server HTML', () => {
     // The charts are drawn by the server, as plain SVG of their final size (the interactive chart covers it later).
     assert.match(
       overview.body,
-      /<div class="chart chart-static" style="height:210px" role="img" aria-label="Boundary entries per bucket, by outcome"><svg class="cs-plot"/,
+      /<div class="chart chart-static cs-series" style="height:210px" role="img" aria-label="Boundary entries per bucket, by outcome"><svg class="cs-plot"/,
     );
     assert.ok((overview.body.match(/<rect class="cs-bar"/g) ?? []).length > 0, 'the bars are in the HTML');
     assert.ok(!overview.body.includes('recharts-surface'), 'no Recharts chart is rendered on the server');
@@ -212,7 +212,8 @@ describe('first content in the server HTML', () => {
       try {
         await context.addCookies([{ ...cookie, url: app.url }]);
         const page = await context.newPage();
-        await page.goto(`${app.url}/?from=now-1h&to=now`);
+        // The frame's own goto: the page's waits for hydration (fixtures.ts), which never comes here.
+        await page.mainFrame().goto(`${app.url}/?from=now-1h&to=now`);
         const charts = await page.evaluate(() =>
           [...document.querySelectorAll('.chart-static')].map((chart) => {
             const box = chart.getBoundingClientRect();
@@ -259,7 +260,7 @@ describe('first content in the server HTML', () => {
     try {
       await context.addCookies([{ ...cookie, url: app.url }]);
       const page = await context.newPage();
-      // Recharts' chunk never arrives (every other script does).
+      // Recharts' chunk never arrives (every other script does): the drawn charts stay, and so does the page.
       const held: string[] = [];
       await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
         const res = await route.fetch();
