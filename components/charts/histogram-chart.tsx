@@ -4,6 +4,7 @@ import { useEffectiveTheme } from '@/components/shell/theme';
 import type { THistogramBucket } from '@/lib/contract/api/stats';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
 import { PALETTES } from '@/lib/ui/palette';
+import { bucketTick } from './series-legend';
 
 // Buckets count latency ≤ toMs (as Prometheus's `le`), above the previous edge.
 const label = (b: THistogramBucket) =>
@@ -12,17 +13,11 @@ const label = (b: THistogramBucket) =>
     : b.fromMs === 0
       ? `≤ ${fmtDuration(b.toMs)}`
       : `> ${fmtDuration(b.fromMs)}, ≤ ${fmtDuration(b.toMs)}`;
-const short = (b: THistogramBucket) => (b.toMs === null ? `>${compact(b.fromMs)}` : compact(b.fromMs));
-function compact(ms: number): string {
-  if (ms < 1000) return `${ms}`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
-  return `${+(ms / 60_000).toFixed(1)}m`;
-}
 
 export function HistogramChart({ buckets, height = 170, onClick }: { buckets: THistogramBucket[]; height?: number; onClick?: () => void }) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
-  const data = buckets.map((b) => ({ ...b, name: short(b), full: label(b) }));
+  const data = buckets.map((b) => ({ ...b, name: bucketTick(b), full: label(b) }));
   return (
     <div
       className={`chart ${onClick ? 'chart-click' : ''}`}

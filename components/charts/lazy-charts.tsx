@@ -1,49 +1,66 @@
 'use client';
 // The overview's charts without Recharts on the critical path: Recharts is most of the page's
-// JavaScript and only draws what the tiles above already say in numbers, so the server's HTML and
-// the first (hydrating) render hold a box of the chart's final size, and the chart replaces it once
-// its chunk is in. The chunk starts downloading when this module loads, alongside hydration, not
-// after it. The box carries no test id: whatever waits for a chart waits for the real one.
-import { lazy, Suspense, type ComponentProps } from 'react';
+// JavaScript, so the server's HTML and the first (hydrating) render hold the chart drawn as plain
+// SVG from the same data (static-chart.tsx), and the interactive chart is laid over it once its
+// chunk is in. The chunk starts downloading when this module loads, alongside hydration, not after
+// it. The drawn frame stays under the interactive chart until that one's SVG is in the page
+// (globals.css hides it then, `.chart-layers:has(.recharts-surface)`): Recharts measures its box
+// after mounting, and the frames in between would otherwise be blank. If the chunk cannot load, the
+// drawn chart stays (and the page with it). The frame carries no test id:
+// whatever waits for a chart by its test id waits for the interactive one.
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { useHydrating } from '@/lib/ui/use-now';
 import type { HistogramChart as HistogramChartImpl } from './histogram-chart';
 import type { SeriesChart as SeriesChartImpl } from './series-chart';
+import { StaticHistogramChart, StaticSeriesChart } from './static-chart';
 
 const seriesModule = () => import('./series-chart');
 const histogramModule = () => import('./histogram-chart');
 if (typeof window !== 'undefined') {
-  void seriesModule();
-  void histogramModule();
+  // Started now; a failure is answered where the chart is rendered (below).
+  seriesModule().catch(() => {});
+  histogramModule().catch(() => {});
 }
 
-const LazySeries = lazy(() => seriesModule().then((m) => ({ default: m.SeriesChart })));
-const LazyHistogram = lazy(() => histogramModule().then((m) => ({ default: m.HistogramChart })));
+/** What is laid over the drawn chart when the interactive one's chunk cannot load (offline, a deploy replaced it): nothing. */
+const nothing = { default: () => null };
+const LazySeries = lazy<(props: ComponentProps<typeof SeriesChartImpl>) => ReactNode>(() =>
+  seriesModule().then(
+    (m) => ({ default: m.SeriesChart }),
+    () => nothing,
+  ),
+);
+const LazyHistogram = lazy<(props: ComponentProps<typeof HistogramChartImpl>) => ReactNode>(() =>
+  histogramModule().then(
+    (m) => ({ default: m.HistogramChart }),
+    () => nothing,
+  ),
+);
 
-/** The chart's final size, saying what is coming (the figures above already hold its numbers). */
-function ChartBox({ height, label }: { height: number; label: string }) {
+export function SeriesChart(props: ComponentProps<typeof SeriesChartImpl>) {
+  const hydrating = useHydrating();
   return (
-    <div className="chart chart-pending" style={{ height }} role="img" aria-label={label} aria-busy="true">
-      <span className="chart-pending-text">Drawing the chart: {label}…</span>
+    <div className="chart-layers">
+      <StaticSeriesChart {...props} />
+      {!hydrating && (
+        <Suspense fallback={null}>
+          <LazySeries {...props} />
+        </Suspense>
+      )}
     </div>
   );
 }
 
-export function SeriesChart(props: ComponentProps<typeof SeriesChartImpl>) {
-  const box = <ChartBox height={props.height ?? 200} label={props.ariaLabel} />;
-  if (useHydrating()) return box;
-  return (
-    <Suspense fallback={box}>
-      <LazySeries {...props} />
-    </Suspense>
-  );
-}
-
 export function HistogramChart(props: ComponentProps<typeof HistogramChartImpl>) {
-  const box = <ChartBox height={props.height ?? 170} label="Refusal latency histogram" />;
-  if (useHydrating()) return box;
+  const hydrating = useHydrating();
   return (
-    <Suspense fallback={box}>
-      <LazyHistogram {...props} />
-    </Suspense>
+    <div className="chart-layers">
+      <StaticHistogramChart buckets={props.buckets} height={props.height} />
+      {!hydrating && (
+        <Suspense fallback={null}>
+          <LazyHistogram {...props} />
+        </Suspense>
+      )}
+    </div>
   );
 }

@@ -21,7 +21,7 @@ import { PALETTES } from '@/lib/ui/palette';
 // the overview draws legends in its first render and loads this module lazily (lazy-charts.tsx).
 import { colorOf, type SeriesDef, type SeriesRow } from './series-legend';
 
-interface Props {
+export interface SeriesChartProps {
   data: SeriesRow[];
   series: SeriesDef[];
   bucketMs: number;
@@ -121,7 +121,7 @@ export function SeriesChart({
   testId,
   ariaLabel,
   markers = [],
-}: Props) {
+}: SeriesChartProps) {
   const theme = useEffectiveTheme();
   const pal = PALETTES[theme];
   const barHit = useRef(false);

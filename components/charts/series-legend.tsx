@@ -1,7 +1,8 @@
 'use client';
 // What the overview needs of its charts before Recharts has loaded: the series definitions, the
-// legend drawn in a panel's header, and the latency axis tick (series-chart.tsx draws the rest).
+// legend drawn in a panel's header, and the latency axis ticks (series-chart.tsx draws the rest).
 import { useEffectiveTheme } from '@/components/shell/theme';
+import type { THistogramBucket } from '@/lib/contract/api/stats';
 import { PALETTES, type Palette } from '@/lib/ui/palette';
 
 export interface SeriesDef {
@@ -64,3 +65,6 @@ export function msTick(ms: number): string {
   if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
   return `${+(ms / 60_000).toFixed(1)}m`;
 }
+
+/** A refusal-histogram bucket's axis label: its lower edge, or `>5s` for the open-ended last one. */
+export const bucketTick = (b: THistogramBucket) => (b.toMs === null ? `>${msTick(b.fromMs)}` : msTick(b.fromMs));

@@ -14,7 +14,13 @@ export const PROBE = (selector: string, charts: boolean) => `
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
-  const chartsDrawn = () => document.querySelector('.recharts-surface') !== null && document.querySelector('.chart-pending') === null;
+  // A chart counts once drawn, by the server (plain SVG in a .chart-static box) or by Recharts; the
+  // charts are all drawn when no box is left without its SVG (.chart-pending: builds before the
+  // server-drawn charts).
+  const chartsDrawn = () =>
+    document.querySelector('.chart-static svg, .recharts-surface') !== null &&
+    document.querySelector('.chart-pending') === null &&
+    [...document.querySelectorAll('.chart-layers')].every((box) => box.querySelector('svg') !== null);
   const frame = () => {
     if (mark.content === null && shown()) mark.content = performance.now();
     if (mark.charts === null && chartsDrawn()) mark.charts = performance.now();

@@ -8,8 +8,9 @@
 //     firstContent   the first animation frame (not before FCP) at which the page's first data
 //                    element (PAGES[].selector: a figure or row built from API data) is in the
 //                    document with a non-empty box, ms since navigation start;
-//     chartsVisible  (pages with charts) the first frame at which every chart is drawn: a Recharts
-//                    surface is in the page and no chart's placeholder (`.chart-pending`) is left;
+//     chartsVisible  (pages with charts) the first frame at which every chart is drawn: a chart's
+//                    SVG is in the page (drawn by the server, `.chart-static`, or by Recharts) and
+//                    no chart box is left without one (nor a `.chart-pending` box, in older builds);
 //   plus the JS the page loaded (script resources until the network is idle: bytes on the wire
 //   and decoded) and the router prefetch requests it made (RSC requests: `_rsc` in the URL or a
 //   Next-Router-Prefetch header);

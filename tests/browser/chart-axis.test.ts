@@ -1,7 +1,9 @@
 // The overview's time-series panels share one time axis (issue 13): the same tick labels at the
 // same x in every chart, the same plot area (so a bucket's bar sits at the same x in each panel),
 // at 1440 and 390 px, light and dark, and split by server; the renegotiation rate reads on its own
-// percentage scale. Screenshots land in test-output/screenshots/axis-* for a person to look at.
+// percentage scale. The chart the server drew (components/charts/static-chart.tsx, kept hidden under
+// the interactive one) has the same labels and bars at the same places, so nothing moves when Recharts
+// takes over. Screenshots land in test-output/screenshots/axis-* for a person to look at.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -63,6 +65,71 @@ async function overview(width: number, scheme: 'light' | 'dark', query: string, 
   return { page, context };
 }
 
+interface Drawn {
+  /** Tick labels: text, centre x, centre y, relative to the chart box. */
+  x: [string, number, number][];
+  left: [string, number, number][];
+  right: [string, number, number][];
+  /** Bars with a height: left, top, width, height. */
+  bars: number[][];
+}
+
+// Page source as text: tsx would wrap the helpers' names (`__name`), which the page does not have.
+const READ_DRAWN = `((ids) => {
+  const label = (box, t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent || '', Math.round(r.left + r.width / 2 - box.left), Math.round(r.top + r.height / 2 - box.top)];
+  };
+  const bars = (box, els) =>
+    els
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.height > 0.5)
+      .map((r) => [r.left - box.left, r.top - box.top, r.width, r.height].map((v) => Math.round(v)))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return ids.flatMap((id) => {
+    const chart = document.querySelector('[data-testid="' + id + '"]');
+    const frame = chart && chart.parentElement && chart.parentElement.querySelector(':scope > .chart-static');
+    if (!chart || !frame) return [];
+    const box = chart.getBoundingClientRect();
+    const mid = box.left + box.width / 2;
+    const yTicks = [...chart.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')];
+    const plot = frame.querySelector('svg.cs-plot').getBoundingClientRect();
+    const texts = [...frame.querySelectorAll('text.cs-text')];
+    return [{
+      id,
+      recharts: {
+        x: [...chart.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')].map((t) => label(box, t)),
+        left: yTicks.filter((t) => t.getBoundingClientRect().left < mid).map((t) => label(box, t)),
+        right: yTicks.filter((t) => t.getBoundingClientRect().left >= mid).map((t) => label(box, t)),
+        bars: bars(box, [...chart.querySelectorAll('.recharts-bar-rectangle path')]),
+      },
+      server: {
+        x: texts.filter((t) => t.getBoundingClientRect().top >= plot.bottom).map((t) => label(box, t)),
+        left: texts.filter((t) => t.getBoundingClientRect().top < plot.bottom && !t.classList.contains('cs-inside')).map((t) => label(box, t)),
+        right: texts.filter((t) => t.classList.contains('cs-inside')).map((t) => label(box, t)),
+        bars: bars(box, [...frame.querySelectorAll('rect.cs-bar')]),
+      },
+    }];
+  });
+})`;
+
+/** Per time-series chart, what Recharts drew and what the server drew under it. */
+function readDrawn(page: Page): Promise<{ id: string; recharts: Drawn; server: Drawn }[]> {
+  return page.evaluate(`${READ_DRAWN}(${JSON.stringify(TIME_CHARTS)})`);
+}
+
+/** The same texts, each within 1.5 px of its place. */
+function assertSame(where: string, a: [string, number, number][] | number[][], b: [string, number, number][] | number[][]) {
+  assert.equal(a.length, b.length, `${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  a.forEach((p, i) =>
+    p.forEach((v, j) => {
+      const w = b[i][j];
+      const ok = typeof v === 'string' ? v === w : Math.abs(v - (w as number)) <= 1.5;
+      assert.ok(ok, `${where}: ${JSON.stringify(p)} vs ${JSON.stringify(b[i])}`);
+    }),
+  );
+}
+
 function assertShared(axes: ChartAxis[], where: string) {
   assert.ok(axes.length >= 4, `${where}: at least four time-series charts drawn (${axes.map((a) => a.id)})`);
   const [first, ...rest] = axes;
@@ -111,6 +178,10 @@ describe('overview time axis', () => {
       const { page, context } = await overview(width, scheme, query, name);
       try {
         assertShared(await readAxes(page), name);
+        const drawn = await readDrawn(page);
+        assert.ok(drawn.length >= 4, `${name}: the server-drawn charts are under the interactive ones`);
+        for (const { id, recharts, server } of drawn)
+          for (const part of ['x', 'left', 'right', 'bars'] as const) assertSame(`${name} ${id} ${part}`, server[part], recharts[part]);
       } finally {
         await context.close();
       }

@@ -4,14 +4,17 @@
 // - the HTML as the server sends it holds the figures and the session's rows;
 // - in Chromium, with every API read of the page held back unanswered, the first content is there
 //   anyway and the console stays clean (no hydration mismatch);
-// - the charts' code is not among the scripts the overview's HTML loads;
+// - the charts' code is not among the scripts the overview's HTML loads; the charts are drawn by the server
+//   (plain SVG, at any width without JavaScript), and until Recharts' chunk is in, they follow the data;
 // - server-side reads still need a valid login: a forged cookie gets the page shell, no data;
 // - rows and tiles are not prefetched as they scroll into view (the top bar's links are).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv } from './fixtures';
+import { PALETTES } from '@/lib/ui/palette';
+import { postEvents } from '../support/post-events';
+import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 
 let app: AppServer;
 let browser: Browser;
@@ -65,8 +68,13 @@ describe('first content in the server HTML', () => {
     assert.match(textOf(overview.body, 'tile-sessions') ?? '', /^Sessions 5\b/);
     assert.match(textOf(overview.body, 'tile-deadlocks') ?? '', /^Deadlocks 2\b/);
     assert.ok(overview.body.includes(`data-testid="strip-${SERVERS.naive.name}"`), 'the per-server strip is in the HTML');
-    // The charts are boxes of their final height until their code has loaded (nothing moves).
-    assert.match(overview.body, /class="chart chart-pending" style="height:210px"/);
+    // The charts are drawn by the server, as plain SVG of their final size (the interactive chart covers it later).
+    assert.match(
+      overview.body,
+      /<div class="chart chart-static cs-series" style="height:210px" role="img" aria-label="Boundary entries per bucket, by outcome"><svg class="cs-plot"/,
+    );
+    assert.ok((overview.body.match(/<rect class="cs-bar"/g) ?? []).length > 0, 'the bars are in the HTML');
+    assert.ok(!overview.body.includes('recharts-surface'), 'no Recharts chart is rendered on the server');
     // The shell knows its operator: the admin-only Settings link is in the first HTML.
     assert.ok(overview.body.includes('href="/settings'), 'the Settings link is rendered for the admin');
 
@@ -194,6 +202,114 @@ describe('first content in the server HTML', () => {
         prefetched.slice(before).some((p) => p.includes('/sessions/')),
         `hovering a row prefetches it: ${prefetched.slice(before).join(', ')}`,
       );
+    } finally {
+      await context.close();
+    }
+  });
+  test('with no JavaScript at all, the overview draws every chart at every width', async () => {
+    for (const width of [1920, 1440, 1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'UTC', javaScriptEnabled: false });
+      try {
+        await context.addCookies([{ ...cookie, url: app.url }]);
+        const page = await context.newPage();
+        // The frame's own goto: the page's waits for hydration (fixtures.ts), which never comes here.
+        await page.mainFrame().goto(`${app.url}/?from=now-1h&to=now`);
+        const charts = await page.evaluate(() =>
+          [...document.querySelectorAll('.chart-static')].map((chart) => {
+            const box = chart.getBoundingClientRect();
+            const plot = chart.querySelector('svg.cs-plot')!.getBoundingClientRect();
+            const bars = [...chart.querySelectorAll('rect.cs-bar')].map((r) => r.getBoundingClientRect());
+            const dots = [...chart.querySelectorAll('circle')].map((c) => c.getBoundingClientRect());
+            const labels = [...chart.querySelectorAll('text.cs-text')]
+              .map((t) => t.getBoundingClientRect())
+              .filter((r) => r.top >= plot.bottom);
+            const overlaps = labels.filter((a, i) => labels.some((b, j) => j > i && a.right > b.left && b.right > a.left)).length;
+            return {
+              name: chart.getAttribute('aria-label'),
+              role: chart.getAttribute('role'),
+              box: [box.left, box.right, box.height],
+              plot: [plot.left, plot.right],
+              bars: bars.length,
+              barsInside: bars.every((r) => r.width > 0 && r.left >= plot.left - 0.5 && r.right <= plot.right + 0.5),
+              round: dots.every((r) => Math.abs(r.width - r.height) < 0.5),
+              labels: labels.length,
+              overlaps,
+            };
+          }),
+        );
+        await page.screenshot({ path: shot(`static-charts-${width}`), fullPage: true });
+        assert.equal(charts.length, 6, `${width}: five time charts and the histogram: ${JSON.stringify(charts)}`);
+        for (const c of charts) {
+          const where = `${width} px, ${c.name}: ${JSON.stringify(c)}`;
+          assert.equal(c.role, 'img', where);
+          assert.ok(c.name && c.name.length > 10, where);
+          // The plot spans the box but for the axes (30 px left, at most 16 px right): it scaled to the width.
+          assert.ok(Math.abs(c.plot[0] - c.box[0] - 30) < 1 && c.box[1] - c.plot[1] <= 16.5 && c.box[1] - c.plot[1] >= 7.5, where);
+          assert.ok(c.barsInside && c.round, where);
+          assert.ok(c.labels >= 2 && c.overlaps === 0, where);
+        }
+        assert.ok(charts.filter((c) => c.bars > 0).length >= 3, 'the count charts and the histogram have bars');
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test("until Recharts is in, the drawn charts are the charts: the theme's colours, and they follow the data", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC', colorScheme: 'dark' });
+    try {
+      await context.addCookies([{ ...cookie, url: app.url }]);
+      const page = await context.newPage();
+      // Recharts' chunk never arrives (every other script does): the drawn charts stay, and so does the page.
+      let held!: () => void;
+      const chunkHeld = new Promise<void>((resolve) => (held = resolve));
+      await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+        const res = await route.fetch();
+        const body = await res.text();
+        if (body.includes('recharts-surface')) {
+          held();
+          return route.abort();
+        }
+        return route.fulfill({ response: res, body });
+      });
+      await page.goto(`${app.url}/?from=now-1h&to=now`);
+      await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="overview-server-filter"] option').length === 3);
+      await chunkHeld; // requested, and refused
+      assert.equal(await page.locator('.recharts-surface').count(), 0);
+      const boundary = page.locator('.chart-static[aria-label="Boundary entries per bucket, by outcome"]');
+      assert.ok(await boundary.isVisible());
+      // Dark theme: the palette's dark colours, from the same module the interactive chart reads.
+      const fills = await boundary.locator('rect.cs-bar').evaluateAll((rs) => [...new Set(rs.map((r) => getComputedStyle(r).fill))]);
+      const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      assert.ok(fills.includes(rgb(PALETTES.dark.refused)) && fills.includes(rgb(PALETTES.dark.naive)), `fills ${fills.join(' ')}`);
+      await page.screenshot({ path: shot('static-charts-dark-1440'), fullPage: true });
+
+      // A refusal now: the live feed refetches the stats, and the drawn chart gains its bar.
+      const bars = await boundary.locator('rect.cs-bar').count();
+      const token = `tok-static-${Date.now()}`;
+      const at = Date.now() - 5_000;
+      const evs = (
+        [
+          ['session.opened', 0],
+          ['upgrade.accepted', 100, { eventId: 2 }],
+          ['stream.dropped', 150],
+          ['resume.requested', 200, { lastEventId: 2 }],
+          ['resume.refused', 240, { reason: 'session-superseded' }],
+        ] as const
+      ).map(([type, dt, data], i) => ({
+        id: `${token}-${i}`,
+        token,
+        type,
+        at: new Date(at + dt).toISOString(),
+        ...(data ? { data } : {}),
+      }));
+      assert.equal((await postEvents(app.url, SERVERS.good.name, SERVERS.good.secret, evs)).status, 200);
+      await page.waitForFunction(
+        ([label, before]) => document.querySelectorAll(`.chart-static[aria-label="${label}"] rect.cs-bar`).length > before,
+        ['Boundary entries per bucket, by outcome', bars] as const,
+      );
+      assert.equal(await page.locator('.recharts-surface').count(), 0, 'still no Recharts');
     } finally {
       await context.close();
     }
