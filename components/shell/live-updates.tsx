@@ -163,6 +163,15 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMod
   ]
     .filter(Boolean)
     .join(' ');
+  const when =
+    st.stale && st.asOf !== null ? (
+      <>
+        <span className="data-age-asof">as of </span>
+        {fmtTime(st.asOf, tz, false)}
+      </>
+    ) : ageMs !== null && refresh !== 'off' ? (
+      ageText(ageMs)
+    ) : null;
   return (
     <span
       className={`data-age ${tone}`}
@@ -175,13 +184,14 @@ export function DataAge({ refresh, tz }: { refresh: RefreshMode; tz: TimeZoneMod
       aria-live="polite"
     >
       <span className="data-age-dot" aria-hidden="true" />
+      {/* The state and its time in two parts: one line where the top bar has room, two lines from 1440 px
+          down ("offline ·" over "as of 21:43:27"), so the pill never outgrows the toolbar's place. */}
       <span className="data-age-text">
-        {mode}
-        {st.stale && st.asOf !== null
-          ? ` · as of ${fmtTime(st.asOf, tz, false)}`
-          : ageMs !== null && refresh !== 'off'
-            ? ` · ${ageText(ageMs)}`
-            : ''}
+        <span className="data-age-state">
+          {mode}
+          {when ? <span className="data-age-sep"> ·</span> : null}
+        </span>
+        {when ? <span className="data-age-when"> {when}</span> : null}
       </span>
     </span>
   );

@@ -1,7 +1,8 @@
 // What the layout tests look for on any page, in general terms rather than per component: text cut
 // by its own box without an ellipsis and a title, a table column out of view with no cue that more
 // exists, a panel head on more than one line, a chart's empty right gutter, inline code made a line of
-// its own, a hyphenated name broken across lines, and (on a phone) the top bar's rows.
+// its own, a hyphenated name broken across lines, top bar controls drawn over one another, and (on a
+// phone) the top bar's rows.
 import type { Page } from 'playwright-core';
 
 // The checks run in the page as a string: the test's transpiler would wrap nested named functions
@@ -91,6 +92,34 @@ const PAGE_CHECKS = `(({ headsOneLine }) => {
       }
     }
   }
+
+  // 7. The top bar's controls never sit on one another (a toolbar squeezed below its content draws its
+  // buttons over its neighbours: the range's › over the live state, "offline · as of …" over the range).
+  // Each control's box as shown: cut by any scrolling or clipping ancestor (the phone's sections scroll
+  // sideways in their row, so a link past its edge is hidden, not under "⋯").
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    let left = r.left, right = r.right, top = r.top, bottom = r.bottom;
+    for (let a = el.parentElement; a && !a.classList.contains('topbar'); a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      left = Math.max(left, b.left); right = Math.min(right, b.right); top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
+    }
+    return { left, right, top, bottom };
+  };
+  const controls = [...document.querySelectorAll('.topbar a, .topbar button, .topbar select, .topbar input, .topbar .data-age, .topbar .refresh-dot')]
+    .filter((el) => visible(el) && !el.closest('.term-tip'))
+    .map((el) => ({ el, r: shown(el) }))
+    .filter(({ r }) => r.right - r.left > 1 && r.bottom - r.top > 1);
+  for (let i = 0; i < controls.length; i++)
+    for (let j = i + 1; j < controls.length; j++) {
+      const a = controls[i], b = controls[j];
+      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 1 && h > 1) out.push('top bar: "' + (name(a.el) || a.el.className) + '" and "' + (name(b.el) || b.el.className) + '" overlap by ' + Math.round(w) + ' px');
+    }
   return out;
 })`;
 

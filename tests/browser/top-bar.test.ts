@@ -1,5 +1,5 @@
-// The top bar at the widths an operator uses (issue 27): one row with the range label whole at every
-// width from 1280 to 1920 px (relative, absolute and two-day ranges), and on a phone two rows with every
+// The top bar at the widths an operator uses (issue 27): one row with the range label whole and no control
+// over another at every width from 1280 to 1920 px (relative, absolute and two-day ranges), and on a phone two rows with every
 // control reachable from the row or from "⋯". Every page at every width (layout and readability) is
 // page-sweep.ts' (pages-light, pages-dark). Screenshots land in test-output/screenshots/layout-topbar-*.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { startAppServer, type AppServer } from '../support/app-server';
 import { signedIn } from '../support/signed-in';
 import { SERVERS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents } from '../support/post-events';
-import { topBarRows } from './layout-checks';
+import { layoutProblems, topBarRows } from './layout-checks';
 
 let app: AppServer;
 let browser: Browser;
@@ -63,6 +63,9 @@ describe('the top bar at every width', () => {
           if (!bar.oneRow) problems.push(`${width} px, ${query}: the top bar wraps`);
           if (bar.cut) problems.push(`${width} px, ${query}: the range label "${bar.text}" is cut`);
           if (bar.wide > width) problems.push(`${width} px, ${query}: the page is ${bar.wide} px wide`);
+          // Whole and in one row, yet drawn over a neighbour, is not in place either.
+          for (const p of await layoutProblems(page, { headsOneLine: false }))
+            if (p.startsWith('top bar')) problems.push(`${width} px, ${query}: ${p}`);
         }
         await page.screenshot({
           path: shot(`layout-topbar-1920-${query === twoDays ? 'two-days' : query.startsWith('from=now') ? 'relative' : 'absolute'}`),
