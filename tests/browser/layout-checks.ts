@@ -1,8 +1,8 @@
 // What the layout tests look for on any page, in general terms rather than per component: text cut
 // by its own box without an ellipsis and a title, a table column out of view with no cue that more
 // exists, a panel head on more than one line, a chart's empty right gutter, inline code made a line of
-// its own, a hyphenated name broken across lines, top bar controls drawn over one another, and (on a
-// phone) the top bar's rows.
+// its own, a hyphenated name broken across lines, top bar controls drawn over one another, (on a
+// phone) the top bar's rows, and (on a desktop) a range label cut before the token lookup gave way.
 import type { Page } from 'playwright-core';
 
 // The checks run in the page as a string: the test's transpiler would wrap nested named functions
@@ -173,3 +173,32 @@ export const topBarRows = (page: Page): Promise<number> =>
     for (const r of items) if (!rows.some((row) => r.top < row.bottom && row.top < r.bottom)) rows.push(r);
     return rows.length;
   })()`);
+
+/**
+ * The top bar's range label, and whether it is cut against the rule: it may give way (ellipsis, the
+ * whole range in the button's title) only once the token lookup has given all its room. Whether it has
+ * to depends on the live-state pill's text at that moment, so every test judges it by this one rule.
+ */
+export const rangeLabelState = (page: Page): Promise<{ text: string; cut: boolean; lookupSpent: boolean; titled: boolean }> =>
+  page.evaluate(`(() => {
+    const label = document.querySelector('[data-testid="time-range-button"] .trp-label');
+    const lookup = document.querySelector('header.topbar > .lookup');
+    const text = label.textContent || '';
+    return {
+      text,
+      cut: label.scrollWidth > label.clientWidth + 0.5,
+      lookupSpent: !lookup || lookup.getBoundingClientRect().width <= parseFloat(getComputedStyle(lookup).minWidth) + 1,
+      // (the title carries the years the label leaves out)
+      titled: (document.querySelector('[data-testid="time-range-button"]').getAttribute('title') || '')
+        .replace(/\\b\\d{4}-/g, '')
+        .includes(text || '\\u0000'),
+    };
+  })()`);
+
+/** The range label's problem, if any: cut while the lookup still has room, or cut without its whole title. */
+export async function rangeLabelProblems(page: Page): Promise<string[]> {
+  const label = await rangeLabelState(page);
+  return label.cut && !(label.lookupSpent && label.titled)
+    ? [`the range label "${label.text}" is cut while the token lookup still has room`]
+    : [];
+}

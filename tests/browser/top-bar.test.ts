@@ -10,7 +10,7 @@ import { startAppServer, type AppServer } from '../support/app-server';
 import { signedIn } from '../support/signed-in';
 import { SERVERS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents } from '../support/post-events';
-import { layoutProblems, topBarRows } from './layout-checks';
+import { layoutProblems, rangeLabelProblems, rangeLabelState, topBarRows } from './layout-checks';
 
 let app: AppServer;
 let browser: Browser;
@@ -54,25 +54,15 @@ describe('the top bar at every width', () => {
           await page.setViewportSize({ width, height: 900 });
           const bar = await page.evaluate(() => {
             const spans = [...document.querySelectorAll('header.topbar > *')].map((e) => e.getBoundingClientRect());
-            const label = document.querySelector('[data-testid="time-range-button"] .trp-label')!;
-            const lookup = document.querySelector('header.topbar > .lookup')!;
             return {
               oneRow: Math.max(...spans.map((r) => r.top)) < Math.min(...spans.map((r) => r.bottom)),
-              cut: label.scrollWidth > label.clientWidth + 0.5,
-              text: label.textContent,
-              // The label may give way only after the token lookup has given all it can, its title whole.
-              lookupSpent: lookup.getBoundingClientRect().width <= parseFloat(getComputedStyle(lookup).minWidth) + 1,
-              // (the title carries the years the label leaves out)
-              titled: (document.querySelector('[data-testid="time-range-button"]')!.getAttribute('title') ?? '')
-                .replace(/\b\d{4}-/g, '')
-                .includes(label.textContent ?? '\u0000'),
               wide: document.scrollingElement!.scrollWidth,
             };
           });
+          const label = await rangeLabelState(page);
           if (!bar.oneRow) problems.push(`${width} px, ${query}: the top bar wraps`);
-          if (bar.cut && !(bar.lookupSpent && bar.titled))
-            problems.push(`${width} px, ${query}: the range label "${bar.text}" is cut while the token lookup still has room`);
-          if (bar.cut) cutAt.push(`${width} px ${query}`);
+          problems.push(...(await rangeLabelProblems(page)).map((p) => `${width} px, ${query}: ${p}`));
+          if (label.cut) cutAt.push(`${width} px ${query}`);
           if (bar.wide > width) problems.push(`${width} px, ${query}: the page is ${bar.wide} px wide`);
           // Whole and in one row, yet drawn over a neighbour, is not in place either.
           for (const p of await layoutProblems(page, { headsOneLine: false }))
