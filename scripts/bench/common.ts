@@ -255,12 +255,18 @@ export async function startApp(
     DOORWATCH_INGEST_BURST: '10000000',
     ...extraEnv,
   };
-  // Under npm, node flags (--cpu-prof) reach the server through NODE_OPTIONS (npm itself gets them too).
-  if (launch !== 'next-start' && nodeArgs.length) env.NODE_OPTIONS = [env.NODE_OPTIONS, ...nodeArgs].filter(Boolean).join(' ');
+  // Under npm, node flags reach the server through NODE_OPTIONS (npm itself gets them too). Node refuses
+  // some there (--cpu-prof on Node 20): then npm start's own command runs without npm, the flags on its
+  // command line (only the serving process takes them; its prepare child starts without them).
+  const refused = nodeArgs.filter((a) => !process.allowedNodeEnvironmentFlags.has(a.split('=')[0]));
+  const direct = launch === 'npm-start' && refused.length > 0;
+  if (launch !== 'next-start' && nodeArgs.length && !direct) env.NODE_OPTIONS = [env.NODE_OPTIONS, ...nodeArgs].filter(Boolean).join(' ');
+  if (direct) env.MALLOC_ARENA_MAX ??= '2'; // as package.json's start script sets it
   let out = '';
   const cwd = await appDir();
-  const [command, argv] =
-    launch === 'npm-start'
+  const [command, argv] = direct
+    ? [process.execPath, [...nodeArgs, join(cwd, 'scripts/start.mjs')]]
+    : launch === 'npm-start'
       ? ['npm', ['start']]
       : launch === 'tsx-start'
         ? ['npm', ['exec', '--offline', '--', 'tsx', '--eval', TSX_START]]
