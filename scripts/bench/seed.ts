@@ -53,6 +53,11 @@ export interface SeedOptions {
   prefix?: string;
   /** Overrides the last-`days` window. */
   window?: { fromMs: number; toMs: number };
+  /**
+   * SQLite: end with ANALYZE (default). The app never runs it, so a database that should plan as a running
+   * app's does (the soak's seeded start) leaves it out; PostgreSQL's autovacuum analyzes either way.
+   */
+  statistics?: boolean;
   /** A folder holding prisma/<provider>/migrations to migrate with (default: the project's). */
   migrationsRoot?: string;
 }
@@ -77,7 +82,7 @@ interface Writer {
   close(): Promise<void>;
 }
 
-function sqliteWriter(file: string): Writer {
+function sqliteWriter(file: string, statistics: boolean): Writer {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -127,7 +132,7 @@ function sqliteWriter(file: string): Writer {
     },
     async close() {
       db.pragma('wal_checkpoint(TRUNCATE)');
-      db.exec('ANALYZE');
+      if (statistics) db.exec('ANALYZE');
       db.close();
     },
   };
@@ -219,7 +224,7 @@ export async function seed(o: SeedOptions): Promise<SeedResult> {
       await db.close();
     }
   }
-  const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!) : await pgWriter(config.url);
+  const w = config.provider === 'sqlite' ? sqliteWriter(config.sqliteFile!, o.statistics ?? true) : await pgWriter(config.url);
   const phases = { generateAndSummarize: 0, events: 0, sessions: 0, rollups: 0 };
   const delta: RollupDelta = new Map();
   let evBuf: EventTuple[] = [];

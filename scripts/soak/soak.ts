@@ -32,6 +32,12 @@ export interface SoakOptions {
   windowMinutes?: number;
   /** The 20 % rule's allowance (p95 of a window over the first window's). */
   allowedP95Ratio?: number;
+  /**
+   * Events already stored when the soak starts (seeded before the app starts, older than anything the soak's
+   * windows and checks read). A steady-state deployment's indexes are large: from an empty file, every batch's
+   * commit grows with the indexes until most of its random-keyed inserts land on pages of their own.
+   */
+  seededEvents?: number;
   log?: (line: string) => void;
   /** Ends the load early (Ctrl+C): the run still stops the app and reports what it has. */
   signal?: AbortSignal;
@@ -55,7 +61,15 @@ async function apiJson<T>(app: DoorwatchProcess, path: string): Promise<T> {
 }
 
 /** Nothing accepted lost, nothing counted twice: the query API's totals against the senders' acknowledged events and sessions. */
-async function losslessCheck(app: DoorwatchProcess, loads: readonly IngestLoad[], fromMs: number) {
+type ServerTotals = Map<string, { events: number; sessions: number }>;
+
+/** Every server's all-time totals from the query API (the seeded part, before the soak sends anything). */
+async function serverTotals(app: DoorwatchProcess): Promise<ServerTotals> {
+  const { servers } = await apiJson<{ servers: { name: string; events: number; sessions: number }[] }>(app, '/api/v1/servers');
+  return new Map(servers.map((s) => [s.name, { events: s.events, sessions: s.sessions }]));
+}
+
+async function losslessCheck(app: DoorwatchProcess, loads: readonly IngestLoad[], fromMs: number, before: ServerTotals) {
   const expected = new Map<string, { events: number; sessions: number }>();
   for (const l of loads)
     for (const [server, v] of l.ledger) {
@@ -63,10 +77,12 @@ async function losslessCheck(app: DoorwatchProcess, loads: readonly IngestLoad[]
       expected.set(server, { events: e.events + v.events, sessions: e.sessions + v.sessions });
     }
   const sum = (k: 'events' | 'sessions') => [...expected.values()].reduce((s, v) => s + v[k], 0);
-  const { servers } = await apiJson<{ servers: { name: string; events: number; sessions: number }[] }>(app, '/api/v1/servers');
+  const after = await serverTotals(app);
+  // What the soak added: the totals now less those it started from (a seeded database's).
   const perServer = [...expected].map(([name, want]) => {
-    const got = servers.find((s) => s.name === name) ?? { events: 0, sessions: 0 };
-    return { server: name, expected: want, api: { events: got.events, sessions: got.sessions } };
+    const got = after.get(name) ?? { events: 0, sessions: 0 };
+    const had = before.get(name) ?? { events: 0, sessions: 0 };
+    return { server: name, expected: want, api: { events: got.events - had.events, sessions: got.sessions - had.sessions } };
   });
   const from = new Date(fromMs - 45 * 60_000).toISOString();
   const to = new Date(Date.now() + 60_000).toISOString();
@@ -156,6 +172,7 @@ export async function runSoak(o: SoakOptions) {
   const loads: IngestLoad[] = [];
   try {
     const loadBefore = loadavg().map((x) => round(x)!);
+    const totalsBefore = await serverTotals(app);
     let maxRate = o.maxRate ?? null;
     let maxRateSource = maxRate === null ? 'none' : 'given';
     if (o.rate === undefined && maxRate === null) {
@@ -208,13 +225,14 @@ export async function runSoak(o: SoakOptions) {
       const inside = samples.filter((s) => s.at >= started + w.fromMin * 60_000 && s.at < started + w.toMin * 60_000);
       return { ...w, load1: round(inside.reduce((sum, s) => sum + s.load1, 0) / Math.max(1, inside.length), 1) };
     });
-    const lossless = await losslessCheck(app, loads, started);
+    const lossless = await losslessCheck(app, loads, started, totalsBefore);
     const statusCounts: Record<string, number> = {};
     for (const a of answers) statusCounts[a.status] = (statusCounts[a.status] ?? 0) + 1;
     const result = {
       provider,
       at: new Date(started).toISOString(),
       minutes: o.minutes,
+      seededEvents: o.seededEvents ?? 0,
       machine: { cores: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg().map((x) => round(x)!) },
       maxRate: { eventsPerSecond: maxRate, source: maxRateSource },
       rate,

@@ -20,7 +20,7 @@ export function soakVerdicts(r: SoakResult): string[] {
 export function soakSummary(r: SoakResult): string {
   const s = r.slopesPerMinute;
   return [
-    `soak ${r.provider}: ${r.minutes} min at ${r.rate} ev/s (max ${r.maxRate.eventsPerSecond ?? '-'} ${r.maxRate.source}), from ${r.at}`,
+    `soak ${r.provider}: ${r.minutes} min at ${r.rate} ev/s (max ${r.maxRate.eventsPerSecond ?? '-'} ${r.maxRate.source}), from ${r.at}${r.seededEvents ? `, on ${r.seededEvents} events seeded` : ''}`,
     line('load average before/after', `${r.machine.loadavgBefore.join(' ')} / ${r.machine.loadavgAfter.join(' ')}`),
     line(
       'ingest',
