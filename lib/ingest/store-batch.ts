@@ -187,7 +187,6 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
       reporter: options.reporter,
       synthetic: batch.length > 0 ? options.synthetic : undefined,
       tokens: tokensToLock(batch),
-      eventIds: batch.map((e) => e.id),
     });
     if (batch.length === 0) return { accepted: 0, duplicates: 0 };
 

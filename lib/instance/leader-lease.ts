@@ -28,7 +28,8 @@ export interface LeaderLease {
 
 /**
  * Advisory-lock keys of scheduled jobs; the start-up lock is 72707370, Prisma's migration lock 72707369,
- * partition DDL 72707374 (lib/store/partitions.ts) and the per-event-id locks class 72707375 (lib/store/events.ts).
+ * partition DDL 72707374 (lib/store/partitions.ts); 72707375 was the class of the per-event-id ingest locks, which
+ * "EventKey" replaced (migration 20261205010000_event_key): not in use, keep it unused.
  */
 export const LEADER_LOCK_KEYS = {
   alerts: 72707371,

@@ -10,12 +10,20 @@
 // wholly before the cutoff is detached and dropped in one statement instead of deleted row by
 // row: every dead letter's, and every event's unless a session that began on or before that day
 // is still receiving events (its timeline stays whole). What is left (such days, and the rows
-// of the default partition) goes through the same batched DELETEs as on SQLite.
+// of the default partition) goes through the same batched DELETEs as on SQLite. The identity of
+// each PostgreSQL event ("EventKey", unpartitioned) goes with it: in the DELETE's transaction, or for
+// a dropped day in batches between its DETACH and its DROP (lib/store/partitions.ts).
 import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { DEFAULT_PRUNE_BATCH, DEFAULT_PRUNE_PAUSE_MS, settings, type Settings } from '@/lib/config/settings';
 import { deleteDeadLettersBefore } from '@/lib/store/dead-letters';
 import { deleteEventsOfEndedTimelines } from '@/lib/store/events';
-import { dropDailyPartition, listDailyPartitions, type PartitionedTable } from '@/lib/store/partitions';
+import {
+  dropDailyPartition,
+  finishExpiredPartition,
+  listDailyPartitions,
+  listExpiredPartitions,
+  type PartitionedTable,
+} from '@/lib/store/partitions';
 import { earliestStartOfSpanningSessions } from '@/lib/store/sessions';
 import { deleteProbeRunsBefore } from '@/lib/store/probe-runs';
 import { deleteSyntheticTokensBefore } from '@/lib/store/synthetic-tokens';
@@ -100,13 +108,22 @@ async function dropExpiredPartitions(
 ): Promise<{ partitions: number; rows: number }> {
   const out = { partitions: 0, rows: 0 };
   if (sql.provider !== 'postgresql' || options.days <= 0) return out;
+  const keys = { size: options.batchSize ?? DEFAULT_PRUNE_BATCH, pauseMs: options.pauseMs ?? DEFAULT_PRUNE_PAUSE_MS };
+  // A run that stopped between detaching an "Event" partition and dropping it left it <name>_expired.
+  if (kind === 'event') {
+    for (const left of await listExpiredPartitions(sql)) {
+      await finishExpiredPartition(sql, left.name, keys);
+      out.partitions += 1;
+      out.rows += left.rows;
+    }
+  }
   const cutoff = (options.now ?? Date.now()) - options.days * DAY_MS;
   const expired = (await listDailyPartitions(sql, kind)).filter((p) => p.toMs <= cutoff);
   if (expired.length === 0) return out;
   const keep = await keepFrom(cutoff);
   for (const p of expired) {
     if (keep !== null && p.toMs > keep) continue;
-    const rows = await dropDailyPartition(sql, kind, p.name);
+    const rows = await dropDailyPartition(sql, kind, p.name, keys);
     if (rows === null) continue;
     out.partitions += 1;
     out.rows += rows;

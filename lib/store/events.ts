@@ -18,6 +18,13 @@ export const EVENT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'receivedAt', type: 'bigint' },
 ];
 
+/** PostgreSQL: the columns of "EventKey", an event's identity apart from its partitioned row (see ingest-statements.ts). */
+export const EVENT_KEY_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'server', type: 'text' },
+  { name: 'eventId', type: 'text' },
+  { name: 'at', type: 'bigint' },
+];
+
 export interface TimelineRow {
   eventId: string;
   token: string;
@@ -130,7 +137,8 @@ export async function readSessionEvents(sql: SqlExecutor, server: string, token:
  * whole timelines go). The subquery walks Event_at_idx and probes Session by primary key.
  * PostgreSQL ("Event" partitioned by "at"): the keys are read first and deleted by full primary
  * key, a nested loop of key probes pruned to each key's partition; one DELETE ... IN (subquery)
- * there plans as a hash semi-join over every old partition, read whole on every batch.
+ * there plans as a hash semi-join over every old partition, read whole on every batch. The same
+ * statement deletes their "EventKey" rows (a key goes with its event, never before it).
  */
 export async function deleteEventsOfEndedTimelines(tx: SqlExecutor, cutoff: number, limit: number): Promise<number> {
   const ended = (columns: string) => `SELECT ${columns} FROM ${TABLE_SQL.event} e
@@ -150,9 +158,16 @@ export async function deleteEventsOfEndedTimelines(tx: SqlExecutor, cutoff: numb
     limit,
   ]);
   if (keys.length === 0) return 0;
-  return tx.execute(
-    `DELETE FROM ${TABLE_SQL.event} e USING unnest(?::text[], ?::text[], ?::int8[]) AS k("server", "eventId", "at")
-      WHERE e."server" = k."server" AND e."eventId" = k."eventId" AND e."at" = k."at"`,
+  const [{ n }] = await tx.query<{ n: number | string }>(
+    `WITH "gone" AS (
+       DELETE FROM ${TABLE_SQL.event} e USING unnest(?::text[], ?::text[], ?::int8[]) AS k("server", "eventId", "at")
+        WHERE e."server" = k."server" AND e."eventId" = k."eventId" AND e."at" = k."at"
+       RETURNING e."server", e."eventId"
+     ), "keys" AS (
+       DELETE FROM ${TABLE_SQL.eventKey} ek USING "gone" g WHERE ek."server" = g."server" AND ek."eventId" = g."eventId"
+     )
+     SELECT COUNT(*) AS "n" FROM "gone"`,
     [keys.map((k) => k.server), keys.map((k) => k.eventId), keys.map((k) => k.at)],
   );
+  return Number(n);
 }

@@ -45,10 +45,8 @@ export interface BatchStart {
   deadLetters: readonly DeadLetter[];
   reporter?: ReporterStatus;
   synthetic?: { runId: string; tokens: readonly string[] };
-  /** Every token whose summary the batch can change (locked on PostgreSQL). */
-  tokens: Iterable<string>;
-  /** The batch's event ids (locked on PostgreSQL). */
-  eventIds: readonly string[];
+  /** Every token whose summary the batch can change (locked on PostgreSQL); empty for a batch without events. */
+  tokens: ReadonlySet<string>;
 }
 
 export interface LoadedBatch {
@@ -209,26 +207,33 @@ const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
  *   s  a touched session's stored row ("data": the row as JSON, so one column carries all);
  *   y  a touched token a probe recorded (on any server: "server" is null);
  *   c  a stored session naming a touched token as previousToken ("type": that token, "at": openedAt).
- * Every read sees the state at the statement's start (the locks are already held: step 1). The
- * stored events are not read here: a session's stored fold is carried on with the inserted ones,
- * and the few sessions whose fold must be redone are read by loadTimelines. A new row is inserted only if no
- * stored row has its id: "Event" is partitioned by "at" and its primary key includes it, so the
- * key alone would let a resend of an id with another time become a second row (the id locks of
- * step 1 make a concurrent insert of the same id wait). LATERAL … LIMIT 1 keeps that probe a
- * nested loop over the partitions' key indexes; a plain NOT EXISTS may become a hash anti-join
- * that reads every partition. The touched keys are matched as server = ANY(…) AND token = ANY(…),
- * conditions on the (server, token…) indexes, rather than by a join with the CTE, which could
- * become a hash join over whole partitions; the cross-product rows that no touched session owns
- * are dropped here.
+ * Every read sees the state at the statement's start (the token locks are already held: step 1).
+ * The stored events are not read here: a session's stored fold is carried on with the inserted ones,
+ * and the few sessions whose fold must be redone are read by loadTimelines.
+ *
+ * Identity: "Event" is partitioned by "at" and its primary key includes it, so that key alone would
+ * let a resend of an id with another time become a second row. The batch's keys go into the
+ * unpartitioned "EventKey" first (migration 20261205010000_event_key); an event is inserted only if its key
+ * was new. A concurrent insert of the same key (another request or instance, whatever its token)
+ * waits on that primary key for the first one's commit and then skips it (READ COMMITTED), or takes
+ * it if the first rolled back. The keys are inserted in eventId order, so two batches sharing ids
+ * wait on each other's keys in one global order, never in a cycle. No probe per partition, no lock
+ * per id. "Event"'s own ON CONFLICT DO NOTHING only guards rows that predate their key.
+ *
+ * The touched keys are matched as server = ANY(…) AND token = ANY(…), conditions on the
+ * (server, token…) indexes, rather than by a join with the CTE, which could become a hash join over
+ * whole partitions; the cross-product rows that no touched session owns are dropped here.
  */
 const INSERT_AND_LOAD = `WITH "v" AS (
   ${unnestRows(BATCH_COLUMNS, []).text} AS "v"(${BATCH_COLUMNS.map((c) => `"${c.name}"`).join(',')})
+), "key" AS (
+  INSERT INTO ${TABLE_SQL.eventKey} ("server","eventId","at")
+  SELECT "server","eventId","at" FROM "v" ORDER BY "eventId"
+  ON CONFLICT DO NOTHING
+  RETURNING "eventId"
 ), "ins" AS (
   INSERT INTO ${TABLE_SQL.event} (${EVENT_NAMES})
-  SELECT ${EVENT_COLUMNS.map((c) => `"v"."${c.name}"`).join(',')} FROM "v"
-    LEFT JOIN LATERAL (SELECT 1 AS "hit" FROM ${TABLE_SQL.event} "e"
-                        WHERE "e"."server" = "v"."server" AND "e"."eventId" = "v"."eventId" LIMIT 1) AS "stored" ON true
-   WHERE "stored"."hit" IS NULL
+  SELECT ${EVENT_COLUMNS.map((c) => `"v"."${c.name}"`).join(',')} FROM "v" JOIN "key" ON "key"."eventId" = "v"."eventId"
   ON CONFLICT DO NOTHING
   RETURNING "eventId"
 ), "touched" AS (
@@ -272,8 +277,8 @@ const postgresqlStatements: IngestStatements = {
     if (start.reporter) inserts.push(reporterStatusInsert(start.server, start.reporter, start.now));
     if (start.synthetic) inserts.push(syntheticTokenInsert(start.server, start.synthetic.tokens, start.synthetic.runId, start.now));
     // The select list (the locks) runs before the CTEs' inserts (withInserts).
-    const main = start.eventIds.length > 0 ? ingestLockColumns(start.server, start.tokens, start.eventIds) : { text: '1', params: [] };
-    if (inserts.length === 0 && start.eventIds.length === 0) return;
+    const main = start.tokens.size > 0 ? ingestLockColumns(start.tokens) : { text: '1', params: [] };
+    if (inserts.length === 0 && start.tokens.size === 0) return;
     const { text, params } = withInserts(inserts, { text: `SELECT ${main.text}`, params: main.params });
     await tx.query(text, params);
   },

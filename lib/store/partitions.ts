@@ -4,7 +4,7 @@
 // whatever falls outside the created days, so an insert never fails. The app creates the coming
 // days ahead (start-up and the retention job); retention drops whole days past the cutoff.
 import type { Sql } from '@/lib/db/sql';
-import { TABLE } from './tables';
+import { TABLE, TABLE_SQL } from './tables';
 
 export const DAY_MS = 86_400_000;
 
@@ -110,14 +110,30 @@ export async function ensurePartitionsAhead(sql: Sql, now: number, daysAhead: nu
   return created;
 }
 
+/** A detached "Event" partition whose keys are still being deleted is renamed <name>_expired until it is dropped. */
+const EXPIRED_SUFFIX = '_expired';
+
+export interface KeyBatches {
+  /** Keys per DELETE statement (and per transaction). */
+  size: number;
+  /** Pause between batches, ms. */
+  pauseMs: number;
+}
+
 /**
  * Detaches and drops one daily partition. PostgreSQL refuses DETACH ... CONCURRENTLY while a
  * default partition exists, so this is the plain DETACH: a brief ACCESS EXCLUSIVE lock on the
  * parent (a catalog change, no scan), bounded by lock_timeout so it never queues ingest behind
  * a long query for more than that. Returns the rows it held (counted just before, for the
  * retention log), or null when the lock was not granted in time (the next run tries again).
+ *
+ * "Event": the keys of its rows ("EventKey", the unpartitioned identity) must go too, and not
+ * before the rows (a resend of a stored event must stay a duplicate). The partition is detached
+ * and renamed <name>_expired in one short transaction, its keys are deleted in bounded batches,
+ * then it is dropped (finishExpiredPartition). A run that stops midway leaves the _expired table:
+ * the next run finishes it (listExpiredPartitions).
  */
-export async function dropDailyPartition(sql: Sql, kind: PartitionedTable, name: string): Promise<number | null> {
+export async function dropDailyPartition(sql: Sql, kind: PartitionedTable, name: string, keys: KeyBatches): Promise<number | null> {
   const { table } = PARTITIONED[kind];
   const [{ n }] = await sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM ${quoted(name)}`);
   try {
@@ -125,12 +141,59 @@ export async function dropDailyPartition(sql: Sql, kind: PartitionedTable, name:
       await tx.execute(`SET LOCAL lock_timeout = ${PARTITION_LOCK_TIMEOUT_MS}`);
       await tx.execute(`SELECT pg_advisory_xact_lock(${PARTITION_DDL_LOCK})`);
       await tx.execute(`ALTER TABLE ${quoted(table)} DETACH PARTITION ${quoted(name)}`);
-      await tx.execute(`DROP TABLE ${quoted(name)}`);
+      if (kind === 'event') await tx.execute(`ALTER TABLE ${quoted(name)} RENAME TO ${quoted(name + EXPIRED_SUFFIX)}`);
+      else await tx.execute(`DROP TABLE ${quoted(name)}`);
     });
-    return Number(n);
   } catch (err) {
     // 55P03 lock_not_available: lock_timeout expired.
     if ((err as { code?: string }).code === '55P03') return null;
     throw err;
   }
+  if (kind === 'event') await finishExpiredPartition(sql, name + EXPIRED_SUFFIX, keys);
+  return Number(n);
+}
+
+/** Detached "Event" partitions left with their keys not yet deleted (a retention run that stopped midway), with their rows. */
+export async function listExpiredPartitions(sql: Sql): Promise<{ name: string; rows: number }[]> {
+  if (sql.provider !== 'postgresql') return [];
+  const tables = await sql.query<{ name: string }>(
+    `SELECT c.relname AS "name" FROM pg_class c
+      WHERE c.relkind = 'r' AND c.relname ~ ? AND pg_table_is_visible(c.oid)
+        AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)
+      ORDER BY c.relname`,
+    [`^${PARTITIONED.event.table}_p[0-9]{8}${EXPIRED_SUFFIX}$`],
+  );
+  const out: { name: string; rows: number }[] = [];
+  for (const t of tables) {
+    const [{ n }] = await sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM ${quoted(t.name)}`);
+    out.push({ name: t.name, rows: Number(n) });
+  }
+  return out;
+}
+
+/**
+ * Deletes the "EventKey" rows of a detached "Event" partition's events, `keys.size` per
+ * transaction in key order (a walk of the table's own (server, eventId, at) index), then drops it.
+ */
+export async function finishExpiredPartition(sql: Sql, name: string, keys: KeyBatches): Promise<void> {
+  let after: { server: string; eventId: string } | null = null;
+  for (;;) {
+    const from: string = after ? `WHERE ("server", "eventId") > (?, ?)` : '';
+    const params: unknown[] = after ? [after.server, after.eventId, keys.size] : [keys.size];
+    const [last]: { server: string; eventId: string }[] = await sql.transaction((tx) =>
+      tx.query<{ server: string; eventId: string }>(
+        `WITH "batch" AS (
+           SELECT "server", "eventId" FROM ${quoted(name)} ${from} ORDER BY "server", "eventId" LIMIT ?
+         ), "gone" AS (
+           DELETE FROM ${TABLE_SQL.eventKey} k USING "batch" b WHERE k."server" = b."server" AND k."eventId" = b."eventId"
+         )
+         SELECT "server", "eventId" FROM "batch" ORDER BY "server" DESC, "eventId" DESC LIMIT 1`,
+        params,
+      ),
+    );
+    if (!last) break;
+    after = last;
+    if (keys.pauseMs > 0) await new Promise((r) => setTimeout(r, keys.pauseMs));
+  }
+  await sql.execute(`DROP TABLE ${quoted(name)}`);
 }

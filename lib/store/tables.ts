@@ -5,6 +5,8 @@ export const TABLE = {
   serverSecret: 'ServerSecret',
   operatorToken: 'OperatorToken',
   event: 'Event',
+  /** PostgreSQL only: the (server, eventId) identity its partitioned "Event" cannot keep unique (lib/store/ingest-statements.ts). */
+  eventKey: 'EventKey',
   session: 'Session',
   rollup: 'Rollup',
   rollupQuarter: 'RollupQuarter',
@@ -38,6 +40,7 @@ export const TABLE_SQL = {
   serverSecret: `"${TABLE.serverSecret}"`,
   operatorToken: `"${TABLE.operatorToken}"`,
   event: `"${TABLE.event}"`,
+  eventKey: `"${TABLE.eventKey}"`,
   session: `"${TABLE.session}"`,
   rollup: `"${TABLE.rollup}"`,
   rollupQuarter: `"${TABLE.rollupQuarter}"`,

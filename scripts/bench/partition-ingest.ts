@@ -4,9 +4,9 @@
 // 20261201030000 (one "Event" table), "after" partitioned with the 38 partitions a 30-day
 // retention and 7 days ahead keep. The same 500-event batches then go through ingestEvents
 // (storeBatch, no HTTP) into each, alternating blocks of 10 batches so load drifts hit both.
-// Both run today's code, whose PostgreSQL insert takes per-id advisory locks and probes for the
-// id on either schema; the difference is the cost of the partitioned tables (the id probe and
-// timeline reads touch every partition's index).
+// Both run today's code, whose PostgreSQL insert keeps ids unique through "EventKey" on either
+// schema; the difference is the cost of the partitioned tables (timeline reads touch every
+// partition's index).
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { ingestEvents } from '@/lib/ingest/ingest-events';

@@ -12,7 +12,7 @@ import { ensureDailyPartitions } from '@/lib/store/partitions';
 import { summarize, DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
 import { summarizeResumption } from '@/lib/boundary/resumption-health';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, sessionAnchors, toSessionRow, type SessionRow } from '@/lib/store/session-row';
-import { EVENT_COLUMNS } from '@/lib/store/events';
+import { EVENT_COLUMNS, EVENT_KEY_COLUMNS } from '@/lib/store/events';
 import { insertManyAsUnnest } from '@/lib/db/sql';
 import {
   addContributions,
@@ -155,6 +155,9 @@ async function pgWriter(url: string): Promise<Writer> {
   const cols = ROLLUP_COLUMNS;
   return {
     async events(rows) {
+      // Each event's identity too, as ingest writes it (lib/store/ingest-statements.ts): a resend of a seeded id is a duplicate.
+      const keys = rows.map((r) => [r[0], r[1], r[4]]);
+      await insert(TABLE.eventKey, EVENT_KEY_COLUMNS, keys, 'ON CONFLICT DO NOTHING');
       await insert(TABLE.event, EVENT_COLUMNS, rows, 'ON CONFLICT DO NOTHING');
     },
     async sessions(rows) {

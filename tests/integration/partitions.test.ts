@@ -2,20 +2,33 @@
 // lib/store/partitions.ts, lib/retention/prune-events.ts): the offline migration of a database
 // that already holds rows, per-event idempotency across partitions (also under concurrency),
 // partitions created ahead, and retention dropping whole days. SQLite keeps plain tables: there
-// the same ingest and retention calls must behave as before (checked at the end).
+// the same ingest and retention calls must behave as before (checked at the end). Event identity on
+// PostgreSQL is the unpartitioned "EventKey" (migration 20261205010000): its backfill, its keys
+// going with their events (row deletes, dropped days, a drop that stopped midway), and concurrent
+// batches sharing ids in opposite orders.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Client } from 'pg';
 import { openDb, type Db } from '@/lib/db/client';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { pruneDeadLetters, pruneEvents } from '@/lib/retention/prune-events';
 import { readDeadLetter } from '@/lib/store/dead-letters';
-import { DAY_MS, dayStart, ensureDailyPartitions, ensurePartitionsAhead, listDailyPartitions, partitionName } from '@/lib/store/partitions';
+import {
+  DAY_MS,
+  dayStart,
+  ensureDailyPartitions,
+  ensurePartitionsAhead,
+  listDailyPartitions,
+  listExpiredPartitions,
+  partitionName,
+} from '@/lib/store/partitions';
 import { migrationsRootBefore } from '../../scripts/bench/common';
 import { createTestDatabase, testProvider, type TestDatabase } from '../support/test-database';
 
 const PARTITION_MIGRATION = '20261201030000_partition_events';
+const EVENT_KEY_MIGRATION = '20261205010000_event_key';
 const NOW = Date.now();
 const iso = (ms: number) => new Date(ms).toISOString();
 const pg = testProvider() === 'postgresql';
@@ -38,6 +51,18 @@ after(async () => {
 
 const count = async (where = '', params: unknown[] = []) =>
   Number((await db.sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Event" ${where}`, params))[0].n);
+/** PostgreSQL: every stored event has its key and every key its event, at the same time. */
+async function assertKeysMatchEvents(message: string) {
+  const orphans = await db.sql.query<{ side: string; eventId: string }>(
+    `SELECT 'key without event' AS "side", k."eventId" FROM "EventKey" k
+      WHERE NOT EXISTS (SELECT 1 FROM "Event" e WHERE e."server" = k."server" AND e."eventId" = k."eventId" AND e."at" = k."at")
+     UNION ALL
+     SELECT 'event without key', e."eventId" FROM "Event" e
+      WHERE NOT EXISTS (SELECT 1 FROM "EventKey" k WHERE k."server" = e."server" AND k."eventId" = e."eventId" AND k."at" = e."at")
+     ORDER BY 1, 2`,
+  );
+  assert.deepEqual(orphans, [], message);
+}
 
 test(
   'the offline migration partitions a database that already holds events and dead letters, keeping every row',
@@ -100,8 +125,50 @@ test(
     assert.equal((await ingestEvents(db, 'alpha', [timeline('mig-recent', NOW - 3_600_000, 4)[3]], { now: NOW })).accepted, 1);
     const [session] = await db.sql.query<{ eventCount: number }>(`SELECT "eventCount" FROM "Session" WHERE "token" = 'mig-recent'`);
     assert.equal(Number(session.eventCount), 4);
+    await assertKeysMatchEvents('the keys stay one per event through the partitioning');
   },
 );
+
+test('the EventKey migration backfills one key per stored event; resends of them stay duplicates', { skip: !pg }, async () => {
+  const other = await createTestDatabase();
+  const config = readDatabaseConfig({ DATABASE_URL: other.url });
+  const odb = openDb(config);
+  try {
+    const before = await runMigrations(config, migrationsRootBefore(EVENT_KEY_MIGRATION));
+    assert.ok(!before.applied.includes(EVENT_KEY_MIGRATION));
+    assert.equal((await odb.sql.query(`SELECT to_regclass('"EventKey"') AS "t"`))[0].t, null);
+    await ensureDailyPartitions(odb.sql, 'event', NOW - 3 * DAY_MS, NOW);
+    // Rows an earlier release stored (its ingest probed the partitions for the id): three days, two servers.
+    const rows = [
+      ['alpha', 'old-0', 'old-t', 'session.opened', NOW - 3 * DAY_MS],
+      ['alpha', 'old-1', 'old-t', 'stream.dropped', NOW - 2 * DAY_MS],
+      ['alpha', 'old-2', 'old-t', 'session.closed', NOW - 3_600_000],
+      ['beta', 'old-0', 'old-t', 'session.opened', NOW - 3_600_000],
+    ];
+    for (const [server, id, token, type, at] of rows)
+      await odb.sql.execute(
+        `INSERT INTO "Event" ("server","eventId","token","type","at","seq","data","receivedAt") VALUES (?, ?, ?, ?, ?, NULL, '{}', ?)`,
+        [server, id, token, type, at, NOW],
+      );
+    const applied = await runMigrations(config);
+    assert.deepEqual(applied.applied, [EVENT_KEY_MIGRATION]);
+    const keys = await odb.sql.query<{ server: string; eventId: string; at: number }>(
+      `SELECT "server", "eventId", "at" FROM "EventKey" ORDER BY "server", "eventId"`,
+    );
+    assert.deepEqual(
+      keys.map((k) => [k.server, k.eventId, Number(k.at)]),
+      rows.map((r) => [r[0], r[1], r[4]]).sort((a, b) => `${a[0]}/${a[1]}`.localeCompare(`${b[0]}/${b[1]}`)),
+    );
+    // A resend at another time (another partition) is a duplicate; a new id is stored.
+    const resend = { id: 'old-1', token: 'old-t', type: 'stream.dropped', at: iso(NOW - 60_000), data: {} };
+    const r = await ingestEvents(odb, 'alpha', [resend, { ...resend, id: 'old-3', type: 'session.closed' }], { now: NOW });
+    assert.deepEqual([r.accepted, r.duplicates], [1, 1]);
+    assert.equal(Number((await odb.sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "eventId" = 'old-1'`))[0].n), 1);
+  } finally {
+    await odb.close();
+    await other.drop();
+  }
+});
 
 test('an event id stays unique per server across partitions: a resend with another time is a duplicate', { skip: !pg }, async () => {
   const first = { id: 'dup-1', token: 'dup-a', type: 'session.opened', at: iso(NOW - 2 * 3_600_000), data: {} };
@@ -141,7 +208,49 @@ test('concurrent resends of one id with different times and tokens store exactly
     );
     assert.equal(await count(`WHERE "eventId" = ?`, [id]), 1, `round ${round}: one row`);
   }
+  await assertKeysMatchEvents('one key per stored event after the races');
 });
+
+test(
+  'batches sharing ids in opposite orders, each with tokens of its own, wait on each other in one order and never deadlock',
+  { skip: !pg },
+  async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `cross-${String(i).padStart(2, '0')}`);
+    const batch = (side: string, order: readonly string[]) =>
+      order.map((id, i) => ({ id, token: `cross-${side}-${i % 5}`, type: 'stream.dropped', at: iso(NOW - (i % 3) * DAY_MS), data: {} }));
+    // A third transaction holds the middle id, so both batches are in flight with part of their ids
+    // inserted when it lets go. Inserted in the order each batch lists them, batch a would then hold
+    // cross-00..19 and want cross-21.., batch b hold cross-39..21 and want cross-19..: a deadlock.
+    const holder = new Client({ connectionString: testDb.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO "EventKey" ("server", "eventId", "at") VALUES ('alpha', 'cross-20', 0)`);
+      const a = ingestEvents(db, 'alpha', batch('a', ids), { now: NOW });
+      const b = ingestEvents(db, 'alpha', batch('b', [...ids].reverse()), { now: NOW });
+      const waiting = async () =>
+        Number(
+          (
+            await db.sql.query<{ n: number }>(
+              `SELECT COUNT(*) AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`,
+            )
+          )[0].n,
+        );
+      const deadline = Date.now() + 10_000;
+      while ((await waiting()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await waiting(), 2, 'both batches wait on a key');
+      await holder.query('ROLLBACK');
+      const [ra, rb] = await Promise.all([a, b]);
+      assert.deepEqual([ra.rejected, rb.rejected], [[], []]);
+      assert.equal(ra.accepted + rb.accepted, ids.length, 'each id accepted once');
+      assert.equal(ra.duplicates + rb.duplicates, ids.length, 'and refused once');
+    } finally {
+      await holder.end();
+    }
+    assert.equal(await count(`WHERE "eventId" LIKE 'cross-%'`), ids.length);
+    await assertKeysMatchEvents('one key per stored event after the crossed batches');
+  },
+);
 
 test('partitions are created ahead, idempotently, and take over rows the default partition held for their day', { skip: !pg }, async () => {
   const far = dayStart(NOW + 30 * DAY_MS);
@@ -196,6 +305,11 @@ test(
     assert.equal(await count(`WHERE "token" = 'mig-old'`), 0);
     assert.ok(r.deleted >= 30 + 3 + 3 + 3, `deleted ${r.deleted}`);
     assert.deepEqual(await db.sql.query('SELECT * FROM "Session" ORDER BY "server", "token"'), sessions, 'summaries stay');
+    await assertKeysMatchEvents('the keys of pruned events went with them, the others stay');
+    assert.deepEqual(await listExpiredPartitions(db.sql), [], 'no detached partition left behind');
+    // A pruned event's id is forgotten with it; a kept one's is still a duplicate.
+    const resent = await ingestEvents(db, 'alpha', [{ ...ended[0], at: iso(NOW - 60_000) }, spanning[0]], { now: NOW });
+    assert.deepEqual([resent.accepted, resent.duplicates], [1, 1]);
 
     const letters = await pruneDeadLetters(db.sql, { days: 30, batchSize: 2, pauseMs: 0, now: NOW });
     assert.ok(letters.partitionsDropped >= 1);
@@ -205,6 +319,34 @@ test(
       ['bad-new'],
     );
     assert.ok(!(await listDailyPartitions(db.sql, 'deadLetter')).some((p) => p.name === partitionName('deadLetter', dropDay)));
+  },
+);
+
+test(
+  'a day detached but not yet dropped (a retention run that stopped midway) keeps its keys until the next run finishes it',
+  { skip: !pg },
+  async () => {
+    const day = dayStart(NOW - 60 * DAY_MS);
+    await ensureDailyPartitions(db.sql, 'event', day, day);
+    const events = Array.from({ length: 7 }, (_, i) => timeline(`halt-${i}`, day + i * 60_000)).flat();
+    assert.equal((await ingestEvents(db, 'alpha', events, { now: NOW })).accepted, events.length);
+    const name = partitionName('event', day);
+    // What dropDailyPartition's first transaction leaves when the process dies right after it.
+    await db.sql.execute(`ALTER TABLE "Event" DETACH PARTITION "${name}"`);
+    await db.sql.execute(`ALTER TABLE "${name}" RENAME TO "${name}_expired"`);
+    assert.deepEqual(await listExpiredPartitions(db.sql), [{ name: `${name}_expired`, rows: events.length }]);
+    const keysOf = async () =>
+      Number((await db.sql.query<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "EventKey" WHERE "eventId" LIKE 'halt-%'`))[0].n);
+    assert.equal(await keysOf(), events.length);
+    const resend = await ingestEvents(db, 'alpha', [{ ...events[0], at: iso(NOW - 60_000) }], { now: NOW });
+    assert.deepEqual([resend.accepted, resend.duplicates], [0, 1], 'the keys outlive the detached rows');
+
+    const r = await pruneEvents(db.sql, { days: 30, batchSize: 4, pauseMs: 0, now: NOW });
+    assert.ok(r.partitionsDropped >= 1 && r.deleted >= events.length, JSON.stringify(r));
+    assert.deepEqual(await listExpiredPartitions(db.sql), []);
+    assert.equal((await db.sql.query(`SELECT to_regclass(?) AS "t"`, [`"${name}_expired"`]))[0].t, null, 'dropped');
+    assert.equal(await keysOf(), 0, 'its keys are gone');
+    await assertKeysMatchEvents('no other key went');
   },
 );
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
+import { testProvider } from '../support/test-database';
 
 const SECRET = generateSecret();
 const DAY = 86_400_000;
@@ -49,6 +50,16 @@ test('the app prunes raw events past DOORWATCH_RETENTION_DAYS on its own schedul
   assert.equal(left, 0, 'old raw events pruned');
   const [{ n: kept }] = await app.query(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "token" LIKE 'ret-new-%'`);
   assert.equal(kept, 15);
+  if (testProvider() === 'postgresql') {
+    // Each event's identity ("EventKey", lib/store/ingest-statements.ts) goes with it, and only then.
+    const keys = await app.query<{ old: number; recent: number }>(
+      `SELECT COUNT(*) FILTER (WHERE "eventId" LIKE 'ret-old-%') AS "old", COUNT(*) FILTER (WHERE "eventId" LIKE 'ret-new-%') AS "recent" FROM "EventKey"`,
+    );
+    assert.deepEqual(
+      keys.map((k) => [Number(k.old), Number(k.recent)]),
+      [[0, 15]],
+    );
+  }
   assert.deepEqual(await app.query('SELECT * FROM "Session" ORDER BY "token"'), sessions);
   assert.deepEqual(await app.query('SELECT * FROM "Rollup" ORDER BY "minute"'), rollups);
   assert.deepEqual(await app.query('SELECT * FROM "LatencyHistogramQuarter" ORDER BY "minute", "metric", "bucket"'), histogramQuarters);

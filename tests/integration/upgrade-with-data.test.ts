@@ -176,6 +176,23 @@ for (const release of releases) {
     assert.equal(stats.status, 200, stats.text);
     assert.equal(stats.body.sessions, 1, 'the new session counted once');
     assert.equal(stats.body.events, 3, 'its events stored once');
+    // An event the release stored, sent again a day earlier: still a duplicate (on PostgreSQL the
+    // identity of the release's events was backfilled into "EventKey" by 20261205010000_event_key).
+    const [stored] = await app.query<{ eventId: string; token: string; type: string; at: number; seq: number | null; data: string }>(
+      `SELECT "eventId", "token", "type", "at", "seq", "data" FROM "Event" WHERE "server" = 'alpha' ORDER BY "at", "eventId" LIMIT 1`,
+    );
+    assert.ok(stored, 'the release stored events of alpha');
+    const resend = {
+      id: stored.eventId,
+      token: stored.token,
+      type: stored.type,
+      at: new Date(Number(stored.at) - 86_400_000).toISOString(),
+      data: JSON.parse(stored.data),
+      ...(stored.seq === null ? {} : { seq: Number(stored.seq) }),
+    };
+    const resent = await postEvents(app.url, 'alpha', fixture.secrets.alpha, [resend]);
+    assert.equal(resent.status, 200, JSON.stringify(resent.body));
+    assert.deepEqual([resent.body.accepted, resent.body.duplicates], [0, 1], 'a stored event resent with another time');
     const old = await call(app.url, `/api/v1/stats?from=${encodeURIComponent(Q_RANGE.from)}&to=${encodeURIComponent(Q_RANGE.to)}`, {
       token: TEST_ADMIN_TOKEN,
     });

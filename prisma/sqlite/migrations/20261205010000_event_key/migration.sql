@@ -1,0 +1,4 @@
+-- PostgreSQL adds "EventKey" in this migration (see the postgresql folder): the unpartitioned
+-- (server, eventId) key its daily-partitioned "Event" cannot hold itself. SQLite's "Event" is one
+-- table whose primary key is (server, eventId) already. Nothing to change; the folder exists so both
+-- providers ship the same migrations by name.
