@@ -45,8 +45,15 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport): Prom
   const cursor = (await readCursor(sql, CURSOR)) ?? nowMs - FIRST_LOOKBACK_MS;
   let after: SessionKey | null = null;
   let high = cursor;
+  // The wall clock, not nowMs (the steady clock): "updatedAt" is stamped by ingest's wall clock.
+  const passStart = Date.now();
   for (let page = 0; page < MAX_PAGES; page++) {
     const batch = await flaggedSessionsSince(sql, cursor - OVERLAP_MS, after, PAGE);
+    // Read to the end: every flagged session written before this pass began has been seen (one that
+    // commits later with an earlier updatedAt is within the overlap), so the cursor moves to the pass's
+    // start even when the last flagged session is older. Held at the last flagged one, a healthy fleet's
+    // passes would each re-read every session written since it.
+    if (batch.length < PAGE) high = Math.max(high, passStart);
     for (const group of groupByIncident(batch.flatMap(sessionEvidence))) {
       await sql.transaction((tx) => recordEvidence(tx, group, 'session', nowMs));
       report.incidentsTouched++;

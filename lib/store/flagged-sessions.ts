@@ -28,11 +28,15 @@ export async function flaggedSessionsSince(
   limit: number,
 ): Promise<FlaggedSession[]> {
   const keyset = after ? 'AND ("updatedAt" > ? OR ("updatedAt" = ? AND ("server" > ? OR ("server" = ? AND "token" > ?))))' : '';
+  // The range starts at the page's own position, not at sinceMs: the keyset's OR is no index bound, so
+  // with sinceMs alone every page re-read every row from sinceMs on (20 pages of a 2-million-session
+  // backlog: ~10 s of blocked event loop per pass, found by the seeded soak).
+  const from = after ? Math.max(sinceMs, after.updatedAt) : sinceMs;
   const rows = await sql.query<FlaggedSession>(
     `SELECT "server", "token", "updatedAt", "naiveResumeAt", "dualNegotiationAt", "burnedTokenReuseAt", "version" FROM ${S}
       WHERE "updatedAt" >= ? ${keyset} AND "synthetic" = 0 AND ("fNaiveResume" = 1 OR "fDualNegotiation" = 1 OR "fBurnedTokenReuse" = 1)
       ORDER BY "updatedAt", "server", "token" LIMIT ?`,
-    [sinceMs, ...(after ? [after.updatedAt, after.updatedAt, after.server, after.server, after.token] : []), limit],
+    [from, ...(after ? [after.updatedAt, after.updatedAt, after.server, after.server, after.token] : []), limit],
   );
   return rows.map((r) => ({
     ...r,
