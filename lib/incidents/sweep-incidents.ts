@@ -17,8 +17,12 @@ import { KIND_OF_MEASURE } from './incident-kind';
 import { recordEvidence } from './record-evidence';
 
 const CURSOR = 'sessions';
-const PAGE = 500;
-const MAX_PAGES = 20;
+/** Flagged sessions a page reads, and the pages past the cursor a pass reads at most. */
+export interface Paging {
+  page: number;
+  maxPages: number;
+}
+const PAGING: Paging = { page: 500, maxPages: 20 };
 /** Re-read this far behind the cursor: a batch's updatedAt is taken before its transaction commits. */
 const OVERLAP_MS = 60_000;
 /** The first pass of a new install reads the last day, not the whole history. */
@@ -41,19 +45,22 @@ function sessionEvidence(s: FlaggedSession): Evidence[] {
   return out;
 }
 
-async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport): Promise<void> {
+async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, paging: Paging): Promise<void> {
   const cursor = (await readCursor(sql, CURSOR)) ?? nowMs - FIRST_LOOKBACK_MS;
   let after: SessionKey | null = null;
   let high = cursor;
   // The wall clock, not nowMs (the steady clock): "updatedAt" is stamped by ingest's wall clock.
   const passStart = Date.now();
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const batch = await flaggedSessionsSince(sql, cursor - OVERLAP_MS, after, PAGE);
+  // Only pages that reach past the cursor count against the budget: the overlap re-read of sessions
+  // seen last pass is not progress, and when it held more than the budget's worth of flagged
+  // sessions (a naive storm) every pass re-read the same pages and the cursor never moved.
+  for (let counted = 0; counted < paging.maxPages;) {
+    const batch = await flaggedSessionsSince(sql, cursor - OVERLAP_MS, after, paging.page);
     // Read to the end: every flagged session written before this pass began has been seen (one that
     // commits later with an earlier updatedAt is within the overlap), so the cursor moves to the pass's
     // start even when the last flagged session is older. Held at the last flagged one, a healthy fleet's
     // passes would each re-read every session written since it.
-    if (batch.length < PAGE) high = Math.max(high, passStart);
+    if (batch.length < paging.page) high = Math.max(high, passStart);
     for (const group of groupByIncident(batch.flatMap(sessionEvidence))) {
       await sql.transaction((tx) => recordEvidence(tx, group, 'session', nowMs));
       report.incidentsTouched++;
@@ -64,7 +71,8 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport): Prom
       after = last;
       high = Math.max(high, last.updatedAt);
     }
-    if (batch.length < PAGE) break;
+    if (batch.length < paging.page) break;
+    if (last && last.updatedAt > cursor) counted++;
   }
   if (high !== cursor) await writeCursor(sql, CURSOR, high);
 }
@@ -94,9 +102,9 @@ async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: Sw
   }
 }
 
-export async function sweepIncidents(sql: Sql, nowMs: number, o: { quietMs: number }): Promise<SweepReport> {
+export async function sweepIncidents(sql: Sql, nowMs: number, o: { quietMs: number; paging?: Paging }): Promise<SweepReport> {
   const report: SweepReport = { sessions: 0, incidentsTouched: 0, autoResolved: 0 };
-  await sweepSessions(sql, nowMs, report);
+  await sweepSessions(sql, nowMs, report, o.paging ?? PAGING);
   await resolveQuiet(sql, nowMs, o.quietMs, report);
   return report;
 }

@@ -14,28 +14,10 @@ import Database from 'better-sqlite3';
 import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import type { SqlExecutor } from '@/lib/db/sql';
+import { recordingSql } from '../support/recording-sql';
 import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks } from '@/lib/store/session-stats';
 import { ongoingDeadlocksByServer, upgradesPendingByServer } from '@/lib/store/sessions';
 import { versionRefusalLatencies } from '@/lib/store/version-stats';
-
-/** Records each statement instead of running it (the plan is asked of SQLite below). */
-function recorder() {
-  const sent: { text: string; params: readonly unknown[] }[] = [];
-  const sql: SqlExecutor = {
-    provider: 'sqlite',
-    async query<T>(text: string, params: readonly unknown[] = []) {
-      sent.push({ text, params });
-      return [] as T[];
-    },
-    async execute() {
-      return 0;
-    },
-    async insertMany<T>() {
-      return [] as T[];
-    },
-  };
-  return { sql, sent };
-}
 
 const NOW = Date.UTC(2026, 11, 4, 21, 0);
 const range = { fromMs: NOW - 900_000, toMs: NOW, server: 'srv-a' };
@@ -81,7 +63,7 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
     ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql), /Session_upgrade_pending_idx/],
   ];
   for (const [what, read, index] of cases) {
-    const { sql, sent } = recorder();
+    const { sql, sent } = recordingSql();
     await read(sql);
     assert.equal(sent.length, 1, what);
     const p = plan(sent[0].text, sent[0].params);

@@ -1,0 +1,88 @@
+// The leader's incident sweep must cost what was written since its last pass, not the history
+// (the seeded soak: a 2-million-session backlog blocked the event loop ~10 s every pass).
+// - Each page's range starts at its own position: with the cursor as its only index bound (the
+//   keyset's OR is none), page k re-read the k-1 pages before it.
+// - A pass that reads to the end moves the cursor to the pass's start, even when the newest
+//   flagged session is older: held there, every pass of a healthy fleet re-read everything since.
+// - Pages re-read within the overlap behind the cursor do not spend the pass's page budget: when the
+//   overlap held more flagged sessions than the budget (a naive storm), the cursor never moved again.
+// SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDb, type Db } from '@/lib/db/client';
+import { readDatabaseConfig } from '@/lib/config/database-url';
+import { runMigrations } from '@/lib/db/migrate/run-migrations';
+import { recordingSql } from '../support/recording-sql';
+import { sweepIncidents } from '@/lib/incidents/sweep-incidents';
+import { flaggedSessionsSince, readCursor, writeCursor } from '@/lib/store/flagged-sessions';
+import { ingestEvents } from '@/lib/ingest/ingest-events';
+import { addServer } from '@/lib/store/servers/server-registry';
+import { linkedTokens } from '@/lib/store/incident-sessions';
+import { listUnresolvedIncidents } from '@/lib/store/incidents';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+let db: Db;
+let testDb: TestDatabase;
+
+before(async () => {
+  testDb = await createTestDatabase();
+  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
+  await runMigrations(config);
+  db = openDb(config);
+});
+after(async () => {
+  await db?.close();
+  await testDb?.drop();
+});
+
+test('a page after the first is bounded below by its own position, not the cursor', async () => {
+  const { sql, sent } = recordingSql();
+  const since = 1_000;
+  await flaggedSessionsSince(sql, since, { updatedAt: 50_000, server: 's', token: 't' }, 500);
+  await flaggedSessionsSince(sql, since, null, 500);
+  await flaggedSessionsSince(sql, 90_000, { updatedAt: 50_000, server: 's', token: 't' }, 500);
+  assert.match(sent[0].text, /"updatedAt" >= \?/);
+  assert.deepEqual(
+    sent.map((s) => s.params[0]),
+    [50_000, since, 90_000],
+  );
+});
+
+test('a pass that reads to the end moves the cursor to its start, flagged sessions or not', async () => {
+  assert.equal(await readCursor(db.sql, 'sessions'), null);
+  const before = Date.now();
+  const report = await sweepIncidents(db.sql, before, { quietMs: 600_000 });
+  assert.equal(report.sessions, 0);
+  const cursor = await readCursor(db.sql, 'sessions');
+  assert.ok(cursor !== null && cursor >= before && cursor <= Date.now(), `cursor ${cursor}, pass from ${before}`);
+});
+
+/** A naive resume: opened, durable upgrade, drop, the boundary resume answered as if nothing happened. */
+function naiveSession(token: string, t: number) {
+  const at = (ms: number) => new Date(t + ms).toISOString();
+  return [
+    { id: `${token}.0`, token, type: 'session.opened', at: at(0), data: {} },
+    { id: `${token}.1`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
+    { id: `${token}.2`, token, type: 'stream.dropped', at: at(150), data: { reason: 'reset' } },
+    { id: `${token}.3`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
+    { id: `${token}.4`, token, type: 'resume.accepted', at: at(250), data: { replayed: 0 } },
+  ];
+}
+
+test('pages re-read behind the cursor do not spend the budget: a storm in the overlap still moves on', async () => {
+  await addServer(db, 'storm');
+  const cursor = Date.now() - 30_000;
+  await writeCursor(db.sql, 'sessions', cursor);
+  // Five flagged sessions written 10 s before the cursor (inside the 60 s overlap: seen last pass), two after it.
+  const behind = ['s-b1', 's-b2', 's-b3', 's-b4', 's-b5'];
+  const ahead = ['s-a1', 's-a2'];
+  for (const token of behind) await ingestEvents(db, 'storm', naiveSession(token, cursor - 20_000), { now: cursor - 10_000 });
+  for (const token of ahead) await ingestEvents(db, 'storm', naiveSession(token, cursor - 20_000), { now: cursor + 5_000 });
+  // Two pages of two: before the fix both went on the overlap, and the two new sessions were never reached.
+  const report = await sweepIncidents(db.sql, Date.now(), { quietMs: 600_000, paging: { page: 2, maxPages: 2 } });
+  assert.equal(report.sessions, behind.length + ahead.length);
+  const [incident] = (await listUnresolvedIncidents(db.sql)).filter((i) => i.server === 'storm');
+  assert.ok(incident, 'an incident for the storm');
+  assert.deepEqual([...(await linkedTokens(db.sql, incident.id, [...behind, ...ahead]))].sort(), [...behind, ...ahead].sort());
+  assert.ok((await readCursor(db.sql, 'sessions'))! >= cursor + 5_000);
+});
