@@ -7,11 +7,8 @@
 // - Pages re-read within the overlap behind the cursor do not spend the pass's page budget: when the
 //   overlap held more flagged sessions than the budget (a naive storm), the cursor never moved again.
 // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { recordingSql } from '../support/recording-sql';
 import { sweepIncidents } from '@/lib/incidents/sweep-incidents';
 import { flaggedSessionsSince, readCursor, writeCursor } from '@/lib/store/flagged-sessions';
@@ -19,21 +16,9 @@ import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { addServer } from '@/lib/store/servers/server-registry';
 import { linkedTokens } from '@/lib/store/incident-sessions';
 import { listUnresolvedIncidents } from '@/lib/store/incidents';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 
-let db: Db;
-let testDb: TestDatabase;
-
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
-});
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
+const database = migratedDatabaseForFile();
 
 test('a page after the first is bounded below by its own position, not the cursor', async () => {
   const { sql, sent } = recordingSql();
@@ -49,11 +34,11 @@ test('a page after the first is bounded below by its own position, not the curso
 });
 
 test('a pass that reads to the end moves the cursor to its start, flagged sessions or not', async () => {
-  assert.equal(await readCursor(db.sql, 'sessions'), null);
+  assert.equal(await readCursor(database().sql, 'sessions'), null);
   const before = Date.now();
-  const report = await sweepIncidents(db.sql, before, { quietMs: 600_000 });
+  const report = await sweepIncidents(database().sql, before, { quietMs: 600_000 });
   assert.equal(report.sessions, 0);
-  const cursor = await readCursor(db.sql, 'sessions');
+  const cursor = await readCursor(database().sql, 'sessions');
   assert.ok(cursor !== null && cursor >= before && cursor <= Date.now(), `cursor ${cursor}, pass from ${before}`);
 });
 
@@ -70,19 +55,19 @@ function naiveSession(token: string, t: number) {
 }
 
 test('pages re-read behind the cursor do not spend the budget: a storm in the overlap still moves on', async () => {
-  await addServer(db, 'storm');
+  await addServer(database(), 'storm');
   const cursor = Date.now() - 30_000;
-  await writeCursor(db.sql, 'sessions', cursor);
+  await writeCursor(database().sql, 'sessions', cursor);
   // Five flagged sessions written 10 s before the cursor (inside the 60 s overlap: seen last pass), two after it.
   const behind = ['s-b1', 's-b2', 's-b3', 's-b4', 's-b5'];
   const ahead = ['s-a1', 's-a2'];
-  for (const token of behind) await ingestEvents(db, 'storm', naiveSession(token, cursor - 20_000), { now: cursor - 10_000 });
-  for (const token of ahead) await ingestEvents(db, 'storm', naiveSession(token, cursor - 20_000), { now: cursor + 5_000 });
+  for (const token of behind) await ingestEvents(database(), 'storm', naiveSession(token, cursor - 20_000), { now: cursor - 10_000 });
+  for (const token of ahead) await ingestEvents(database(), 'storm', naiveSession(token, cursor - 20_000), { now: cursor + 5_000 });
   // Two pages of two: before the fix both went on the overlap, and the two new sessions were never reached.
-  const report = await sweepIncidents(db.sql, Date.now(), { quietMs: 600_000, paging: { page: 2, maxPages: 2 } });
+  const report = await sweepIncidents(database().sql, Date.now(), { quietMs: 600_000, paging: { page: 2, maxPages: 2 } });
   assert.equal(report.sessions, behind.length + ahead.length);
-  const [incident] = (await listUnresolvedIncidents(db.sql)).filter((i) => i.server === 'storm');
+  const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'storm');
   assert.ok(incident, 'an incident for the storm');
-  assert.deepEqual([...(await linkedTokens(db.sql, incident.id, [...behind, ...ahead]))].sort(), [...behind, ...ahead].sort());
-  assert.ok((await readCursor(db.sql, 'sessions'))! >= cursor + 5_000);
+  assert.deepEqual([...(await linkedTokens(database().sql, incident.id, [...behind, ...ahead]))].sort(), [...behind, ...ahead].sort());
+  assert.ok((await readCursor(database().sql, 'sessions'))! >= cursor + 5_000);
 });
