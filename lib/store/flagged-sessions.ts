@@ -1,4 +1,4 @@
-// What the leader's incident sweep reads (lib/incidents/sweep-sessions.ts): sessions stored since
+// What the leader's incident sweep reads (lib/incidents/sweep-incidents.ts): sessions stored since
 // its cursor ("updatedAt", the time ingest wrote the row, so late-delivered sessions are seen too)
 // that carry a naive resume, a dual negotiation or a burned-token reuse; door-probe sessions aside.
 import type { SqlExecutor } from '@/lib/db/sql';

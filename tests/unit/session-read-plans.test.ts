@@ -18,6 +18,7 @@ import { recordingSql } from '../support/recording-sql';
 import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks } from '@/lib/store/session-stats';
 import { ongoingDeadlocksByServer, upgradesPendingByServer } from '@/lib/store/sessions';
 import { versionRefusalLatencies } from '@/lib/store/version-stats';
+import { flaggedSessionsSince } from '@/lib/store/flagged-sessions';
 
 const NOW = Date.UTC(2026, 11, 4, 21, 0);
 const range = { fromMs: NOW - 900_000, toMs: NOW, server: 'srv-a' };
@@ -61,6 +62,18 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
     ],
     ['ongoing deadlocks per server (/metrics)', (sql) => ongoingDeadlocksByServer(sql, NOW), /Session_deadlock_unended_idx/],
     ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql), /Session_upgrade_pending_idx/],
+    // The incident sweep's pages read flagged sessions only: a healthy session written since the
+    // cursor costs them nothing (the whole-table "updatedAt" index made them walk every one).
+    [
+      'flagged sessions since the cursor (incident sweep)',
+      (sql) => flaggedSessionsSince(sql, NOW - 60_000, null, 500),
+      /Session_flagged_updatedAt_idx/,
+    ],
+    [
+      'the next page of flagged sessions (incident sweep)',
+      (sql) => flaggedSessionsSince(sql, NOW - 60_000, { updatedAt: NOW - 30_000, server: 'srv-a', token: 'tok' }, 500),
+      /Session_flagged_updatedAt_idx/,
+    ],
   ];
   for (const [what, read, index] of cases) {
     const { sql, sent } = recordingSql();
