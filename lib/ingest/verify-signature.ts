@@ -1,7 +1,8 @@
 // Standard Webhooks verification with the maintained `standardwebhooks` package: HMAC-SHA256
-// over `id.timestamp.body`, constant-time compare, 5-minute timestamp tolerance. Any of the
-// server's active secrets may match (rotation grace period).
-import { Webhook } from 'standardwebhooks';
+// over `id.timestamp.body` (the digest by Node's crypto: native-webhook.ts), constant-time
+// compare, 5-minute timestamp tolerance. Any of the server's active secrets may match (rotation
+// grace period).
+import { NativeWebhook } from './native-webhook';
 
 export interface WebhookHeaders {
   'webhook-id': string;
@@ -31,7 +32,7 @@ export function verifyWebhook(rawBody: string, headers: WebhookHeaders, secrets:
   for (const secret of secrets) {
     try {
       // jsonParse off: a valid signature over a body that is not JSON is a 400, not a 401.
-      new Webhook(secret).verify(rawBody, headers as unknown as Record<string, string>, { jsonParse: false });
+      new NativeWebhook(secret).verify(rawBody, headers as unknown as Record<string, string>, { jsonParse: false });
       return true;
     } catch {
       // wrong secret, bad signature or stale timestamp: try the next secret
@@ -63,7 +64,7 @@ export function classifyVerificationFailure(
     .filter(Boolean);
   for (const secret of secrets) {
     try {
-      const expected = new Webhook(secret).sign(headers['webhook-id'], new Date(seconds * 1000), rawBody).split(',')[1];
+      const expected = new NativeWebhook(secret).sign(headers['webhook-id'], new Date(seconds * 1000), rawBody).split(',')[1];
       if (sent.includes(expected)) {
         return Math.abs(skewMs) > TIMESTAMP_TOLERANCE_MS
           ? { reason: 'timestamp_out_of_tolerance', skewMs }
