@@ -10,8 +10,7 @@ export function recordingSql(): { sql: SqlExecutor; sent: { text: string; params
       sent.push({ text, params });
       return [] as T[];
     },
-    async execute(text: string, params: readonly unknown[] = []) {
-      sent.push({ text, params });
+    async execute() {
       return 0;
     },
     async insertMany<T>() {
