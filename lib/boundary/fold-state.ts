@@ -30,37 +30,23 @@ type Encoded = Omit<SessionFacts, SetField> & { negotiationsSeen: number[]; conf
 
 const keyOf = (e: DoorwatchEvent): TimelineKey => ({ atMs: timestampMs(e.at), seq: e.seq ?? null, id: e.id });
 
-// What an omitted field decodes to (the fold's starting facts). Leaving defaults out makes the
-// text about half as long for a typical session and JSON.stringify/parse do that much less
-// (docs/benchmarks.md, "Write path v2"). Decoding has filled defaults since FOLD_VERSION 1, so rows
-// written with every field and rows written without the defaults decode to the same state.
-const DEFAULT_FACTS: Readonly<Record<string, unknown>> = initialFacts() as unknown as Record<string, unknown>;
-
-const byNumber = (a: number, b: number) => a - b;
-
-/**
- * JSON text for the "foldState" column: fields at their starting value are left out, sets become
- * sorted arrays (left out when empty), keys keep the facts' order, so equal folds encode equally.
- */
+/** JSON text for the "foldState" column; sets as sorted arrays so equal folds encode equally. */
 export function encodeFoldState(state: FoldState): string {
   const f = state.facts;
-  const facts: Record<string, unknown> = {};
-  for (const key in f) {
-    const value = (f as unknown as Record<string, unknown>)[key];
-    if (value instanceof Set) {
-      if (value.size > 0)
-        facts[key] = key === 'conflictsSeen' ? [...(value as Set<string>)].sort() : [...(value as Set<number>)].sort(byNumber);
-    } else if (value !== DEFAULT_FACTS[key]) facts[key] = value;
-  }
-  const { atMs, seq, id } = state.last;
-  return JSON.stringify({ v: FOLD_VERSION, last: seq === undefined || seq === null ? { atMs, id } : { atMs, seq, id }, facts });
+  const facts: Encoded = {
+    ...f,
+    negotiationsSeen: [...f.negotiationsSeen].sort((a, b) => a - b),
+    conflictsSeen: [...f.conflictsSeen].sort(),
+    rejectedStatuses: [...f.rejectedStatuses].sort((a, b) => a - b),
+  };
+  return JSON.stringify({ v: FOLD_VERSION, last: { atMs: state.last.atMs, seq: state.last.seq ?? null, id: state.last.id }, facts });
 }
 
 /** The stored state, or null when there is none, it is of another version, or it does not parse. */
 export function decodeFoldState(text: string | null | undefined): FoldState | null {
   if (!text) return null;
   try {
-    const raw = JSON.parse(text) as { v?: unknown; last?: TimelineKey; facts?: Partial<Encoded> };
+    const raw = JSON.parse(text) as { v?: unknown; last?: TimelineKey; facts?: Encoded };
     if (raw.v !== FOLD_VERSION || !raw.last || !raw.facts) return null;
     const e = raw.facts;
     const facts: SessionFacts = {
@@ -70,7 +56,7 @@ export function decodeFoldState(text: string | null | undefined): FoldState | nu
       conflictsSeen: new Set(e.conflictsSeen),
       rejectedStatuses: new Set(e.rejectedStatuses),
     };
-    return { facts, last: { atMs: raw.last.atMs, seq: raw.last.seq ?? null, id: raw.last.id } };
+    return { facts, last: raw.last };
   } catch {
     return null;
   }

@@ -61,23 +61,12 @@ function tokensToLock(batch: readonly DoorwatchEvent[]): Set<string> {
   return tokens;
 }
 
-/**
- * Per-event counters (events, drops) sit at the event's minute, independent of any session. Summed
- * per minute first: a batch's events fall in a few minutes, and a contribution per event cost a
- * cell key string and a map lookup each (docs/benchmarks.md, "Write path v2").
- */
+/** Per-event counters (events, drops) sit at the event's minute, independent of any session. */
 function countEvents(delta: RollupDelta, server: string, events: readonly DoorwatchEvent[], sign: 1 | -1 = 1): void {
-  const perMinute = new Map<number, { events: number; drops: number }>();
   for (const e of events) {
     const minute = minuteOf(timestampMs(e.at));
-    let counts = perMinute.get(minute);
-    if (!counts) perMinute.set(minute, (counts = { events: 0, drops: 0 }));
-    counts.events += 1;
-    if (e.type === 'stream.dropped') counts.drops += 1;
-  }
-  for (const [minute, counts] of perMinute) {
-    addContributions(delta, server, [{ minute, column: 'events', value: counts.events }], sign);
-    if (counts.drops > 0) addContributions(delta, server, [{ minute, column: 'drops', value: counts.drops }], sign);
+    addContributions(delta, server, [{ minute, column: 'events', value: 1 }], sign);
+    if (e.type === 'stream.dropped') addContributions(delta, server, [{ minute, column: 'drops', value: 1 }], sign);
   }
 }
 
@@ -210,7 +199,7 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     countEvents(
       delta,
       server,
-      loaded.synthetic.size === 0 ? fresh : fresh.filter((e) => !loaded.synthetic.has(sessionKey(server, e.token))),
+      fresh.filter((e) => !loaded.synthetic.has(sessionKey(server, e.token))),
     );
     const { folds, reload } = carryFolds(loaded);
     const timelines = reload.length > 0 ? await statements.loadTimelines(tx, reload) : new Map<SessionKey, DoorwatchEvent[]>();

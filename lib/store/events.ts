@@ -1,7 +1,7 @@
 // The "Event" table: raw events, one row per (server, eventId). Ingest inserts them set-based and
 // reloads whole timelines; the session detail reads one timeline; retention deletes old ones.
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import { isCanonicalIso, timestampMs } from '@/lib/contract/timestamp';
+import { timestampMs } from '@/lib/contract/timestamp';
 import type { ColumnSpec, SqlExecutor } from '@/lib/db/sql';
 import { sessionKey, type SessionKey } from './session-key';
 import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
@@ -54,12 +54,9 @@ export function eventRow(server: string, e: DoorwatchEvent, receivedAt: number):
 
 /**
  * The event exactly as rowToEvent would read it back once stored, without the round trip: a
- * summary must not depend on whether an event came from this batch or from the table. An event
- * whose `at` is already in the stored form (UTC, milliseconds: what senders post almost always)
- * is that event itself; the others get their `at` rewritten as a read would give it.
+ * summary must not depend on whether an event came from this batch or from the table.
  */
 export function asStored(e: DoorwatchEvent): DoorwatchEvent {
-  if (isCanonicalIso(e.at) && e.data !== undefined && e.seq !== null) return e;
   const event: Record<string, unknown> = {
     id: e.id,
     token: e.token,
