@@ -10,6 +10,7 @@
 //   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
 //   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
 //   npm run bench -- slow-clients [--slow 500] [--rate 500] [--rounds 4] [--phase-seconds 30]   (ingest p95 with and without slow connections)
+//   npm run bench -- timestamp-parse [--events 100000] [--reads 3] [--rounds 10]   (the contract's timestamp parse, before and now)
 import { parseArgs, tempSqliteUrl, cleanupSqlite, type Args } from './common';
 import { benchIngest } from './ingest';
 import { benchPartitionIngest } from './partition-ingest';
@@ -17,6 +18,7 @@ import { benchPrune } from './prune';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
 import { benchSlowClients } from './slow-clients';
+import { benchTimestampParse } from './timestamp-parse';
 import { benchUi } from './ui';
 
 const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
@@ -40,6 +42,7 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   'partition-ingest': benchPartitionIngest,
   ui: benchUi,
   'slow-clients': benchSlowClients,
+  'timestamp-parse': benchTimestampParse,
 };
 
 async function main() {
@@ -49,7 +52,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, slow-clients)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, slow-clients, timestamp-parse)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }
