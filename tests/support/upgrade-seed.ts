@@ -90,6 +90,15 @@ export async function seedThroughApi(url: string, token: string): Promise<Record
     (v) => v.incidents.length >= 3,
     60_000,
   );
+  // The rule created above has no per-server state until the leader's next pass; the migrated app
+  // evaluates at start-up, so an answer recorded before that pass never compares equal (v0.36.0's
+  // first write of its fixture recorded it so on SQLite).
+  await until(
+    'every alert rule evaluated for every server',
+    async () => (await ok(url, token, '/api/v1/alerts/rules', 'GET')) as { rules: { servers?: unknown[] }[] },
+    (v) => v.rules.every((r) => (r.servers?.length ?? 0) >= Object.keys(VERSIONS).length),
+    60_000,
+  );
   const ids = list.incidents.map((i) => i.id).sort();
   await ok(url, token, `/api/v1/incidents/${ids[0]}/acknowledge`, 'POST', {});
   await ok(url, token, `/api/v1/incidents/${ids[1]}/notes`, 'POST', { text: 'seen in the upgrade fixture' });
