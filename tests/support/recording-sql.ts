@@ -10,7 +10,8 @@ export function recordingSql(): { sql: SqlExecutor; sent: { text: string; params
       sent.push({ text, params });
       return [] as T[];
     },
-    async execute() {
+    async execute(text: string, params: readonly unknown[] = []) {
+      sent.push({ text, params });
       return 0;
     },
     async insertMany<T>() {
