@@ -24,6 +24,7 @@ import { applyRollupDelta, rollupWrites } from './rollups';
 import { recomputeHistogramExtremes } from './histogram-recompute';
 import { applyServerVersionDelta, serverVersionInsert } from './server-versions';
 import { sessionKey, type SessionKey } from './session-key';
+import { sessionTokenTerm } from './session-token-term';
 import type { SessionRow } from './session-row';
 import { sessionUpsert, sessionsNamingPredecessors, sessionsOfServer, sessionsWithTokens, upsertSessionRows } from './sessions';
 import { recordSyntheticTokens, syntheticTokenInsert, syntheticTokensAmong } from './synthetic-tokens';
@@ -199,6 +200,8 @@ function withInserts(inserts: readonly RowsInsert[], main: { text: string; param
 /** The batch's events plus the previousToken each names, as the rows of CTE "v". */
 const BATCH_COLUMNS: readonly ColumnSpec[] = [...EVENT_COLUMNS, { name: 'previousToken', type: 'text' }];
 const EVENT_NAMES = EVENT_COLUMNS.map((c) => `"${c.name}"`).join(',');
+/** A stored session's token where it is looked up by token alone: in the token index's collation (session-token-term.ts). */
+const PG_TOKEN = sessionTokenTerm('postgresql', '"s"');
 
 /**
  * One statement inserts the new events and reads everything summarizing them needs, each row
@@ -240,11 +243,11 @@ const INSERT_AND_LOAD = `WITH "v" AS (
   SELECT "v"."server", "v"."token" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
   UNION
   SELECT "s"."server", "s"."token" FROM ${TABLE_SQL.session} "s"
-   WHERE "s"."token" = ANY (ARRAY(SELECT "v"."previousToken" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
+   WHERE ${PG_TOKEN} = ANY (ARRAY(SELECT "v"."previousToken" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"
                                    WHERE "v"."previousToken" IS NOT NULL))
   UNION
   SELECT "s"."server", "s"."token" FROM ${TABLE_SQL.session} "s"
-   WHERE "s"."token" = ANY (ARRAY(SELECT "t"."token" FROM ${TABLE_SQL.syntheticToken} "t"
+   WHERE ${PG_TOKEN} = ANY (ARRAY(SELECT "t"."token" FROM ${TABLE_SQL.syntheticToken} "t"
                                    WHERE "t"."token" = ANY (ARRAY(SELECT "v"."token" FROM "ins" JOIN "v" ON "v"."eventId" = "ins"."eventId"))))
 )
 SELECT 'f' AS "k", NULL::text AS "server", NULL::text AS "token", "eventId", NULL::text AS "type", NULL::int8 AS "at", NULL::int4 AS "seq", NULL::text AS "data"

@@ -8,6 +8,7 @@ import { SESSION_TOTAL_CAP, type TSessionSort, type TSyntheticFilter } from '@/l
 import { countUpTo, type CappedTotal } from './capped-count';
 import { SESSION_FLAG_COLUMN, type SessionRow } from './session-row';
 import { TABLE_SQL } from './tables';
+import { sessionTokenTerm } from './session-token-term';
 
 /** Which sessions a list shows. */
 export interface SessionFilter {
@@ -70,11 +71,10 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
     }
   }
   if (f.token !== null) {
-    // The range narrows through the index; substr (not LIKE: exact and case-sensitive on both, no
-    // escaping) decides. Bytewise order is SQLite's default (BINARY); PostgreSQL's is the
-    // database's collation, so the comparison names "C" and uses Session_token_c_idx.
-    const c = provider === 'postgresql' ? ' COLLATE "C"' : '';
-    where.push(`"token"${c} >= ? AND "token"${c} <= ? AND substr("token", 1, ?) = ?`);
+    // The range narrows through the token index, bytewise on both (session-token-term.ts); substr
+    // (not LIKE: exact and case-sensitive on both, no escaping) decides.
+    const token = sessionTokenTerm(provider);
+    where.push(`${token} >= ? AND ${token} <= ? AND substr("token", 1, ?) = ?`);
     // substr counts characters (code points) on both databases; JS length counts UTF-16 units.
     params.push(f.token, f.token + TOKEN_RANGE_TOP, [...f.token].length, f.token);
   }

@@ -2,6 +2,7 @@
 import { insertRows, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import { SESSION_COLUMN_SPECS, SESSION_ROW_COLUMNS, type SessionRow } from './session-row';
 import { TABLE, TABLE_SQL, chunks, placeholders } from './tables';
+import { sessionTokenTerm } from './session-token-term';
 
 async function selectIn(tx: SqlExecutor, where: string, values: readonly string[], extra: readonly unknown[] = []): Promise<SessionRow[]> {
   const out: SessionRow[] = [];
@@ -16,8 +17,9 @@ async function selectIn(tx: SqlExecutor, where: string, values: readonly string[
   return out;
 }
 
-/** Sessions with any of these tokens, on any server. */
-export const sessionsWithTokens = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> => selectIn(tx, '"token"', tokens);
+/** Sessions with any of these tokens, on any server (through the token index: session-token-term.ts). */
+export const sessionsWithTokens = (tx: SqlExecutor, tokens: readonly string[]): Promise<SessionRow[]> =>
+  selectIn(tx, sessionTokenTerm(tx.provider), tokens);
 
 /** Sessions of one server with any of these tokens. */
 export const sessionsOfServer = (tx: SqlExecutor, server: string, tokens: readonly string[]): Promise<SessionRow[]> =>

@@ -14,6 +14,11 @@
 -- column implies IS NOT NULL, and the flag conditions appear literally
 -- (tests/unit/session-read-plans.test.ts). They live in this SQL, not in models.prisma, which has no
 -- partial index.
+-- PostgreSQL only: Session_token_idx goes. Every read by token now compares it as Session_token_c_idx
+-- does (COLLATE "C", lib/store/session-token-term.ts): the same rows for equality (the database's
+-- collation is deterministic), so the default-collation index had no reader left, and it took a
+-- random-keyed entry for every session row written.
+DROP INDEX "Session_token_idx";
 DROP INDEX "Session_previousToken_idx";
 CREATE INDEX "Session_successors_previousToken_idx" ON "Session"("previousToken") WHERE "previousToken" IS NOT NULL;
 DROP INDEX "Session_refusedAt_boundaryOutcome_refusalLatencyMs_idx";
