@@ -8,6 +8,7 @@
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50] [--warmup 3]
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)
 //   npm run bench -- partition-ingest [--events 100000] [--preload 200000]   (PostgreSQL: write path, one table vs partitions)
+//   npm run bench -- session-upsert [--rows 20000] [--preload 200000] [--batch 92]   (SQLite: Session's indexes per row, before/after their partial forms)
 //   npm run bench:ui -- [--runs 7] [--events 5] [--watch 30] (not in the default parts: it needs Chromium)
 //   npm run bench -- slow-clients [--slow 500] [--rate 500] [--rounds 4] [--phase-seconds 30]   (ingest p95 with and without slow connections)
 //   npm run bench -- timestamp-parse [--events 100000] [--reads 3] [--rounds 10]   (the contract's timestamp parse, before and now)
@@ -17,6 +18,7 @@ import { benchPartitionIngest } from './partition-ingest';
 import { benchPrune } from './prune';
 import { benchQuery } from './query';
 import { benchSeed } from './seed';
+import { benchSessionUpsert } from './session-upsert';
 import { benchSlowClients } from './slow-clients';
 import { benchTimestampParse } from './timestamp-parse';
 import { benchUi } from './ui';
@@ -40,6 +42,7 @@ const PARTS: Record<string, (a: Args) => Promise<unknown>> = {
   query: benchQuery,
   prune: benchPrune,
   'partition-ingest': benchPartitionIngest,
+  'session-upsert': benchSessionUpsert,
   ui: benchUi,
   'slow-clients': benchSlowClients,
   'timestamp-parse': benchTimestampParse,
@@ -52,7 +55,7 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, slow-clients, timestamp-parse)`);
+    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, session-upsert, slow-clients, timestamp-parse)`);
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }
