@@ -55,7 +55,10 @@ async function main() {
   const parts = only ?? (args.flags.get('parts') ?? 'ingest,seed,query').split(',');
   for (const p of parts) {
     const run = PARTS[p];
-    if (!run) throw new Error(`unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, session-upsert, slow-clients, timestamp-parse)`);
+    if (!run)
+      throw new Error(
+        `unknown part ${p} (ingest, seed, query, ui, prune, partition-ingest, session-upsert, slow-clients, timestamp-parse)`,
+      );
     const result = await run(args);
     process.stdout.write(`${JSON.stringify(result, null, args.json ? 0 : 2)}\n`);
   }
