@@ -45,12 +45,25 @@ function sessionEvidence(s: FlaggedSession): Evidence[] {
   return out;
 }
 
+/**
+ * Where a pass starts reading from. "updatedAt" and the cursor are both on the steady clock, which
+ * never goes back within a process; a stored cursor ahead of this pass's now by more than the overlap
+ * was written on a clock this one is behind (a restart after a backward step of the host clock, or a
+ * leader on another host), and sessions written since on this clock lie behind it: read the last
+ * day again, as a first pass does (evidence is recorded once per session, so a re-read adds nothing).
+ */
+export function sweepOrigin(stored: number | null, nowMs: number): number {
+  if (stored === null || stored > nowMs + OVERLAP_MS) return nowMs - FIRST_LOOKBACK_MS;
+  return stored;
+}
+
 async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, paging: Paging): Promise<void> {
-  const cursor = (await readCursor(sql, CURSOR)) ?? nowMs - FIRST_LOOKBACK_MS;
+  const stored = await readCursor(sql, CURSOR);
+  const cursor = sweepOrigin(stored, nowMs);
   let after: SessionKey | null = null;
   let high = cursor;
-  // The wall clock, not nowMs (the steady clock): "updatedAt" is stamped by ingest's wall clock.
-  const passStart = Date.now();
+  // nowMs is the steady clock, as ingest's "updatedAt" stamps (lib/ingest/ingest-events.ts).
+  const passStart = nowMs;
   // Only pages that reach past the cursor count against the budget: the overlap re-read of sessions
   // seen last pass is not progress, and when it held more than the budget's worth of flagged
   // sessions (a naive storm) every pass re-read the same pages and the cursor never moved.
@@ -74,7 +87,11 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, pagin
     if (batch.length < paging.page) break;
     if (last && last.updatedAt > cursor) counted++;
   }
-  if (high !== cursor) await writeCursor(sql, CURSOR, high);
+  // Never past this pass's start: a session stamped on a clock ahead of this one (another host's, or
+  // this host's before a step back) is read again next pass rather than set as the cursor, where it
+  // would put the sessions this clock writes behind it.
+  const next = Math.min(high, passStart);
+  if (next !== stored) await writeCursor(sql, CURSOR, next);
 }
 
 async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: SweepReport): Promise<void> {

@@ -3,6 +3,7 @@
 import { validateEvent, type DoorwatchEvent } from '@/lib/contract/event';
 import { jsonPreview } from '@/lib/contract/json-bounds';
 import { deadlockThresholdMs } from '@/lib/config/settings';
+import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import type { DeadLetter } from '@/lib/store/dead-letters';
@@ -32,6 +33,8 @@ export async function ingestEvents(
   options: { now?: number; reporter?: ReporterStatus; origin?: BatchOrigin } = {},
 ): Promise<IngestResult> {
   const now = options.now ?? Date.now();
+  // A caller that sets now (tests, benches) sets the stamp with it.
+  const writtenAt = options.now ?? doorwatchNow();
   const valid: { index: number; event: DoorwatchEvent }[] = [];
   const rejected: RejectedEvent[] = [];
   const deadLetters: DeadLetter[] = [];
@@ -48,6 +51,7 @@ export async function ingestEvents(
   const store = (events: DoorwatchEvent[], letters: readonly DeadLetter[]) =>
     storeBatch(db.sql, server, events, {
       now,
+      writtenAt,
       deadlockThresholdMs: deadlockThresholdMs(),
       deadLetters: letters,
       reporter: options.reporter,

@@ -25,7 +25,14 @@ export interface StoreResult {
 }
 
 export interface StoreOptions {
+  /** The wall clock: events' receivedAt, and the now the write-time summary judges against. */
   now: number;
+  /**
+   * The session rows' "updatedAt": Doorwatch's steady clock (lib/instance/doorwatch-clock.ts), never
+   * earlier than a previous stamp of this process, so a backward step of the host clock cannot write
+   * sessions behind the incident sweep's cursor (which moves on the same clock) for it to skip.
+   */
+  writtenAt: number;
   deadlockThresholdMs: number;
   /** Invalid parts of the same request, committed in the same transaction as the valid events. */
   deadLetters?: readonly DeadLetter[];
@@ -124,7 +131,7 @@ function summarizeSessions(
     const summary = successor
       ? summarizeFacts(facts, options.now, { server: k.server, deadlockThresholdMs: options.deadlockThresholdMs, successor })
       : firstPass.get(key)!;
-    const row = toSessionRow(k.server, summary, resumptionOf(facts), fold.firstEventAt, options.now, encodeFoldState(fold.state));
+    const row = toSessionRow(k.server, summary, resumptionOf(facts), fold.firstEventAt, options.writtenAt, encodeFoldState(fold.state));
     // Synthetic sessions (door probes) stay out of the rollups, so fleet statistics count real traffic.
     if (synthetic.has(key)) row.synthetic = 1;
     stampVersion(row, old, k.server === fresh.server && loaded.fresh.has(key) ? options.origin : undefined, versions);

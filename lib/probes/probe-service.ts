@@ -33,6 +33,7 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
   const events = probeEvents(runId, result).map((e) => ZEvent.parse(e));
   await storeBatch(db.sql, server, events, {
     now,
+    writtenAt: doorwatchNow(),
     deadlockThresholdMs: deadlockThresholdMs(),
     synthetic: { runId, tokens: probeTokens(result) },
   });

@@ -8,7 +8,8 @@
 // - the alert history, every rule's state and the incidents are as they were;
 // - the ongoing deadlock's duration grew by the test's own elapsed time, not by the step;
 // - the exhausted server is still limited (a forward step is no refill) and a server within its
-//   budget is still admitted (a backward step is no debt).
+//   budget is still admitted (a backward step is no debt);
+// - a naive resume stored after the step back joins its incident (the sweep still reads it).
 // Requests are signed with the app's stepped time: the signature's 5-minute tolerance is a
 // calendar check between hosts and follows the wall clock on purpose.
 import { after, before, test } from 'node:test';
@@ -172,5 +173,26 @@ test(
     await unchanged('60 minutes back');
     assert.equal((await post('rl-fresh', opened(1))).status, 200, 'a backward step puts no bucket in debt');
     assert.equal((await post('rl-full', opened(BURST))).status, 429);
+
+    // A naive resume stored after the step back still reaches its incident. The sweep's cursor was
+    // moved while the clock was 30 minutes ahead; a session stamped with the stepped wall clock lay an
+    // hour behind it and was never read (its rows are now stamped on the steady clock).
+    const token = 'tok-after-step';
+    const t = Date.now() - 2000;
+    const at = (ms: number) => new Date(t + ms).toISOString();
+    const resume = [
+      { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
+      { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
+      { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
+      { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
+      { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
+    ];
+    assert.equal((await post('clk', resume)).status, 200);
+    const [naive] = (await incidents()).filter(([, kind]: [string, string]) => kind === 'naive_resume');
+    await until(
+      'the naive resume stored after the step in its incident',
+      async () => (await api(app, `/api/v1/incidents/${naive[0]}`)).body.sessions.items.map((i: any) => i.token),
+      (tokens) => tokens.includes(token),
+    );
   },
 );

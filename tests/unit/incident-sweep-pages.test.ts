@@ -6,11 +6,13 @@
 //   flagged session is older: held there, every pass of a healthy fleet re-read everything since.
 // - Pages re-read within the overlap behind the cursor do not spend the pass's page budget: when the
 //   overlap held more flagged sessions than the budget (a naive storm), the cursor never moved again.
+// - The cursor never passes the pass's own now, and a cursor stored ahead of it (a restart after the
+//   host clock stepped back, a leader on a host behind) does not hide the sessions written since.
 // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordingSql } from '../support/recording-sql';
-import { sweepIncidents } from '@/lib/incidents/sweep-incidents';
+import { sweepIncidents, sweepOrigin } from '@/lib/incidents/sweep-incidents';
 import { flaggedSessionsSince, readCursor, writeCursor } from '@/lib/store/flagged-sessions';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { addServer } from '@/lib/store/servers/server-registry';
@@ -70,4 +72,43 @@ test('pages re-read behind the cursor do not spend the budget: a storm in the ov
   assert.ok(incident, 'an incident for the storm');
   assert.deepEqual([...(await linkedTokens(database().sql, incident.id, [...behind, ...ahead]))].sort(), [...behind, ...ahead].sort());
   assert.ok((await readCursor(database().sql, 'sessions'))! >= cursor + 5_000);
+});
+
+test('where a pass starts: the stored cursor, or the last day when there is none or it is ahead of now', () => {
+  const now = 1_800_000_000_000;
+  assert.equal(sweepOrigin(null, now), now - 86_400_000);
+  assert.equal(sweepOrigin(now - 5_000, now), now - 5_000);
+  // Within the overlap ahead (a stamp taken a moment after the pass's now): read from it, as before.
+  assert.equal(sweepOrigin(now + 60_000, now), now + 60_000);
+  assert.equal(sweepOrigin(now + 60_001, now), now - 86_400_000);
+  assert.equal(sweepOrigin(now + 3_600_000, now), now - 86_400_000);
+});
+
+test('a cursor left an hour ahead by a clock that stepped back does not hide the sessions written since', async () => {
+  await addServer(database(), 'stepped');
+  const now = Date.now();
+  // The last pass ran while the host clock was an hour ahead; the process restarted after it stepped back.
+  await writeCursor(database().sql, 'sessions', now + 3_600_000);
+  await ingestEvents(database(), 'stepped', naiveSession('s-step', now - 5_000), { now });
+  const report = await sweepIncidents(database().sql, now + 1_000, { quietMs: 600_000 });
+  assert.ok(report.sessions >= 1);
+  const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'stepped');
+  assert.ok(incident, 'the naive resume written after the step opened its incident');
+  assert.deepEqual([...(await linkedTokens(database().sql, incident.id, ['s-step']))], ['s-step']);
+  assert.equal(await readCursor(database().sql, 'sessions'), now + 1_000, 'the cursor is back on this clock');
+});
+
+test('a session stamped ahead of the pass is read, and does not carry the cursor past the pass', async () => {
+  await addServer(database(), 'ahead');
+  const now = Date.now() + 10_000_000; // past every cursor the tests before wrote
+  await writeCursor(database().sql, 'sessions', now - 1_000);
+  // Written by an instance whose clock runs ten minutes ahead of the leader's.
+  await ingestEvents(database(), 'ahead', naiveSession('s-ahead', now), { now: now + 600_000 });
+  await sweepIncidents(database().sql, now, { quietMs: 600_000 });
+  assert.equal(await readCursor(database().sql, 'sessions'), now, 'held at the pass, not at the session ahead of it');
+  // A session the leader's clock writes next is still ahead of the cursor, and is read by the next pass.
+  await ingestEvents(database(), 'ahead', naiveSession('s-next', now), { now: now + 2_000 });
+  await sweepIncidents(database().sql, now + 3_000, { quietMs: 600_000 });
+  const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'ahead');
+  assert.deepEqual([...(await linkedTokens(database().sql, incident.id, ['s-ahead', 's-next']))].sort(), ['s-ahead', 's-next']);
 });

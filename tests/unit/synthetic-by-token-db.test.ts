@@ -51,6 +51,7 @@ function refusedSession(prefix: string, token: string, offsetMs: number): Doorwa
 const probeRun = (runId: string, token: string) =>
   storeBatch(db.sql, 'probed', refusedSession(`probe.${runId}`, token, 0), {
     now: NOW,
+    writtenAt: NOW,
     deadlockThresholdMs: THRESHOLD,
     synthetic: { runId, tokens: [token] },
   });

@@ -13,7 +13,9 @@ import { zRepeatable, zText } from './route-contract';
 export const ZSessionView = ZSessionSummary.extend({
   server: z.string(),
   firstEventAt: ZIsoMs,
-  updatedAt: ZIsoMs.meta({ description: 'when Doorwatch last recomputed this summary (ingest clock)' }),
+  updatedAt: ZIsoMs.meta({
+    description: "when Doorwatch last recomputed this summary (Doorwatch's steady clock: the host's wall clock without its steps)",
+  }),
   /** How the server answered SSE resumes (lossy, idle, rejected, abandoned); see docs/contract.md. */
   resumption: ZResumptionHealth,
   synthetic: z.boolean().meta({ description: 'opened by a door probe (docs/probes.md); kept out of fleet statistics' }),
