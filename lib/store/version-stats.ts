@@ -3,8 +3,9 @@
 // (lib/metrics/rollup-contributions.ts), grouped by version and series bucket in the database. The
 // split therefore adds up to the rollup totals, the version-less sessions included (version null).
 // Cost: one GROUP BY per anchor over the sessions active in range (the lastEventAt index bounds them;
-// renegotiations use the successorOpenedAt index), so it grows with the range's sessions where the
-// rollup totals do not: asked for only when a reader splits or filters by version.
+// renegotiations use the successorOpenedAt index, also for one server: session-server-term.ts), so it
+// grows with the range's sessions where the rollup totals do not: asked for only when a reader splits
+// or filters by version.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL } from './tables';
 import { sessionServerTerm } from './session-server-term';
@@ -74,10 +75,9 @@ function filters(r: VersionStatsRange): { text: string; params: unknown[] } {
 
 /** Every counter of the split, per version and series bucket, in one statement. */
 export function versionCounts(sql: SqlExecutor, r: VersionStatsRange): Promise<VersionCountRow[]> {
-  const f = filters(r);
   const parts: string[] = [];
   const params: unknown[] = [];
-  const part = (k: VersionCounter, at: string, extra: string, extraParams: unknown[]) => {
+  const part = (k: VersionCounter, at: string, extra: string, extraParams: unknown[], f: { text: string; params: unknown[] }) => {
     parts.push(
       `SELECT "version", '${k}' AS "k", CAST("${at}" / CAST(? AS BIGINT) AS BIGINT) AS "b", COUNT(*) AS "n"
          FROM ${TABLE_SQL.session}
@@ -86,11 +86,17 @@ export function versionCounts(sql: SqlExecutor, r: VersionStatsRange): Promise<V
     );
     params.push(r.bucketMs, r.fromMs, r.toMs, ...extraParams, ...f.params);
   };
+  const withServer = filters(r);
+  // An anchor with no lastEventAt bound (the successor's opening) is found by its own index; with the
+  // server's term plain, SQLite walked (server, version, lastEventAt): every session the server had.
+  const server = sessionServerTerm(sql.provider, r.server);
+  const byAnchor = filters({ ...r, server: null });
+  const anchorLed = { text: `${server.text}${byAnchor.text}`, params: [...server.params, ...byAnchor.params] };
   for (const [k, a] of Object.entries(ANCHORS) as [VersionCounter, (typeof ANCHORS)['sessions']][]) {
     const extra = `${a.when ? ` AND ${a.when}` : ''}${a.withinEvents ? ' AND "lastEventAt" >= ?' : ''}`;
-    part(k, a.at, extra, a.withinEvents ? [r.fromMs] : []);
+    part(k, a.at, extra, a.withinEvents ? [r.fromMs] : [], a.withinEvents ? withServer : anchorLed);
   }
-  part('ongoingDeadlocks', 'deadlockStartedAt', ' AND "deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ?', [r.cutoffMs]);
+  part('ongoingDeadlocks', 'deadlockStartedAt', ' AND "deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ?', [r.cutoffMs], withServer);
   return sql.query<VersionCountRow>(parts.join('\nUNION ALL\n'), params);
 }
 

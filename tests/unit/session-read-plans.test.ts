@@ -209,3 +209,20 @@ test('the Session indexes read for a minority of sessions are partial, and each 
     assert.doesNotMatch(p, /\bSCAN Session\b/, `${what}: ${p}`);
   }
 });
+
+// The version split of one server: each part is bounded by its range (lastEventAt for the anchors
+// within a session's events, the anchor's own index for the successor's opening). The renegotiation
+// part had only the server's equality to go on and walked (server, version, lastEventAt): every
+// session the server ever had, on each split or version-filtered stats read of it.
+test('the version split of one server walks no part of its whole history', async (t) => {
+  const { plan } = await migratedPlans(t);
+  for (const versions of [[], ['v1.2.0']]) {
+    const { sql, sent } = recordingSql();
+    await versionCounts(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, versions });
+    const p = plan(sent[0].text, sent[0].params);
+    assert.match(p, new RegExp(`USING (COVERING )?INDEX ${PARTIAL.renegotiated} `), p);
+    // An index searched by the server alone (no range after it) is the whole history.
+    assert.doesNotMatch(p, /\(server=\?\)|\(server=\? AND version=\?\)/, p);
+    assert.doesNotMatch(p, /\bSCAN Session\b/, p);
+  }
+});
