@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAppServer, type AppServer } from '../support/app-server';
-import { api, postNaiveResume, until } from '../support/alert-fixtures';
+import { api, naiveResumeEvents, postNaiveResume, until } from '../support/alert-fixtures';
 import { postEvents } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { SLEW_RATE } from '@/lib/time/steady-clock';
@@ -177,17 +177,9 @@ test(
     // A naive resume stored after the step back still reaches its incident. The sweep's cursor was
     // moved while the clock was 30 minutes ahead; a session stamped with the stepped wall clock lay an
     // hour behind it and was never read (its rows are now stamped on the steady clock).
+    // (Signed with the app's stepped time, as post() does; the events carry the reporter's unstepped clock.)
     const token = 'tok-after-step';
-    const t = Date.now() - 2000;
-    const at = (ms: number) => new Date(t + ms).toISOString();
-    const resume = [
-      { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
-      { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
-      { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
-      { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
-      { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
-    ];
-    assert.equal((await post('clk', resume)).status, 200);
+    assert.equal((await post('clk', naiveResumeEvents(token))).status, 200);
     const [naive] = (await incidents()).filter(([, kind]: [string, string]) => kind === 'naive_resume');
     await until(
       'the naive resume stored after the step in its incident',

@@ -19,16 +19,21 @@ export const api = async (app: AppServer, path: string, init: { method?: string;
 
 /** A naive resume on `server` now: opened, upgrade accepted, dropped, resumed, accepted (no refusal). */
 /** A naive resume of `token`, reported as served by `version` when given (the batch's envelope). */
-export async function postNaiveResume(app: AppServer, server: string, secret: string, token: string, version?: string) {
+/** A naive resume that began two seconds ago: opened, durable upgrade, drop, the resume answered as if nothing happened. */
+export function naiveResumeEvents(token: string) {
   const t = Date.now() - 2000;
   const at = (ms: number) => new Date(t + ms).toISOString();
-  const events = [
+  return [
     { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
     { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
     { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
     { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
     { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
   ];
+}
+
+export async function postNaiveResume(app: AppServer, server: string, secret: string, token: string, version?: string) {
+  const events = naiveResumeEvents(token);
   const res = version
     ? await postSigned(app.url, server, secret, JSON.stringify({ version, events }))
     : await postEvents(app.url, server, secret, events);
