@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page, type Response } from 'playwright-cor
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { postEvents } from '../support/post-events';
+import { disableFeaturesSwitch } from './chromium-features';
 
 export { TEST_ADMIN_TOKEN as ADMIN_TOKEN } from '../support/app-server';
 export const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
@@ -137,6 +138,7 @@ function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--no-first-run',
       '--disable-sync',
+      disableFeaturesSwitch(),
     ],
   });
 }
