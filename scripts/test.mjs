@@ -4,7 +4,7 @@
 // DOORWATCH_TEST_JOBS (default 4) test files at a time, browser files DOORWATCH_TEST_BROWSER_JOBS (default 2)
 // of those. The checks start at once beside the pool (no slot) at nice 10: they use the cores the test
 // files leave idle. A failing job's whole output is printed when it ends. The closing lines give the
-// CPU the run used (the PostgreSQL cluster's server included) and the machine's cores busy, then
+// CPU the run used (the PostgreSQL cluster's server included), the machine's cores busy and the CPU no job counted, then
 // "N passed, N failed"; exits non-zero if anything failed or could not run. `npm test unit browser`
 // runs only those suites.
 import { execFileSync } from 'node:child_process';
@@ -273,8 +273,11 @@ async function main() {
     const d = (k) => machineAtEnd[k] - machineAtStart[k];
     const ticks = d('busy') + d('iowait') + d('idle');
     const cores = availableParallelism();
+    // What no job's figure holds: Chromium's renderers, GPU process and zygotes (never reaped into the browser
+    // file's count, ~2/3 of a browser file's CPU: docs/reliability.md, "Browser tests' CPU"), and anything else running.
+    const busyS = (d('busy') / ticks) * cores * (wallMs / 1000);
     console.log(
-      `machine: ${((d('busy') / ticks) * cores).toFixed(2)} of ${cores} cores busy, ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
+      `machine: ${((d('busy') / ticks) * cores).toFixed(2)} of ${cores} cores busy (${Math.round(busyS)} CPU-s, ${Math.round(Math.max(0, busyS - cpuS))} of them counted by no job: Chromium's renderers, anything else running), ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
     );
   }
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
