@@ -275,9 +275,10 @@ async function main() {
     const cores = availableParallelism();
     // What no job's figure holds: Chromium's renderers, GPU process and zygotes (never reaped into the browser
     // file's count, ~2/3 of a browser file's CPU: docs/reliability.md, "Browser tests' CPU"), and anything else running.
-    const busyS = (d('busy') / ticks) * cores * (wallMs / 1000);
+    const busyCores = (d('busy') / ticks) * cores;
+    const busyS = busyCores * (wallMs / 1000);
     console.log(
-      `machine: ${((d('busy') / ticks) * cores).toFixed(2)} of ${cores} cores busy (${Math.round(busyS)} CPU-s, ${Math.round(Math.max(0, busyS - cpuS))} of them counted by no job: Chromium's renderers, anything else running), ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
+      `machine: ${busyCores.toFixed(2)} of ${cores} cores busy (${Math.round(busyS)} CPU-s, ${Math.round(Math.max(0, busyS - cpuS))} of them counted by no job: Chromium's renderers, anything else running), ${((d('iowait') / ticks) * cores).toFixed(2)} idle waiting on the disk (/proc/stat)`,
     );
   }
   console.log(`\n${pass} passed, ${fail} failed${skipped ? `, ${skipped} skipped` : ''}`);
