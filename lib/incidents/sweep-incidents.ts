@@ -6,6 +6,7 @@
 // Why here and not in ingest: the write path stays as it is (no read of incidents per batch, no
 // contention on one incident row between ingest threads), and one writer folds a whole fleet's
 // sessions in a few statements. The price is latency: an incident opens within one alert interval.
+import { databaseNowMs } from '@/lib/db/database-clock';
 import type { Sql } from '@/lib/db/sql';
 import { flaggedSessionsSince, readCursor, writeCursor, type FlaggedSession, type SessionKey } from '@/lib/store/flagged-sessions';
 import { listUnresolvedIncidents, resolveIncident } from '@/lib/store/incidents';
@@ -57,13 +58,17 @@ export function sweepOrigin(stored: number | null, nowMs: number): number {
   return stored;
 }
 
-async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, paging: Paging): Promise<void> {
+async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, paging: Paging, capAtDatabaseClock: boolean): Promise<void> {
+  // nowMs is the steady clock, as ingest's "updatedAt" stamps (lib/ingest/ingest-events.ts). On
+  // PostgreSQL other instances stamp on other hosts' clocks, but never behind the database's
+  // (lib/ingest/store-batch.ts): a pass that starts no later than that clock reads what they write,
+  // however far this host's clock is ahead of theirs.
+  const databaseNow = capAtDatabaseClock ? await databaseNowMs(sql) : null;
+  const passStart = databaseNow === null ? nowMs : Math.min(nowMs, databaseNow);
   const stored = await readCursor(sql, CURSOR);
-  const cursor = sweepOrigin(stored, nowMs);
+  const cursor = sweepOrigin(stored, passStart);
   let after: SessionKey | null = null;
   let high = cursor;
-  // nowMs is the steady clock, as ingest's "updatedAt" stamps (lib/ingest/ingest-events.ts).
-  const passStart = nowMs;
   // Only pages that reach past the cursor count against the budget: the overlap re-read of sessions
   // seen last pass is not progress, and when it held more than the budget's worth of flagged
   // sessions (a naive storm) every pass re-read the same pages and the cursor never moved.
@@ -119,9 +124,17 @@ async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: Sw
   }
 }
 
-export async function sweepIncidents(sql: Sql, nowMs: number, o: { quietMs: number; paging?: Paging }): Promise<SweepReport> {
+/**
+ * `capAtDatabaseClock` (default true): on PostgreSQL a pass starts no later than the database's clock.
+ * False when `nowMs` is a caller's own clock and ingest stamped with it too (tests of one simulated clock).
+ */
+export async function sweepIncidents(
+  sql: Sql,
+  nowMs: number,
+  o: { quietMs: number; paging?: Paging; capAtDatabaseClock?: boolean },
+): Promise<SweepReport> {
   const report: SweepReport = { sessions: 0, incidentsTouched: 0, autoResolved: 0 };
-  await sweepSessions(sql, nowMs, report, o.paging ?? PAGING);
+  await sweepSessions(sql, nowMs, report, o.paging ?? PAGING, o.capAtDatabaseClock ?? true);
   await resolveQuiet(sql, nowMs, o.quietMs, report);
   return report;
 }

@@ -52,6 +52,7 @@ export async function ingestEvents(
     storeBatch(db.sql, server, events, {
       now,
       writtenAt,
+      floorAtDatabaseClock: options.now === undefined,
       deadlockThresholdMs: deadlockThresholdMs(),
       deadLetters: letters,
       reporter: options.reporter,

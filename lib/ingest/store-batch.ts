@@ -30,9 +30,13 @@ export interface StoreOptions {
   /**
    * The session rows' "updatedAt": Doorwatch's steady clock (lib/instance/doorwatch-clock.ts), never
    * earlier than a previous stamp of this process, so a backward step of the host clock cannot write
-   * sessions behind the incident sweep's cursor (which moves on the same clock) for it to skip.
+   * sessions behind the incident sweep's cursor (which moves on the same clock) for it to skip. On
+   * PostgreSQL never behind the database's clock either: the leader's cursor is capped by that clock,
+   * so an instance whose host clock is behind the leader's still writes where the sweep reads.
    */
   writtenAt: number;
+  /** Whether writtenAt is raised to the database's clock (PostgreSQL): false when it is a caller's own clock (tests, benches). */
+  floorAtDatabaseClock: boolean;
   deadlockThresholdMs: number;
   /** Invalid parts of the same request, committed in the same transaction as the valid events. */
   deadLetters?: readonly DeadLetter[];
@@ -187,7 +191,7 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
   const result = await sql.transaction(async (tx) => {
     const statements = ingestStatements(tx);
     // Refused parts and reporter losses commit (or fail) with the valid events: a 200 covers all.
-    await statements.begin(tx, {
+    const { databaseNow } = await statements.begin(tx, {
       server,
       now: options.now,
       deadLetters: options.deadLetters ?? [],
@@ -214,7 +218,9 @@ export async function storeBatch(sql: Sql, server: string, events: readonly Door
     const freshIds = { server, ids: loaded.inserted };
     const versions: VersionDelta = new Map();
     markVersionSeen(versions, server, fresh, options.origin);
-    const sessionRows = summarizeSessions(loaded, folds, timelines, freshIds, delta, options, versions);
+    const raise = options.floorAtDatabaseClock && databaseNow !== null && databaseNow > options.writtenAt;
+    const stamp = raise ? { ...options, writtenAt: databaseNow } : options;
+    const sessionRows = summarizeSessions(loaded, folds, timelines, freshIds, delta, stamp, versions);
     pruneZeroCells(delta);
     change = changeOf(loaded.touched);
     // Open pages learn what changed: delivered with the commit (lib/live).

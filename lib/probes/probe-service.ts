@@ -34,6 +34,7 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
   await storeBatch(db.sql, server, events, {
     now,
     writtenAt: doorwatchNow(),
+    floorAtDatabaseClock: true,
     deadlockThresholdMs: deadlockThresholdMs(),
     synthetic: { runId, tokens: probeTokens(result) },
   });

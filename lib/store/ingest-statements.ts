@@ -13,6 +13,7 @@
 // events the previous holder committed meanwhile.
 import type { DoorwatchEvent } from '@/lib/contract/event';
 import type { ReporterStatus } from '@/lib/contract/ingest-envelope';
+import { PG_NOW_MS } from '@/lib/db/database-clock';
 import { unnestInsert, unnestRows, type ColumnSpec, type RowsInsert, type SqlExecutor } from '@/lib/db/sql';
 import type { RollupDelta } from '@/lib/metrics/rollup-contributions';
 import type { VersionDelta } from '@/lib/metrics/version-contributions';
@@ -75,7 +76,8 @@ export interface BatchWrites {
 }
 
 export interface IngestStatements {
-  begin(tx: SqlExecutor, start: BatchStart): Promise<void>;
+  /** Resolves to the database's clock at the transaction's start (PostgreSQL; null on SQLite or with nothing to lock). */
+  begin(tx: SqlExecutor, start: BatchStart): Promise<{ databaseNow: number | null }>;
   /** `previousTokens[i]`: the previousToken events[i] names (a session.opened), or null. */
   insertAndLoad(
     tx: SqlExecutor,
@@ -132,6 +134,7 @@ const sqliteStatements: IngestStatements = {
     if (start.deadLetters.length > 0) await storeDeadLetters(tx, start.deadLetters, start.now);
     if (start.reporter) await storeReporterStatus(tx, start.server, start.reporter, start.now);
     if (start.synthetic) await recordSyntheticTokens(tx, start.server, start.synthetic.tokens, start.synthetic.runId, start.now);
+    return { databaseNow: null };
   },
 
   async insertAndLoad(tx, server, events, previousTokens, receivedAt) {
@@ -281,9 +284,11 @@ const postgresqlStatements: IngestStatements = {
     if (start.synthetic) inserts.push(syntheticTokenInsert(start.server, start.synthetic.tokens, start.synthetic.runId, start.now));
     // The select list (the locks) runs before the CTEs' inserts (withInserts).
     const main = start.tokens.size > 0 ? ingestLockColumns(start.tokens) : { text: '1', params: [] };
-    if (inserts.length === 0 && start.tokens.size === 0) return;
-    const { text, params } = withInserts(inserts, { text: `SELECT ${main.text}`, params: main.params });
-    await tx.query(text, params);
+    if (inserts.length === 0 && start.tokens.size === 0) return { databaseNow: null };
+    // The server's clock rides along (no round trip): the sessions' "updatedAt" is never behind it.
+    const { text, params } = withInserts(inserts, { text: `SELECT ${main.text}, ${PG_NOW_MS} AS "databaseNow"`, params: main.params });
+    const [row] = await tx.query<{ databaseNow: number }>(text, params);
+    return { databaseNow: Number(row.databaseNow) };
   },
 
   async insertAndLoad(tx, server, events, previousTokens, receivedAt) {

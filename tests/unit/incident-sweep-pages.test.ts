@@ -8,6 +8,9 @@
 //   overlap held more flagged sessions than the budget (a naive storm), the cursor never moved again.
 // - The cursor never passes the pass's own now, and a cursor stored ahead of it (a restart after the
 //   host clock stepped back, a leader on a host behind) does not hide the sessions written since.
+// One simulated clock throughout: ingest stamps with the tests' `now` and the sweep runs on it, not
+// capped at the database's (capAtDatabaseClock: false); instances on different clocks are
+// tests/integration/instance-clock-skew.test.ts's part.
 // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,7 +41,7 @@ test('a page after the first is bounded below by its own position, not the curso
 test('a pass that reads to the end moves the cursor to its start, flagged sessions or not', async () => {
   assert.equal(await readCursor(database().sql, 'sessions'), null);
   const before = Date.now();
-  const report = await sweepIncidents(database().sql, before, { quietMs: 600_000 });
+  const report = await sweepIncidents(database().sql, before, { quietMs: 600_000, capAtDatabaseClock: false });
   assert.equal(report.sessions, 0);
   const cursor = await readCursor(database().sql, 'sessions');
   assert.ok(cursor !== null && cursor >= before && cursor <= Date.now(), `cursor ${cursor}, pass from ${before}`);
@@ -66,7 +69,11 @@ test('pages re-read behind the cursor do not spend the budget: a storm in the ov
   for (const token of behind) await ingestEvents(database(), 'storm', naiveSession(token, cursor - 20_000), { now: cursor - 10_000 });
   for (const token of ahead) await ingestEvents(database(), 'storm', naiveSession(token, cursor - 20_000), { now: cursor + 5_000 });
   // Two pages of two: before the fix both went on the overlap, and the two new sessions were never reached.
-  const report = await sweepIncidents(database().sql, Date.now(), { quietMs: 600_000, paging: { page: 2, maxPages: 2 } });
+  const report = await sweepIncidents(database().sql, Date.now(), {
+    quietMs: 600_000,
+    capAtDatabaseClock: false,
+    paging: { page: 2, maxPages: 2 },
+  });
   assert.equal(report.sessions, behind.length + ahead.length);
   const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'storm');
   assert.ok(incident, 'an incident for the storm');
@@ -90,7 +97,7 @@ test('a cursor left an hour ahead by a clock that stepped back does not hide the
   // The last pass ran while the host clock was an hour ahead; the process restarted after it stepped back.
   await writeCursor(database().sql, 'sessions', now + 3_600_000);
   await ingestEvents(database(), 'stepped', naiveSession('s-step', now - 5_000), { now });
-  const report = await sweepIncidents(database().sql, now + 1_000, { quietMs: 600_000 });
+  const report = await sweepIncidents(database().sql, now + 1_000, { quietMs: 600_000, capAtDatabaseClock: false });
   assert.ok(report.sessions >= 1);
   const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'stepped');
   assert.ok(incident, 'the naive resume written after the step opened its incident');
@@ -104,11 +111,11 @@ test('a session stamped ahead of the pass is read, and does not carry the cursor
   await writeCursor(database().sql, 'sessions', now - 1_000);
   // Written by an instance whose clock runs ten minutes ahead of the leader's.
   await ingestEvents(database(), 'ahead', naiveSession('s-ahead', now), { now: now + 600_000 });
-  await sweepIncidents(database().sql, now, { quietMs: 600_000 });
+  await sweepIncidents(database().sql, now, { quietMs: 600_000, capAtDatabaseClock: false });
   assert.equal(await readCursor(database().sql, 'sessions'), now, 'held at the pass, not at the session ahead of it');
   // A session the leader's clock writes next is still ahead of the cursor, and is read by the next pass.
   await ingestEvents(database(), 'ahead', naiveSession('s-next', now), { now: now + 2_000 });
-  await sweepIncidents(database().sql, now + 3_000, { quietMs: 600_000 });
+  await sweepIncidents(database().sql, now + 3_000, { quietMs: 600_000, capAtDatabaseClock: false });
   const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'ahead');
   assert.deepEqual([...(await linkedTokens(database().sql, incident.id, ['s-ahead', 's-next']))].sort(), ['s-ahead', 's-next']);
 });

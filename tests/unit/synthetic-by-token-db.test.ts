@@ -52,6 +52,7 @@ const probeRun = (runId: string, token: string) =>
   storeBatch(db.sql, 'probed', refusedSession(`probe.${runId}`, token, 0), {
     now: NOW,
     writtenAt: NOW,
+    floorAtDatabaseClock: false,
     deadlockThresholdMs: THRESHOLD,
     synthetic: { runId, tokens: [token] },
   });
