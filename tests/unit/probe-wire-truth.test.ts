@@ -65,7 +65,13 @@ describe('probe results follow the wire', () => {
       const { server, reported } = await reportingSim(mode);
       servers.push(server);
       const result: ProbeResult = await runProbe({ url: `${server.url}/mcp` }, { ...OPTIONS, limiter: new TargetLimiter() });
-      await new Promise((r) => setTimeout(r, 100)); // the server's close handlers run after the probe's DELETEs
+      // Everything the server will report of the probe's sessions: a session reports nothing once it has
+      // left the server's table (terminated), and a WebSocket's close handler may run after the probe returns.
+      const deadline = Date.now() + 30_000; // a bound for a hang, not a speed target
+      while (server.liveSessions() > 0) {
+        assert.ok(Date.now() < deadline, `the probed server still holds ${server.liveSessions()} sessions 30 s after the probe`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
       const fromProbe = probeEvents('run-1', result).map((e) => ZEvent.parse(e));
       const now = Date.now() + 60_000;
       for (const token of result.steps.flatMap((s) => s.tokens)) {
