@@ -22,9 +22,14 @@ export function staleness(s: LiveStatus, off: boolean): Staleness {
   return { stale: false, reason: null, asOf: s.freshAt };
 }
 
-/** The clock a figure ages by: the browser's, stopped at `asOf` while the page is stale. */
+/**
+ * The clock a figure ages by: the browser's, stopped at `asOf` while the page is stale. At `asOf` itself
+ * from the first stale render: the ticking clock's last value is usually before `asOf` (a fetch proved the
+ * data current between two ticks), and stopping at the smaller of the two let the next tick move the
+ * figure up to `asOf`, a second on a page that already said it was stale (live.test.ts saw it).
+ */
 export function dataClock(browserNow: number, st: Staleness): number {
-  return st.stale && st.asOf !== null ? Math.min(browserNow, st.asOf) : browserNow;
+  return st.stale && st.asOf !== null ? st.asOf : browserNow;
 }
 
 /**
