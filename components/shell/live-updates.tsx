@@ -13,12 +13,15 @@ import { UiApiError } from '@/lib/ui/fetcher';
 import { getLiveStatus, setLiveStatus, useLiveStatus, useStreamState } from '@/lib/ui/live-status';
 import { FALLBACK_REFRESH_MS } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
+import { RefetchPacer } from '@/lib/ui/refetch-pacer';
 import type { RefreshMode } from '@/lib/ui/global-params';
 
 /** After the browser gives up on an EventSource (e.g. a 401 or a non-stream answer), try again this often. */
 const REOPEN_MS = 5000;
 /** While the stream is down, how often to ask whether Doorwatch answers at all. */
 const PROBE_MS = 1000;
+/** A query refetches for pushed changes at most this often (lib/ui/refetch-pacer.ts); the first change after a quiet spell at once. */
+const LIVE_REFETCH_INTERVAL_MS = 2000;
 
 export function useLiveUpdates(refresh: RefreshMode): void {
   const client = useQueryClient();
@@ -84,6 +87,10 @@ export function useLiveUpdates(refresh: RefreshMode): void {
     let source: EventSource | null = null;
     let reopen: ReturnType<typeof setTimeout> | null = null;
     let disposed = false;
+    const pacer = new RefetchPacer<readonly unknown[]>(
+      LIVE_REFETCH_INTERVAL_MS,
+      (queryKey) => void client.invalidateQueries({ queryKey, exact: true }),
+    );
     const alive = () => setLiveStatus({ stream: 'open', freshAt: Date.now(), unreachableSince: null });
     const open = () => {
       if (disposed) return;
@@ -106,7 +113,8 @@ export function useLiveUpdates(refresh: RefreshMode): void {
         }
         const change = ZChange.safeParse(data);
         if (!change.success) return;
-        void client.invalidateQueries({ predicate: (q) => isAffected(change.data, q.queryKey) });
+        for (const q of client.getQueryCache().findAll({ predicate: (q) => isAffected(change.data, q.queryKey) }))
+          pacer.changed(q.queryHash, q.queryKey);
       });
       es.onerror = () => {
         setLiveStatus({ stream: 'down' });
@@ -120,6 +128,7 @@ export function useLiveUpdates(refresh: RefreshMode): void {
     open();
     return () => {
       disposed = true;
+      pacer.stop();
       source?.close();
       if (reopen) clearTimeout(reopen);
     };

@@ -163,7 +163,10 @@ describe('live', () => {
 });
 
 async function staleRound(width: number): Promise<void> {
-  const round = await startAppServer({ env: { DOORWATCH_SERVERS: serversEnv() } });
+  // Alerts evaluated every half second: the stuck session's naive resume fires its rule before the pages
+  // open, so the shell's alert banner is part of the layout measured below rather than arriving in it
+  // (on the default 15 s schedule it came in between, at the evaluation's phase, and moved every figure).
+  const round = await startAppServer({ env: { DOORWATCH_SERVERS: serversEnv(), DOORWATCH_ALERT_INTERVAL_MS: '500' } });
   let stopping: Promise<void> | null = null;
   const contexts: BrowserContext[] = [];
   try {
@@ -238,7 +241,7 @@ async function staleRound(width: number): Promise<void> {
         const p = await ctx.newPage();
         await p.goto(`${round.url}${kind.path}`);
         await p.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
-        for (const sel of kind.ready) await p.locator(sel).first().waitFor();
+        for (const sel of [...kind.ready, '[data-testid="alert-banner"]']) await p.locator(sel).first().waitFor();
         open.push({ at: `${kind.name} ${width} ${scheme}`, scheme, kind, p, before: null });
       }
     for (const o of open) o.before = await boxes(o.p, o.kind.fixed);
