@@ -4,6 +4,7 @@
 //     [--long-events 50000] [--long-batches 100] (one long session against as many short-session events; 0 skips it)
 //     [--launch npm-start|tsx-start|next-start] (default npm-start: RSS and CPU of everything `npm start` runs)
 //     [--node-options='--max-semi-space-size=4'] (node flags for the app)
+//     [--order session|time] (batches of whole sessions, the default, or each server's events in time order)
 //   npm run bench:seed -- --events 1000000 [--sessions 100000] --database-url file:/tmp/x.db|postgresql://...
 //   npm run bench:query -- [--sizes 1000000,10000000] [--providers sqlite,postgresql] [--requests 50] [--warmup 3]
 //   npm run bench -- prune [--events 1000000]   (PostgreSQL: retention before/after daily partitions; not in the default parts)

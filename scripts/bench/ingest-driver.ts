@@ -12,7 +12,14 @@ export interface Batch {
   payload: string;
 }
 
-export function makeBatches(total: number, servers: number, batchSize: number, prefix: string): Batch[] {
+/**
+ * How each server's events are cut into batches: `session` keeps the generator's order (each session's events
+ * together, so a batch holds whole sessions: every figure before 5 Dec 2026), `time` sorts them by timestamp, as a
+ * reporter sends them (concurrent sessions interleave and a batch touches ~20 % more sessions).
+ */
+export type BatchOrder = 'session' | 'time';
+
+export function makeBatches(total: number, servers: number, batchSize: number, prefix: string, order: BatchOrder = 'session'): Batch[] {
   const now = Date.now();
   const byServer = new Map<string, BenchEvent[]>();
   // Timelines in the last 30 minutes (so they land in the stats window and no deadlock is "future").
@@ -20,6 +27,16 @@ export function makeBatches(total: number, servers: number, batchSize: number, p
     let list = byServer.get(s.server);
     if (!list) byServer.set(s.server, (list = []));
     list.push(...s.events);
+  }
+  if (order === 'time') {
+    for (const [server, list] of byServer) {
+      const keyed = list.map((e) => ({ e, at: Date.parse(e.at) }));
+      keyed.sort((a, b) => a.at - b.at);
+      byServer.set(
+        server,
+        keyed.map((k) => k.e),
+      );
+    }
   }
   // Batches of one server each (a sender posts its own events); sessions may straddle batches.
   const perServer = [...byServer.entries()].map(([server, events]) => {

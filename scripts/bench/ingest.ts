@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { generateSecret } from '@/lib/contract/server-secret';
 import { serverName, type BenchEvent } from './fleet';
-import { drive, makeBatches, type Batch, type RunResult } from './ingest-driver';
+import { drive, makeBatches, type Batch, type BatchOrder, type RunResult } from './ingest-driver';
 import {
   cleanupSqlite,
   createPgDatabase,
@@ -102,8 +102,9 @@ function halfRate(
   batchSize: number,
   prefix: string,
   secrets: Map<string, string>,
+  order: BatchOrder,
 ): Promise<RunResult> {
-  return drive(apps, makeBatches(Math.ceil(total / 2), servers, batchSize, `h${prefix}`), secrets, 0, saturated.eventsPerSec / 2);
+  return drive(apps, makeBatches(Math.ceil(total / 2), servers, batchSize, `h${prefix}`, order), secrets, 0, saturated.eventsPerSec / 2);
 }
 
 export async function benchIngest(args: Args) {
@@ -113,6 +114,8 @@ export async function benchIngest(args: Args) {
   const concurrency = num(args, 'concurrency', 4);
   const only = (args.flags.get('targets') ?? 'sqlite,postgresql,postgresql-x2').split(',');
   const cpuProf = args.flags.get('cpu-prof'); // directory: profile the next process(es)
+  const order = (args.flags.get('order') ?? 'session') as BatchOrder;
+  if (order !== 'session' && order !== 'time') throw new Error(`--order must be session or time, not ${String(order)}`);
   const secrets = new Map(Array.from({ length: servers }, (_, i) => [serverName(i), generateSecret()] as const));
   const serverList = [...secrets].map(([name, secret]) => ({ name, secret }));
   const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
@@ -130,12 +133,13 @@ export async function benchIngest(args: Args) {
     servers,
     launch,
     nodeArgs,
+    order,
   };
   const targets: Record<string, unknown> = {};
 
   for (const target of only) {
     const prefix = `${target.slice(0, 2)}${Date.now().toString(36)}-`;
-    const batches = makeBatches(total, servers, batchSize, prefix);
+    const batches = makeBatches(total, servers, batchSize, prefix, order);
     const loadBefore = machine().loadavg;
     log(`ingest ${target}: ${batches.length} batches of ≤${batchSize}, ${concurrency} in flight (load ${loadBefore.join(' ')})`);
     if (target === 'sqlite') {
@@ -149,7 +153,7 @@ export async function benchIngest(args: Args) {
           // Warm-up: compile routes and fill the secret cache (its events are counted apart).
           await drive([app], makeBatches(servers * 20, servers, 20, `w${prefix}`), secrets, 2);
           run = await drive([app], batches, secrets, concurrency);
-          half = await halfRate([app], run, total, servers, batchSize, prefix, secrets);
+          half = await halfRate([app], run, total, servers, batchSize, prefix, secrets, order);
         } finally {
           await app.stop();
         }
@@ -177,7 +181,7 @@ export async function benchIngest(args: Args) {
           for (let i = 0; i < instances; i++) apps.push(await startApp(url, {}, nodeArgs, launch));
           await drive(apps, makeBatches(servers * 20, servers, 20, `w${prefix}`), secrets, 2);
           run = await drive(apps, batches, secrets, concurrency * instances);
-          half = await halfRate(apps, run, total, servers, batchSize, prefix, secrets);
+          half = await halfRate(apps, run, total, servers, batchSize, prefix, secrets, order);
         } finally {
           for (const a of apps) await a.stop();
         }
