@@ -15,7 +15,7 @@ export interface Batch {
 /**
  * How each server's events are cut into batches: `session` keeps the generator's order (each session's events
  * together, so a batch holds whole sessions: every figure before 5 Dec 2026), `time` sorts them by timestamp, as a
- * reporter sends them (concurrent sessions interleave and a batch touches ~20 % more sessions).
+ * reporter sends them (concurrent sessions interleave: a batch touches 20–30 % more sessions).
  */
 export type BatchOrder = 'session' | 'time';
 
