@@ -260,6 +260,15 @@ async function staleRound(width: number): Promise<void> {
     await Promise.all(open.map(({ p }) => p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 })));
     const noticedMs = Date.now() - t0 - exitMs;
     console.log(`# ${open.length} pages at ${width} px: the app exited ${exitMs} ms after SIGTERM, every page stale ${noticedMs} ms later`);
+    // An answer the app sent before it exited can still be on its way into a busy page and land after the
+    // page said stale: real figures, newer than those on screen (clean-clone CI of 5 Dec 2026: the alarm's
+    // clock moved back 328 ms between the two readings below). What must not move is a stale page's own
+    // clocks, so compare from when nothing is in flight on any page (new requests fail at once) and each
+    // is stale again.
+    for (const { p } of open) {
+      await p.locator('[data-testid="refresh-indicator"][data-fetching="false"]').waitFor({ timeout: 15_000 });
+      await p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 });
+    }
 
     // Frozen: the clocks stopped with the data, so the alarm's state and every ticking figure no longer move.
     const frozen = await Promise.all(
