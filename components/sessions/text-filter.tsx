@@ -1,7 +1,7 @@
 'use client';
 // A list filter typed as text (the session list's token prefix and versions): the URL, and so the
 // query, changes after a short pause, so typing "v2.3.1" does not fetch "v", "v2", … on the way.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 const PAUSE_MS = 300;
 
@@ -25,16 +25,28 @@ export function TextFilter({
 }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
+  const input = useRef<HTMLInputElement>(null);
   const timer = useRef<number | null>(null);
   const change = (v: string) => {
     setText(v);
     if (timer.current) window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => onChange(v.trim() || null), PAUSE_MS);
   };
+  // Text typed into the server-rendered input before the page hydrated fired no onChange (React
+  // 19 stable does not replay it) and the next render would put the URL's value back over it. It
+  // is still in the DOM when the hydrating commit runs this, so it is taken up like typing. A
+  // slow network, or a navigation Next.js turned into a full page load, makes that window seconds.
+  useLayoutEffect(() => {
+    const typed = input.current?.value;
+    if (typed !== undefined && typed !== value) change(typed);
+    // Once, at mount: later differences are React's own renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
+        ref={input}
         id={id}
         className="input mono"
         style={{ width }}

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents, postSigned } from '../support/post-events';
+import { signedIn } from '../support/signed-in';
 
 let app: AppServer;
 let browser: Browser;
@@ -206,6 +207,35 @@ describe('dashboard', () => {
     const state = page.locator('[data-testid="state-select"]');
     assert.equal(await state.inputValue(), 'upgrade_pending,terminated');
     assert.equal(await state.locator('option:checked').innerText(), 'upgrade pending or terminated');
+  });
+
+  test('a token typed into the list before the page has hydrated still filters it', async () => {
+    // A slow network, or a navigation Next.js turns into a full page load (it does when an RSC
+    // answer fails), shows the server-rendered input seconds before React listens to it. Clean-clone
+    // CI lost such a token once: the URL never changed and hydration put the empty value back.
+    const slow = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const p = await signedIn(slow, app.url);
+      // Routing turns the page's HTTP cache off, so the held scripts are not served from it.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await p.route('**/_next/static/**/*.js', async (route) => {
+        await released;
+        await route.continue();
+      });
+      // Not p.goto: the fixtures' goto waits for hydration, which is what this holds back.
+      await p.evaluate((u) => (window.location.href = u), `${app.url}/sessions?from=now-1h&to=now&flag=naive_resume`);
+      await p.waitForURL(/\/sessions\?/, { waitUntil: 'commit' });
+      await p.fill('[data-testid="token-filter"]', 'tok-naive-dead');
+      assert.equal(await p.locator('html[data-hydrated]').count(), 0, 'typed before hydration');
+      release();
+      await p.waitForURL(/token=tok-naive-dead/);
+      await p.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
+      assert.equal(await p.locator('[data-testid="session-row"]').getAttribute('data-token'), TOKENS.deadlock);
+      assert.equal(await p.inputValue('[data-testid="token-filter"]'), 'tok-naive-dead');
+    } finally {
+      await slow.close();
+    }
   });
 
   test('changing the time range changes the URL, and the URL reproduces the view', async () => {
