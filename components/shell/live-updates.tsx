@@ -8,7 +8,7 @@ import { ZChange } from '@/lib/live/change';
 import { dataAgeTone } from '@/lib/ui/data-age';
 import { fmtTime, type TimeZoneMode } from '@/lib/ui/format';
 import { isAffected } from '@/lib/ui/live-invalidation';
-import { isServiceFailure, isUnreachable, staleness } from '@/lib/ui/connection';
+import { afterAnswer, isServiceFailure, isUnreachable, staleness } from '@/lib/ui/connection';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { getLiveStatus, setLiveStatus, useLiveStatus, useStreamState } from '@/lib/ui/live-status';
 import { FALLBACK_REFRESH_MS } from '@/lib/ui/queries';
@@ -26,27 +26,34 @@ const LIVE_REFETCH_INTERVAL_MS = 2000;
 export function useLiveUpdates(refresh: RefreshMode): void {
   const client = useQueryClient();
 
-  // Every successful fetch proves its data current; a failure of Doorwatch itself (the network, a
-  // 5xx) is remembered for the indicator and the stale notice. A 4xx is the view's own answer (a bad
-  // filter, a missing session) and says nothing about whether the rest of the page is current.
-  useEffect(
-    () =>
-      client.getQueryCache().subscribe((e) => {
-        if (e.type !== 'updated') return;
-        if (e.action.type === 'success')
-          setLiveStatus({ freshAt: Date.now(), lastFetchFailed: false, lastError: null, unreachableSince: null });
-        else if (e.action.type === 'error') {
-          const err = e.action.error;
-          if (!isServiceFailure(err)) return;
-          setLiveStatus({
-            lastFetchFailed: true,
-            lastError: { message: err instanceof Error ? err.message : String(err), code: err instanceof UiApiError ? err.code : null },
-            ...(isUnreachable(err) ? { unreachableSince: getLiveStatus().unreachableSince ?? Date.now() } : {}),
-          });
-        }
-      }),
-    [client],
-  );
+  // A successful fetch proves its data current as lib/ui/connection.ts afterAnswer says (which needs
+  // when its request left); a failure of Doorwatch itself (the network, a 5xx) is remembered for the
+  // indicator and the stale notice. A 4xx is the view's own answer (a bad filter, a missing session)
+  // and says nothing about whether the rest of the page is current.
+  useEffect(() => {
+    // Per query, when its fetch started. A refetch that cancels one in flight dispatches no new
+    // "fetch", so the older start stands: an earlier start only ever proves less.
+    const started = new Map<string, number>();
+    return client.getQueryCache().subscribe((e) => {
+      if (e.type === 'removed') started.delete(e.query.queryHash);
+      if (e.type !== 'updated') return;
+      if (e.action.type === 'fetch') started.set(e.query.queryHash, Date.now());
+      else if (e.action.type === 'success') {
+        const now = Date.now();
+        setLiveStatus(afterAnswer(getLiveStatus(), started.get(e.query.queryHash) ?? now, now));
+        started.delete(e.query.queryHash);
+      } else if (e.action.type === 'error') {
+        started.delete(e.query.queryHash);
+        const err = e.action.error;
+        if (!isServiceFailure(err)) return;
+        setLiveStatus({
+          lastFetchFailed: true,
+          lastError: { message: err instanceof Error ? err.message : String(err), code: err instanceof UiApiError ? err.code : null },
+          ...(isUnreachable(err) ? { unreachableSince: getLiveStatus().unreachableSince ?? Date.now() } : {}),
+        });
+      }
+    });
+  }, [client]);
 
   // While the stream is down, ask whether Doorwatch answers at all (GET /api/live) at once and then
   // every PROBE_MS: a dead app shows as lost within a second or two, not at the next refetch.

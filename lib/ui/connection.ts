@@ -33,6 +33,22 @@ export function dataClock(browserNow: number, st: Staleness): number {
 }
 
 /**
+ * What a successful answer proves, given when its request left (`startedAt`) and when it arrived. An
+ * answer to a request sent after Doorwatch was found unreachable shows it is back: the page is current
+ * as of its arrival. One sent before (slow, in flight while the app stopped) is real data, shown, but
+ * proves only that Doorwatch answered somewhere after `startedAt`: the page stays offline (the probe or
+ * a newer request says when it is back), with its "as of" moved up to `startedAt` at most.
+ */
+export function afterAnswer(
+  s: Pick<LiveStatus, 'freshAt' | 'unreachableSince'>,
+  startedAt: number,
+  arrivedAt: number,
+): Partial<LiveStatus> {
+  if (s.unreachableSince !== null && startedAt < s.unreachableSince) return { freshAt: Math.max(s.freshAt ?? startedAt, startedAt) };
+  return { freshAt: Math.max(s.freshAt ?? arrivedAt, arrivedAt), lastFetchFailed: false, lastError: null, unreachableSince: null };
+}
+
+/**
  * A failure of Doorwatch rather than of the request: it did not answer, or answered 5xx (its
  * database is down). Such a failure marks the whole page stale; any other (a 4xx: a bad filter, a
  * missing session) is the view's own answer, shown where the view is.

@@ -3,7 +3,7 @@
 // follow the renegotiation chain, change the time range (URL changes), look up a token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents, postSigned } from '../support/post-events';
@@ -280,6 +280,59 @@ describe('dashboard', () => {
     ]);
     assert.match(refetch.url(), /from=now-1h/);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test('a late answer to a request sent before Doorwatch stopped answering does not make an offline page current', async () => {
+    await page.goto(`${app.url}/?from=now-1h&to=now&refresh=5s`);
+    await page.locator('[data-testid="tile-boundary"]').waitFor();
+    const errorsBefore = consoleErrors.length;
+    // The next stats request is held in flight; every other API request meets a gateway that
+    // cannot reach Doorwatch (502), so the page goes offline while the held request is out.
+    let held: Route | null = null;
+    let failed = 0;
+    let failedAgain: () => void = () => undefined;
+    await page.route('**/api/**', async (route) => {
+      if (!held && route.request().url().includes('/api/v1/stats')) {
+        held = route;
+        return;
+      }
+      await route.fulfill({ status: 502, body: '' });
+      failed++;
+      failedAgain();
+    });
+    const age = page.locator('[data-testid="data-age"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="data-age"]')?.getAttribute('data-stale') === 'true');
+    assert.match(await age.innerText(), /offline/);
+    const late = held as Route | null;
+    assert.ok(late, 'the stats request left before the page went offline');
+    // Record every value the indicator takes from here on: before the fix a flip to current lasted
+    // only until the next failure, so the end state alone would not show it.
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="data-age"]')!;
+      const seen: string[] = [];
+      (window as unknown as { staleSeen: string[] }).staleSeen = seen;
+      new MutationObserver(() => seen.push(el.getAttribute('data-stale') ?? '')).observe(el, { attributes: true });
+    });
+    const answered = page.waitForResponse((r) => r.request() === late.request());
+    await late.continue();
+    assert.equal((await answered).status(), 200, 'the late answer is a real one');
+    // The page takes the answer in milliseconds; two more failures (a refetch tick, seconds apart) follow it.
+    const after = failed;
+    await new Promise<void>((resolve) => {
+      failedAgain = () => failed >= after + 2 && resolve();
+    });
+    const seen = await page.evaluate(() => (window as unknown as { staleSeen: string[] }).staleSeen);
+    assert.deepEqual(
+      seen.filter((v) => v !== 'true'),
+      [],
+      'the page never said it was current',
+    );
+    assert.equal(await age.getAttribute('data-stale'), 'true');
+    assert.match(await age.innerText(), /offline/);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    // The browser logs each 502 this test staged; only those are expected.
+    const staged = consoleErrors.splice(errorsBefore);
+    consoleErrors.push(...staged.filter((e) => !/status of 502 \(Bad Gateway\)/.test(e)));
   });
 
   test('dead letters: what a sender got wrong is listed, filtered by code, and its payload opens', async () => {
