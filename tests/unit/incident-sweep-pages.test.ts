@@ -1,7 +1,8 @@
 // The leader's incident sweep must cost what was written since its last pass, not the history
 // (the seeded soak: a 2-million-session backlog blocked the event loop ~10 s every pass).
 // - Each page's range starts at its own position: with the cursor as its only index bound (the
-//   keyset's OR is none), page k re-read the k-1 pages before it.
+//   keyset's OR is none), page k re-read the k-1 pages before it; with "updatedAt" as its only bound,
+//   a page inside a tie re-read the tie.
 // - A pass that reads to the end moves the cursor to the pass's start, even when the newest
 //   flagged session is older: held there, every pass of a healthy fleet re-read everything since.
 // - Pages re-read within the overlap behind the cursor do not spend the pass's page budget: when the
@@ -16,7 +17,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordingSql } from '../support/recording-sql';
 import { sweepIncidents, sweepOrigin } from '@/lib/incidents/sweep-incidents';
-import { flaggedSessionsSince, readCursor, writeCursor } from '@/lib/store/flagged-sessions';
+import { flaggedSessionsSince, readCursor, writeCursor, type FlaggedSession } from '@/lib/store/flagged-sessions';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { addServer } from '@/lib/store/servers/server-registry';
 import { linkedTokens } from '@/lib/store/incident-sessions';
@@ -31,10 +32,13 @@ test('a page after the first is bounded below by its own position, not the curso
   await flaggedSessionsSince(sql, since, { updatedAt: 50_000, server: 's', token: 't' }, 500);
   await flaggedSessionsSince(sql, since, null, 500);
   await flaggedSessionsSince(sql, 90_000, { updatedAt: 50_000, server: 's', token: 't' }, 500);
-  assert.match(sent[0].text, /"updatedAt" >= \?/);
+  // Past the cursor, the page's whole position is the bound (a row value: an index range on every
+  // column, so a page inside a tie of "updatedAt" does not re-read the tie); before it, the cursor.
+  assert.match(sent[0].text, /\("updatedAt", "server", "token"\) > \(\?, \?, \?\)/);
+  assert.doesNotMatch(sent[0].text, /"updatedAt" >= \?/);
   assert.deepEqual(
-    sent.map((s) => s.params[0]),
-    [50_000, since, 90_000],
+    sent.map((s) => s.params.slice(0, -1)),
+    [[50_000, 's', 't'], [since], [90_000]],
   );
 });
 
@@ -79,6 +83,30 @@ test('pages re-read behind the cursor do not spend the budget: a storm in the ov
   assert.ok(incident, 'an incident for the storm');
   assert.deepEqual([...(await linkedTokens(database().sql, incident.id, [...behind, ...ahead]))].sort(), [...behind, ...ahead].sort());
   assert.ok((await readCursor(database().sql, 'sessions'))! >= cursor + 5_000);
+});
+
+test('flagged sessions sharing one updatedAt (a bulk load) are paged through once each, in key order, across servers', async () => {
+  await addServer(database(), 'tie-a');
+  await addServer(database(), 'tie-b');
+  // One stamp for all of them, as a restore or a bulk load leaves it; days back, before any other test's rows.
+  const tieAt = Date.now() - 5 * 86_400_000;
+  const tokens = { 'tie-a': ['t-3', 't-1', 't-4', 't-2'], 'tie-b': ['t-2', 't-5', 't-1'] };
+  for (const [server, list] of Object.entries(tokens))
+    await ingestEvents(
+      database(),
+      server,
+      list.flatMap((token) => naiveSession(token, tieAt - 60_000)),
+      { now: tieAt },
+    );
+  const seen: string[] = [];
+  let after: FlaggedSession | null = null;
+  for (let pages = 0; pages < 10; pages++) {
+    const page: FlaggedSession[] = (await flaggedSessionsSince(database().sql, tieAt, after, 3)).filter((s) => s.updatedAt === tieAt);
+    if (page.length === 0) break;
+    seen.push(...page.map((s) => `${s.server}/${s.token}`));
+    after = page[page.length - 1];
+  }
+  assert.deepEqual(seen, ['tie-a/t-1', 'tie-a/t-2', 'tie-a/t-3', 'tie-a/t-4', 'tie-b/t-1', 'tie-b/t-2', 'tie-b/t-5']);
 });
 
 test('where a pass starts: the stored cursor, or the last day when there is none or it is ahead of now', () => {
