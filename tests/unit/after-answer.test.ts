@@ -42,7 +42,11 @@ test('property: answers in any order never clear an outage with a request sent b
         assert.ok((s.freshAt ?? 0) >= (before.freshAt ?? 0), 'as of never goes back');
         if (before.unreachableSince !== null && a.startedAt < before.unreachableSince)
           assert.equal(s.unreachableSince, before.unreachableSince, 'a request from before the outage does not end it');
-        if (s.unreachableSince === null) assert.ok(answers.some((x) => x.startedAt >= outageAt), 'only a later request ends it');
+        if (s.unreachableSince === null)
+          assert.ok(
+            answers.some((x) => x.startedAt >= outageAt),
+            'only a later request ends it',
+          );
       }
     }),
   );
