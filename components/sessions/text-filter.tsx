@@ -1,7 +1,8 @@
 'use client';
 // A list filter typed as text (the session list's token prefix and versions): the URL, and so the
 // query, changes after a short pause, so typing "v2.3.1" does not fetch "v", "v2", … on the way.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTypedBeforeHydration } from '@/lib/ui/use-typed-before-hydration';
 
 const PAUSE_MS = 300;
 
@@ -32,16 +33,7 @@ export function TextFilter({
     if (timer.current) window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => onChange(v.trim() || null), PAUSE_MS);
   };
-  // Text typed into the server-rendered input before the page hydrated fired no onChange (React
-  // 19 stable does not replay it) and the next render would put the URL's value back over it. It
-  // is still in the DOM when the hydrating commit runs this, so it is taken up like typing. A
-  // slow network, or a navigation Next.js turned into a full page load, makes that window seconds.
-  useLayoutEffect(() => {
-    const typed = input.current?.value;
-    if (typed !== undefined && typed !== value) change(typed);
-    // Once, at mount: later differences are React's own renders.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  useTypedBeforeHydration(input, value, change);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

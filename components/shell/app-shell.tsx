@@ -1,12 +1,13 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { tzLabel } from '@/lib/ui/format';
 import { useMe } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
 import { useStaleness } from '@/lib/ui/use-staleness';
+import { useTypedBeforeHydration } from '@/lib/ui/use-typed-before-hydration';
 import { AlertBanner } from './alert-banner';
 import { ConnectionNotice } from './connection-notice';
 import { DatabaseBanner } from './database-banner';
@@ -34,10 +35,16 @@ function TokenLookup() {
   const router = useRouter();
   const { link } = useUrlState();
   const [value, setValue] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(input, value, setValue);
+  // Before the page has hydrated, Enter submits the form as HTML: GET /tokens?token=… redirects to the
+  // token's page (app/(dashboard)/tokens/page.tsx) instead of reloading this one without the token.
   return (
     <form
       className="lookup"
       role="search"
+      action="/tokens"
+      method="get"
       onSubmit={(e) => {
         e.preventDefault();
         const t = value.trim();
@@ -48,7 +55,9 @@ function TokenLookup() {
         Look up a session token (any time)
       </label>
       <input
+        ref={input}
         id="token-lookup"
+        name="token"
         className="input lookup-input"
         placeholder="Find token…  /"
         value={value}

@@ -238,6 +238,42 @@ describe('dashboard', () => {
     }
   });
 
+  test('the top bar finds a token typed before the page has hydrated, with Enter pressed then or after', async () => {
+    const slow = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const p = await signedIn(slow, app.url);
+      let release: () => void = () => undefined;
+      let released = Promise.resolve();
+      await p.route('**/_next/static/**/*.js', async (route) => {
+        await released;
+        await route.continue();
+      });
+      const overviewUnhydrated = async () => {
+        released = new Promise<void>((r) => (release = r));
+        await p.evaluate((u) => (window.location.href = u), `${app.url}/?from=now-1h&to=now`);
+        await p.waitForURL((u) => u.pathname === '/', { waitUntil: 'commit' });
+        await p.locator('[data-testid="token-lookup"]').waitFor();
+      };
+      // Enter before hydration: the form goes as HTML, and /tokens?token=… leads on to the token's page.
+      await overviewUnhydrated();
+      await p.fill('[data-testid="token-lookup"]', TOKENS.deadlock);
+      assert.equal(await p.locator('html[data-hydrated]').count(), 0, 'typed before hydration');
+      await p.press('[data-testid="token-lookup"]', 'Enter');
+      await p.waitForURL(new RegExp(`/tokens/${TOKENS.deadlock}$`), { waitUntil: 'commit' });
+      release();
+      await p.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.deadlock}`));
+      // Typed before hydration, Enter after it: the text is what the search looks up.
+      await overviewUnhydrated();
+      await p.fill('[data-testid="token-lookup"]', TOKENS.dual);
+      release();
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.press('[data-testid="token-lookup"]', 'Enter');
+      await p.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.dual}`));
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('changing the time range changes the URL, and the URL reproduces the view', async () => {
     await page.goto(`${app.url}/`);
     await page.locator('[data-testid="tile-boundary"]').waitFor();
