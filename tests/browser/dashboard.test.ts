@@ -209,23 +209,40 @@ describe('dashboard', () => {
     assert.equal(await state.locator('option:checked').innerText(), 'upgrade pending or terminated');
   });
 
+  /**
+   * A signed-in page in a fresh context whose scripts wait for `release()`: the server-rendered page is on
+   * screen and React not yet listening. Routing turns the page's HTTP cache off, so the held scripts are
+   * not served from it.
+   */
+  async function pageWithHeldScripts() {
+    const held = await browser.newContext({ timezoneId: 'UTC' });
+    const p = await signedIn(held, app.url);
+    let release: () => void = () => undefined;
+    let released = Promise.resolve();
+    await p.route('**/_next/static/**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    return {
+      p,
+      close: () => held.close(),
+      release: () => release(),
+      /** Loads `path` as a full page with its scripts held (not p.goto: the fixtures' goto waits for hydration). */
+      open: async (path: string, loaded: RegExp | ((u: URL) => boolean)) => {
+        released = new Promise<void>((r) => (release = r));
+        await p.evaluate((u) => (window.location.href = u), `${app.url}${path}`);
+        await p.waitForURL(loaded, { waitUntil: 'commit' });
+      },
+    };
+  }
+
   test('a token typed into the list before the page has hydrated still filters it', async () => {
     // A slow network, or a navigation Next.js turns into a full page load (it does when an RSC
     // answer fails), shows the server-rendered input seconds before React listens to it. Clean-clone
     // CI lost such a token once: the URL never changed and hydration put the empty value back.
-    const slow = await browser.newContext({ timezoneId: 'UTC' });
+    const { p, open, release, close } = await pageWithHeldScripts();
     try {
-      const p = await signedIn(slow, app.url);
-      // Routing turns the page's HTTP cache off, so the held scripts are not served from it.
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      await p.route('**/_next/static/**/*.js', async (route) => {
-        await released;
-        await route.continue();
-      });
-      // Not p.goto: the fixtures' goto waits for hydration, which is what this holds back.
-      await p.evaluate((u) => (window.location.href = u), `${app.url}/sessions?from=now-1h&to=now&flag=naive_resume`);
-      await p.waitForURL(/\/sessions\?/, { waitUntil: 'commit' });
+      await open('/sessions?from=now-1h&to=now&flag=naive_resume', /\/sessions\?/);
       await p.fill('[data-testid="token-filter"]', 'tok-naive-dead');
       assert.equal(await p.locator('html[data-hydrated]').count(), 0, 'typed before hydration');
       release();
@@ -234,26 +251,17 @@ describe('dashboard', () => {
       assert.equal(await p.locator('[data-testid="session-row"]').getAttribute('data-token'), TOKENS.deadlock);
       assert.equal(await p.inputValue('[data-testid="token-filter"]'), 'tok-naive-dead');
     } finally {
-      await slow.close();
+      await close();
     }
   });
 
   test('the top bar finds a token typed before the page has hydrated, with Enter pressed then or after', async () => {
-    const slow = await browser.newContext({ timezoneId: 'UTC' });
+    const { p, open, release, close } = await pageWithHeldScripts();
+    const overviewUnhydrated = async () => {
+      await open('/?from=now-1h&to=now', (u) => u.pathname === '/');
+      await p.locator('[data-testid="token-lookup"]').waitFor();
+    };
     try {
-      const p = await signedIn(slow, app.url);
-      let release: () => void = () => undefined;
-      let released = Promise.resolve();
-      await p.route('**/_next/static/**/*.js', async (route) => {
-        await released;
-        await route.continue();
-      });
-      const overviewUnhydrated = async () => {
-        released = new Promise<void>((r) => (release = r));
-        await p.evaluate((u) => (window.location.href = u), `${app.url}/?from=now-1h&to=now`);
-        await p.waitForURL((u) => u.pathname === '/', { waitUntil: 'commit' });
-        await p.locator('[data-testid="token-lookup"]').waitFor();
-      };
       // Enter before hydration: the form goes as HTML, and /tokens?token=… leads on to the token's page.
       await overviewUnhydrated();
       await p.fill('[data-testid="token-lookup"]', TOKENS.deadlock);
@@ -270,7 +278,7 @@ describe('dashboard', () => {
       await p.press('[data-testid="token-lookup"]', 'Enter');
       await p.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.dual}`));
     } finally {
-      await slow.close();
+      await close();
     }
   });
 

@@ -262,9 +262,9 @@ async function staleRound(width: number): Promise<void> {
     console.log(`# ${open.length} pages at ${width} px: the app exited ${exitMs} ms after SIGTERM, every page stale ${noticedMs} ms later`);
     // An answer the app sent before it exited can still be on its way into a busy page and land after the
     // page said stale: real figures, newer than those on screen (clean-clone CI of 5 Dec 2026: the alarm's
-    // clock moved back 328 ms between the two readings below). What must not move is a stale page's own
-    // clocks, so compare from when nothing is in flight on any page (new requests fail at once) and each
-    // is stale again.
+    // clock moved back 328 ms between the two readings below; such an answer no longer makes the page
+    // current, lib/ui/connection.ts afterAnswer). What must not move is a stale page's own clocks, so
+    // compare from when nothing is in flight on any page (new requests fail at once) and each is stale.
     for (const { p } of open) {
       await p.locator('[data-testid="refresh-indicator"][data-fetching="false"]').waitFor({ timeout: 15_000 });
       await p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 });
