@@ -4,24 +4,34 @@ import { useRef, useState } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { writes } from '@/lib/ui/writes';
 import { safeNext } from '@/lib/http/safe-next';
-import { SIGN_IN_ERRORS, isSignInErrorCode } from '@/lib/contract/api/sign-in-errors';
+import { SIGN_IN_ERRORS, isSignInErrorCode, isTokenSignInError } from '@/lib/contract/api/sign-in-errors';
+import { loginFormRoute } from '@/lib/contract/api/routes/access';
+import { useTypedBeforeHydration } from '@/lib/ui/use-typed-before-hydration';
 
-/** `sso`: the provider's button when single sign-on is configured (lib/auth/oidc-options.ts). */
+/**
+ * `sso`: the provider's button when single sign-on is configured (lib/auth/oidc-options.ts).
+ *
+ * The form works before the page's scripts run: it is then posted as HTML to /api/auth/login/form
+ * (lib/auth/form-login.ts), the token in the body, never the URL; a refusal comes back as `?error=`.
+ * Once hydrated, the script signs in with JSON and shows refusals in place.
+ */
 export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
   const sp = useSearchParams();
   const next = safeNext(sp.get('next'));
-  // A refused single sign-on comes back with its code; the message is ours, never the URL's words.
-  const ssoCode = sp.get('error');
-  const ssoError = isSignInErrorCode(ssoCode) ? SIGN_IN_ERRORS[ssoCode] : null;
+  // A refused sign-in comes back with its code; the message is ours, never the URL's words.
+  const code = sp.get('error');
+  const refused = isSignInErrorCode(code) ? code : null;
+  const ssoError = refused && !isTokenSignInError(refused) ? SIGN_IN_ERRORS[refused] : null;
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(refused && isTokenSignInError(refused) ? SIGN_IN_ERRORS[refused] : null);
   const [busy, setBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(inputRef, token, setToken);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!token.trim()) {
-      setError('Paste your operator token.');
+      setError(SIGN_IN_ERRORS.token_missing);
       inputRef.current?.focus();
       return;
     }
@@ -32,16 +42,16 @@ export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
       window.location.assign(next);
     } catch (err) {
       setBusy(false);
-      if (err instanceof UiApiError && (err.status === 401 || err.status === 403))
-        setError('That token was not accepted (unknown or revoked).');
-      else if (err instanceof UiApiError && err.status === 429) setError('Too many attempts; wait a moment and try again.');
+      if (err instanceof UiApiError && (err.status === 401 || err.status === 403)) setError(SIGN_IN_ERRORS.token_refused);
+      else if (err instanceof UiApiError && err.status === 429) setError(SIGN_IN_ERRORS.token_throttled);
       else setError(err instanceof Error ? err.message : String(err));
       inputRef.current?.select();
     }
   };
 
   return (
-    <form className="panel login-card" onSubmit={(e) => void submit(e)} data-testid="login-form">
+    <form className="panel login-card" method="post" action={loginFormRoute.path} onSubmit={(e) => void submit(e)} data-testid="login-form">
+      <input type="hidden" name="next" value={next} />
       <div className="brand" style={{ fontSize: 16 }}>
         <span className="brand-mark" aria-hidden="true">
           ▮▯
@@ -55,7 +65,7 @@ export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
           : 'Sign in with an operator token.'}
       </p>
       {ssoError ? (
-        <div className="form-error" role="alert" data-testid="login-sso-error" data-code={ssoCode}>
+        <div className="form-error" role="alert" data-testid="login-sso-error" data-code={refused}>
           {ssoError}
         </div>
       ) : null}

@@ -3,7 +3,7 @@
 // ID token checks, userinfo, and RP-initiated logout. Failures become SignInRefusal codes.
 import * as oidc from 'openid-client';
 import type { OidcOptions } from './oidc-options';
-import { SignInRefusal } from './oidc-refusal';
+import { SignInRefusal } from './sign-in-refusal';
 import type { Claims } from './oidc-claims';
 import { claimAt } from './oidc-claims';
 

@@ -10,7 +10,7 @@ import { putSsoOperator } from '@/lib/store/sso-operators';
 import { displayName, roleFor, ssoOperatorId } from './oidc-claims';
 import { callbackUrl, oidcOptions, type OidcOptions } from './oidc-options';
 import { authorizationRequest, exchangeCode } from './oidc-provider';
-import { SignInRefusal, refusalAnswer } from './oidc-refusal';
+import { SignInRefusal, refusalAnswer } from './sign-in-refusal';
 import { STATE_COOKIE, STATE_TTL_MS, clearStateCookieHeader, openState, sealState, stateCookieHeader } from './oidc-state-cookie';
 import { readCookie, sessionCookieHeader, signSession } from './session-cookie';
 import { generateOperatorToken, hashToken, safeEqual } from './tokens';
@@ -44,7 +44,7 @@ export async function startSignIn(request: Request, next: string | undefined, no
 
 function refused(refusal: SignInRefusal, request: Request): Response {
   logger().warn({ code: refusal.code, detail: refusal.detail }, 'single sign-on refused');
-  return refusalAnswer(refusal, [clearStateCookieHeader(request)]);
+  return refusalAnswer(refusal, { extraCookies: [clearStateCookieHeader(request)] });
 }
 
 /** The provider's answer, in the order a person can act on: its own refusal, a lost or foreign sign-in, then the code. */

@@ -1,6 +1,7 @@
 // Small JSON bodies of the auth and operator routes, validated with a zod schema.
 import type { z } from 'zod';
 import { ApiError } from '@/lib/http/api-error';
+import { checkedBody } from '@/lib/http/checked-body';
 import { readLimitedBody } from '@/lib/http/read-limited-body';
 
 const SMALL_BODY = { bytes: 16 * 1024, hint: 'these endpoints take small JSON objects' };
@@ -13,11 +14,5 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   } catch {
     throw new ApiError(400, 'invalid_json', 'the body must be a JSON object');
   }
-  const result = schema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = issue.path.join('.') || 'body';
-    throw new ApiError(400, 'invalid_body', `${path}: ${issue.message}`);
-  }
-  return result.data;
+  return checkedBody(schema, raw);
 }

@@ -19,6 +19,7 @@ import { ApiError, errorBody, errorResponse } from '@/lib/http/api-error';
 import { parseInput, parseQuery } from '@/lib/http/parse-input';
 import { readDbFor, writtenCookie } from './read-after-write';
 import { readJsonBody } from '@/lib/http/read-json-body';
+import { readFormBody } from '@/lib/http/read-form-body';
 import { storeErrorAnswer } from '@/lib/http/store-error-answer';
 import { StoreError } from '@/lib/store/store-error';
 import type { AuditContext } from '@/lib/store/audit-log';
@@ -112,7 +113,8 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
       const server = (params as { server?: unknown } | undefined)?.server;
       if (typeof server === 'string') annotate({ server });
       const query = contract.query ? parseQuery(contract.query, new URL(request.url).searchParams) : undefined;
-      const body = contract.body && !contract.rawBody ? await readJsonBody(request, contract.body) : undefined;
+      const readBody = contract.bodyType === 'application/x-www-form-urlencoded' ? readFormBody : readJsonBody;
+      const body = contract.body && !contract.rawBody ? await readBody(request, contract.body) : undefined;
       // Only with a replica configured does routing cost anything (a cookie check, at most one
       // replica query): otherwise every route reads and writes the primary, as before.
       const replicated = (contract.reads === 'replica' || request.method !== 'GET') && settings().DATABASE_READ_URL !== null;

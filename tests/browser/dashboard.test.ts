@@ -214,9 +214,9 @@ describe('dashboard', () => {
    * screen and React not yet listening. Routing turns the page's HTTP cache off, so the held scripts are
    * not served from it.
    */
-  async function pageWithHeldScripts() {
+  async function pageWithHeldScripts({ signIn = true } = {}) {
     const held = await browser.newContext({ timezoneId: 'UTC' });
-    const p = await signedIn(held, app.url);
+    const p = signIn ? await signedIn(held, app.url) : await held.newPage();
     let release: () => void = () => undefined;
     let released = Promise.resolve();
     await p.route('**/_next/static/**/*.js', async (route) => {
@@ -225,6 +225,7 @@ describe('dashboard', () => {
     });
     return {
       p,
+      held,
       close: () => held.close(),
       release: () => release(),
       /** Loads `path` as a full page with its scripts held (not p.goto: the fixtures' goto waits for hydration). */
@@ -277,6 +278,53 @@ describe('dashboard', () => {
       await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       await p.press('[data-testid="token-lookup"]', 'Enter');
       await p.waitForURL(new RegExp(`/servers/mcp-naive/sessions/${TOKENS.dual}`));
+    } finally {
+      await close();
+    }
+  });
+
+  test('the login form signs in with Enter before the page has hydrated, and the token never enters a URL', async () => {
+    // Before, the form had no method: Enter before hydration was a GET to /login?token=<the token>,
+    // into the browser's history and every access log on the way.
+    const { p, held, open, release, close } = await pageWithHeldScripts({ signIn: false });
+    const urls: string[] = [];
+    held.on('request', (r) => urls.push(r.url()));
+    const loginUnhydrated = async (path: string) => {
+      // Off the signed-in page first: once its cookie is gone, its next refresh would be sent to /login?next=<itself>.
+      await p.goto('about:blank');
+      await held.clearCookies();
+      await open(path, (u) => `${u.pathname}${u.search}` === path);
+      await p.locator('[data-testid="login-token"]').waitFor();
+      assert.equal(await p.locator('html[data-hydrated]').count(), 0, 'before hydration');
+    };
+    try {
+      // A wrong token, Enter before hydration: back to the login page, which says why.
+      await loginUnhydrated('/login?next=%2Falerts');
+      await p.fill('[data-testid="login-token"]', 'dw_wrong_token_typed_early_0000000');
+      await p.press('[data-testid="login-token"]', 'Enter');
+      await p.waitForURL(/\/login\?error=token_refused&next=%2Falerts$/, { waitUntil: 'commit' });
+      await p.locator('#login-error').waitFor();
+      assert.match(await p.locator('#login-error').innerText(), /not accepted/);
+      // The right one, Enter before hydration: signed in, on to `next`.
+      release();
+      await loginUnhydrated('/login?next=%2Falerts');
+      await p.fill('[data-testid="login-token"]', ADMIN_TOKEN);
+      await p.press('[data-testid="login-token"]', 'Enter');
+      await p.waitForURL((u) => u.pathname === '/alerts', { waitUntil: 'commit' });
+      release();
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      assert.ok((await held.cookies()).some((c) => c.name === 'dw_session'));
+      // Typed before hydration, Enter after it: the script signs in with what was typed.
+      await loginUnhydrated('/login?next=%2Fsessions');
+      await p.fill('[data-testid="login-token"]', ADMIN_TOKEN);
+      release();
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.press('[data-testid="login-token"]', 'Enter');
+      await p.waitForURL((u) => u.pathname === '/sessions');
+      assert.deepEqual(
+        urls.filter((u) => u.includes(ADMIN_TOKEN) || u.includes('dw_wrong_token')),
+        [],
+      );
     } finally {
       await close();
     }

@@ -59,13 +59,14 @@ const freshAddress = () => {
   return `10.77.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
 };
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+async function send(method: string, path: string, headers: Record<string, string>, body?: unknown, form = false): Promise<Answer> {
   const h: Record<string, string> = { ...headers };
-  if (body !== undefined) h['content-type'] = 'application/json';
+  if (body !== undefined) h['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+  const encoded = form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
   const res = await fetch(`${app.url}${path}`, {
     method,
     headers: h,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : encoded,
     redirect: 'manual',
   });
   // The change stream never ends: its status and headers are all we need.
@@ -271,7 +272,13 @@ describe('access matrix (generated from API_ROUTES)', () => {
     test(`${route.method} ${route.path} (${route.auth})`, async () => {
       const path = concretePath(route);
       for (const cred of credentials) {
-        const r = await send(route.method, path, cred.headers(), requestBody(route));
+        const r = await send(
+          route.method,
+          path,
+          cred.headers(),
+          requestBody(route),
+          route.bodyType === 'application/x-www-form-urlencoded',
+        );
         const what = `${route.method} ${path} with ${cred.name}`;
         assertAnswer(what, expected(route, cred), r);
         assertSecurityHeaders(what, r);

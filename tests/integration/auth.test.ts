@@ -140,6 +140,62 @@ describe('browser login', () => {
     assert.equal(x.setCookie, '');
   });
 
+  test('the login form posted as HTML: the token in the body, a 303 onward with the cookie, or back with a code', async () => {
+    // What the login page sends when Enter comes before its scripts run (lib/auth/form-login.ts).
+    const post = (fields: Record<string, string>, o: CallOptions = {}) =>
+      call('/api/auth/login/form', {
+        method: 'POST',
+        origin: app.url,
+        redirect: 'manual',
+        ...o,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...o.headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const ok = await post({ token: ADMIN, next: '/sessions?flag=naive_resume' });
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('location'), '/sessions?flag=naive_resume');
+    const cookie = (ok.headers.get('set-cookie') ?? '').split(';')[0];
+    assert.match(cookie, /^dw_session=/);
+    assert.equal((await call('/api/auth/me', { cookie })).body.operator.name, 'bootstrap admin');
+    // Never onward to another site, nor back to the login page.
+    for (const next of ['https://evil.example/', '//evil.example', '/login?next=/x'])
+      assert.equal((await post({ token: ADMIN, next })).headers.get('location'), '/', next);
+
+    const refused = await post({ token: 'dw_wrong_form_token', next: '/alerts' }, { headers: { 'x-forwarded-for': '198.51.100.201' } });
+    assert.equal(refused.status, 303);
+    assert.equal(refused.headers.get('location'), '/login?error=token_refused&next=%2Falerts');
+    assert.equal(refused.headers.get('set-cookie'), null);
+    assert.equal(refused.body.error.code, 'token_refused');
+    const empty = await post({ token: '  ' });
+    assert.equal(empty.headers.get('location'), '/login?error=token_missing');
+    assert.equal(empty.body.error.code, 'token_missing');
+    // The same wrong token again and again is throttled like the JSON login, and says so.
+    const answers = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(await post({ token: 'dw_wrong_again' }, { headers: { 'x-forwarded-for': `198.51.100.${210 + i}` } }));
+    const throttled = answers.find((a) => a.body.error?.code === 'token_throttled');
+    assert.ok(throttled, JSON.stringify(answers.map((a) => a.body)));
+    assert.equal(throttled.status, 303);
+    assert.equal(throttled.headers.get('location'), '/login?error=token_throttled');
+    assert.match(throttled.headers.get('retry-after') ?? '', /^\d+$/);
+
+    // Machine-readable refusals for what no login page sends.
+    const foreign = await post({ token: ADMIN }, { origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.body.error.code, 'csrf_rejected');
+    assert.equal(foreign.headers.get('set-cookie'), null);
+    const json = await call('/api/auth/login/form', { method: 'POST', origin: app.url, body: { token: ADMIN }, redirect: 'manual' });
+    assert.equal(json.status, 415);
+    assert.equal(json.body.error.code, 'unsupported_media_type');
+    const long = await post({ token: 'x'.repeat(600) });
+    assert.equal(long.status, 400);
+    assert.equal(long.body.error.code, 'invalid_body');
+    const big = await post({ token: 'x'.repeat(20_000) });
+    assert.equal(big.status, 413);
+    const get = await call(`/api/auth/login/form?token=${ADMIN}`);
+    assert.equal(get.status, 405);
+  });
+
   test('CSRF: a cookie-authenticated change needs this instance’s Origin', async () => {
     const { cookie } = await login(ADMIN, app.url);
     const body = { name: 'via-browser', role: 'viewer' };

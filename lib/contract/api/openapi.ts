@@ -21,7 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'not found',
   409: 'conflict',
   413: 'payload_too_large',
-  415: 'unsupported_media_type: send application/json',
+  415: 'unsupported_media_type: send the media type of the request body shown (application/json, or a form)',
   429: 'rate_limited: retry after the Retry-After header',
   503: 'database_unavailable or database_full: retry later',
 };
@@ -85,7 +85,9 @@ function operation(c: RouteContract): JsonObject {
     tags: [...c.tags],
     security: SECURITY[c.auth],
     ...(params.length ? { parameters: params } : {}),
-    ...(c.body ? { requestBody: { required: true, content: { 'application/json': { schema: schema(c.body, 'input') } } } } : {}),
+    ...(c.body
+      ? { requestBody: { required: true, content: { [c.bodyType ?? 'application/json']: { schema: schema(c.body, 'input') } } } }
+      : {}),
     responses: responses(c),
   };
 }

@@ -41,6 +41,19 @@ export const ZRevokeOperatorResponse = z.object({ operator: ZOperatorView });
 /** POST /api/auth/login body. */
 export const ZLoginRequest = z.object({ token: z.string().min(1).max(512) });
 
+/**
+ * POST /api/auth/login/form body: the login page's own form, posted as HTML when Enter comes before
+ * its scripts run. An empty token is not a 400: the browser is sent back to say what is missing.
+ */
+export const ZLoginForm = z.object({
+  token: z.string().max(512).default('').meta({ description: 'the operator token' }),
+  next: z
+    .string()
+    .max(2048)
+    .optional()
+    .meta({ description: 'the page to open once signed in (a path on this site; anything else opens /)' }),
+});
+
 /** POST /api/auth/login and GET /api/auth/me answer. */
 export const ZAuthSessionResponse = z.object({
   operator: z.object({ id: z.string(), name: z.string(), role: z.enum(OPERATOR_ROLES) }),

@@ -39,6 +39,8 @@ export interface RouteContract {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body's media type; application/json unless it is an HTML form's (the login page's, posted before its scripts run). */
+  bodyType?: 'application/x-www-form-urlencoded';
   /** The handler reads the body itself (ingest must verify a signature over the raw bytes); `body` only documents it. */
   rawBody?: true;
   headers?: readonly HeaderSpec[];

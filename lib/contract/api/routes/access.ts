@@ -4,6 +4,7 @@ import {
   ZAuthSessionResponse,
   ZCreateOperatorRequest,
   ZCreateOperatorResponse,
+  ZLoginForm,
   ZLoginRequest,
   ZOperatorListResponse,
   ZRevokeOperatorResponse,
@@ -55,6 +56,22 @@ export const loginRoute = routeContract({
   body: ZLoginRequest,
   responses: { 200: { description: 'logged in (Set-Cookie)', schema: ZAuthSessionResponse } },
   errors: [401, 403, 413],
+});
+
+export const loginFormRoute = routeContract({
+  method: 'POST',
+  path: '/api/auth/login/form',
+  operationId: 'loginWithForm',
+  tags: ['auth'],
+  auth: 'public',
+  summary: 'The login page as a plain HTML form (Enter before its scripts ran): the token in the body, never the URL',
+  description:
+    'For browsers; an Origin other than this instance is 403 csrf_rejected. Signed in: 303 to `next` with the session cookie. Refused: 303 to ' +
+    '/login?error=token_missing|token_refused|token_throttled (and `next`), the code and message also in the JSON body.',
+  body: ZLoginForm,
+  bodyType: 'application/x-www-form-urlencoded',
+  responses: { 303: { description: 'signed in (Set-Cookie, Location: next) or refused (Location: /login?error=…)' } },
+  errors: [403, 413, 415],
 });
 
 export const logoutRoute = routeContract({

@@ -12,7 +12,7 @@ import {
   sessionListRoute,
   statsRoute,
 } from './query';
-import { loginRoute, logoutRoute, meRoute, operatorCreateRoute, operatorListRoute, operatorRevokeRoute } from './access';
+import { loginFormRoute, loginRoute, logoutRoute, meRoute, operatorCreateRoute, operatorListRoute, operatorRevokeRoute } from './access';
 import { oidcCallbackRoute, oidcStartRoute } from './sso';
 import {
   deadLetterListRoute,
@@ -77,6 +77,7 @@ export const API_ROUTES: readonly RouteContract[] = [
   annotationDeleteRoute,
   ingestRoute,
   loginRoute,
+  loginFormRoute,
   logoutRoute,
   meRoute,
   oidcStartRoute,
