@@ -36,6 +36,10 @@ export function Providers({
             refetchIntervalInBackground: false,
             retry: (count, err) => !(err instanceof UiApiError && err.status < 500) && count < 2,
           },
+          // A change an operator makes is sent at once and fails visibly when Doorwatch does not answer,
+          // never parked until it does (queries hold still while the live probe finds it unreachable:
+          // components/shell/live-updates.tsx).
+          mutations: { networkMode: 'always' },
         },
       }),
   );

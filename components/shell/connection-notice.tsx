@@ -2,7 +2,7 @@
 // The one place a lost connection or a failing refresh is said in words: a notice fixed to the
 // bottom of the window (out of the page's flow, so nothing moves when it comes or goes), while the
 // figures stay in place, marked stale by the shell (`main[data-stale]`).
-import { useQueryClient } from '@tanstack/react-query';
+import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import { fmtTime } from '@/lib/ui/format';
 import { useLiveStatus } from '@/lib/ui/live-status';
 import { useStaleness } from '@/lib/ui/use-staleness';
@@ -32,7 +32,12 @@ export function ConnectionNotice() {
       <button
         type="button"
         className="btn btn-xs"
-        onClick={() => void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'doorwatch' })}
+        onClick={() => {
+          // Every query asks now, also those holding still while the probe finds Doorwatch gone
+          // (live-updates.tsx); if it is still gone, the probe's next failure holds them again.
+          onlineManager.setOnline(true);
+          void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'doorwatch' });
+        }}
       >
         Retry now
       </button>

@@ -2,7 +2,7 @@
 // The page's end of /api/v1/changes: an EventSource that invalidates only the queries a change
 // affects, and the data-age indicator in the top bar. When the stream breaks, lib/ui/queries.ts
 // falls back to interval refresh (FALLBACK_REFRESH_MS) and the indicator says so.
-import { useQueryClient } from '@tanstack/react-query';
+import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ZChange } from '@/lib/live/change';
 import { dataAgeTone } from '@/lib/ui/data-age';
@@ -69,11 +69,20 @@ export function useLiveUpdates(refresh: RefreshMode): void {
         () => false,
       );
       if (disposed) return;
-      if (!answered) setLiveStatus({ unreachableSince: getLiveStatus().unreachableSince ?? Date.now() });
-      else if (getLiveStatus().unreachableSince !== null) {
+      if (!answered) {
+        setLiveStatus({ unreachableSince: getLiveStatus().unreachableSince ?? Date.now() });
+        // While Doorwatch does not answer, the page's queries hold still (TanStack's offline state:
+        // paused, neither retried nor polled) and this probe asks for all of them. Before, every
+        // query kept polling at the fallback rate with two retries each, so a page was seldom not
+        // fetching during an outage, and every open dashboard kept knocking on a starting instance.
+        onlineManager.setOnline(false);
+      } else {
+        const wasUnreachable = getLiveStatus().unreachableSince !== null;
+        // The outage ends before anything resumes, so the answers that follow prove the page current.
+        if (wasUnreachable) setLiveStatus({ unreachableSince: null });
+        onlineManager.setOnline(true);
         // Back: what is on screen may be old, refetch it (the stream reopens by itself).
-        setLiveStatus({ unreachableSince: null });
-        void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'doorwatch' });
+        if (wasUnreachable) void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'doorwatch' });
       }
       // Probe again even after an answer: an instance that is shutting down still answers on a
       // connection it already had open, and is gone a moment later.
@@ -83,6 +92,8 @@ export function useLiveUpdates(refresh: RefreshMode): void {
     return () => {
       disposed = true;
       if (timer) clearTimeout(timer);
+      // The stream is back (or live updates are off): the queries ask for themselves again.
+      onlineManager.setOnline(true);
     };
   }, [refresh, stream, client]);
 

@@ -4,6 +4,7 @@
 // data on screen, and the data-age indicator counts every successful query as proof of currency.
 // An unreachable database is not reported here: the data-age indicator already turns amber when
 // the page's own fetches fail.
+import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ZHealthResponse } from '@/lib/contract/api/health';
 
@@ -33,7 +34,8 @@ export function useDatabaseWriteRefusal(): WriteRefusalView | null {
         /* unreadable health: keep the last answer */
       });
     void poll();
-    const timer = setInterval(() => void poll(), DATABASE_WRITES_POLL_MS);
+    // Holds still with the page's queries while the live probe finds Doorwatch unreachable.
+    const timer = setInterval(() => void (onlineManager.isOnline() && poll()), DATABASE_WRITES_POLL_MS);
     return () => {
       clearInterval(timer);
       aborter.abort();

@@ -25,13 +25,15 @@ export interface DoorwatchProcessOptions {
   maxLogChars?: number;
   /** The checkout to run (default this one): the upgrade fixtures start an earlier release's built tree. */
   root?: string;
+  /** Listen here instead of on a free port: an instance coming back where open pages expect it. */
+  port?: number;
 }
 
 const ownRoot = join(__dirname, '..', '..');
 
 export async function startDoorwatchProcess(options: DoorwatchProcessOptions): Promise<DoorwatchProcess> {
   const root = options.root ?? ownRoot;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = {
     // As `npm start` sets it (package.json): fewer glibc malloc arenas for the server's threads.
     MALLOC_ARENA_MAX: '2',

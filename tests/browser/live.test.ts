@@ -8,6 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { ADMIN_TOKEN, SERVERS, TOKENS, launch, seed, serversEnv, shot } from './fixtures';
 import { postEvents } from '../support/post-events';
+import { signedIn } from '../support/signed-in';
+import { createTestDatabase } from '../support/test-database';
 
 let app: AppServer;
 let browser: Browser;
@@ -145,5 +147,48 @@ describe('live', () => {
     assert.match(await page.locator('[data-testid="deadlock-banner"] strong').innerText(), /^Was deadlocked for /);
     assert.ok(Math.abs((await timelineTop()) - topBefore) <= 1, `the timeline moved from ${topBefore} to ${await timelineTop()}`);
     await page.screenshot({ path: shot('live-session-1440') });
+  });
+
+  test('a page that lost Doorwatch goes live again by itself when it is back, with what happened meanwhile', async () => {
+    // While the app is gone the page's queries hold still and only its probe asks (tests/browser/stale-rounds.ts
+    // checks that); this is the other half: the probe's first answer lets every query go again.
+    const db = await createTestDatabase();
+    const env = { DOORWATCH_SERVERS: serversEnv() };
+    let gone: AppServer | null = await startAppServer({ databaseUrl: db.url, env });
+    let back: AppServer | null = null;
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
+    try {
+      const p = await signedIn(ctx, gone.url);
+      await p.goto(`${gone.url}/?from=now-1h&to=now`);
+      await p.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+      const before = Number(await tileValue(p, 'tile-sessions'));
+      let navigations = 0;
+      p.on('framenavigated', () => navigations++);
+      const port = gone.port;
+      await gone.stop();
+      gone = null;
+      await p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 });
+      // "Retry now" asks at once, though the queries hold still while the app is gone.
+      const asked = p.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/stats', { timeout: 10_000 });
+      await p.click('[data-testid="connection-notice"] button');
+      await asked;
+      back = await startAppServer({ databaseUrl: db.url, env, port });
+      const token = `tok-back-${Date.now()}`;
+      const res = await postEvents(back.url, SERVERS.good.name, SERVERS.good.secret, [
+        { id: `${token}-o`, token, type: 'session.opened', at: new Date(Date.now() - 5_000).toISOString() },
+      ]);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      await p.locator('[data-testid="data-age"][data-stale="false"][data-stream="open"]').waitFor({ timeout: 30_000 });
+      await p.waitForFunction(([sel, n]) => Number(document.querySelector(sel as string)?.textContent) === n, [
+        '[data-testid="tile-sessions"] .tile-value',
+        before + 1,
+      ] as const);
+      assert.equal(navigations, 0, 'the page was not reloaded');
+    } finally {
+      await ctx.close();
+      await gone?.stop();
+      await back?.stop();
+      await db.drop();
+    }
   });
 });

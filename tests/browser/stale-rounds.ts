@@ -107,16 +107,19 @@ async function staleRound(browser: Browser, width: number): Promise<void> {
         selectors,
       );
     const open: { at: string; scheme: string; kind: StaleKind; p: Page; before: unknown }[] = [];
+    const asked: { at: number; page: string; path: string }[] = [];
     for (const scheme of ['light', 'dark'] as const)
       for (const kind of kinds) {
         const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, timezoneId: 'UTC' });
         contexts.push(ctx);
         await ctx.addCookies(cookies);
         const p = await ctx.newPage();
+        const label = `${kind.name} ${width} ${scheme}`;
+        p.on('request', (r) => asked.push({ at: Date.now(), page: label, path: new URL(r.url()).pathname }));
         await p.goto(`${round.url}${kind.path}`);
         await p.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
         for (const sel of [...kind.ready, '[data-testid="alert-banner"]']) await p.locator(sel).first().waitFor();
-        open.push({ at: `${kind.name} ${width} ${scheme}`, scheme, kind, p, before: null });
+        open.push({ at: label, scheme, kind, p, before: null });
       }
     for (const o of open) o.before = await boxes(o.p, o.kind.fixed);
     const level = (p: Page) => p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-level');
@@ -138,7 +141,9 @@ async function staleRound(browser: Browser, width: number): Promise<void> {
     // page said stale: real figures, newer than those on screen (clean-clone CI of 5 Dec 2026: the alarm's
     // clock moved back 328 ms between the two readings below; such an answer no longer makes the page
     // current, lib/ui/connection.ts afterAnswer). What must not move is a stale page's own clocks, so
-    // compare from when nothing is in flight on any page (new requests fail at once) and each is stale.
+    // compare from when nothing is in flight on any page and each is stale. (Until 6 Dec 2026 an offline
+    // page's queries kept polling every 5 s with two retries each, so "nothing in flight" could fail to
+    // happen for 15 s under load: clean-clone CI of that day, the 390 px round; they now hold still.)
     for (const { p } of open) {
       await p.locator('[data-testid="refresh-indicator"][data-fetching="false"]').waitFor({ timeout: 15_000 });
       await p.locator('[data-testid="data-age"][data-stale="true"]').waitFor({ timeout: 15_000 });
@@ -173,7 +178,17 @@ async function staleRound(browser: Browser, width: number): Promise<void> {
       problems.push(...(await layoutProblems(p, { headsOneLine: false })).filter((x) => x.startsWith('top bar')).map((x) => `${at}: ${x}`));
     }
     // A negative check needs time: let the pages' 1 s clocks tick at least twice more; nothing may change.
-    await open[0].p.waitForTimeout(2500);
+    // Longer than the 5 s every query polled at while the stream was down: an offline page's queries hold
+    // still and only its probe asks whether Doorwatch answers (components/shell/live-updates.tsx).
+    const quietFrom = Date.now();
+    await open[0].p.waitForTimeout(6000);
+    const since = asked.filter((r) => r.at >= quietFrom && r.path.startsWith('/api/'));
+    assert.deepEqual(
+      since.filter((r) => r.path !== '/api/live' && r.path !== '/api/v1/changes').map((r) => `${r.page} ${r.path}`),
+      [],
+      'an offline page asks nothing but its probe',
+    );
+    for (const { at } of open) assert.ok(since.filter((r) => r.page === at && r.path === '/api/live').length >= 2, `${at}: probing`);
     for (const [k, { at, p }] of overviews.entries()) {
       assert.equal(await p.locator('[data-testid="ongoing-deadlocks"]').getAttribute('data-server-now'), frozen[k], at);
       assert.equal(await level(p), levels[k], at);

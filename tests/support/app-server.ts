@@ -10,6 +10,7 @@ export const TEST_ADMIN_TOKEN = 'dw_test_admin_token_0123456789abcdef';
 
 export interface AppServer {
   url: string;
+  port: number;
   /** The process group's leader (the start script); `next start` runs in the same group. */
   pid: number;
   databaseUrl: string;
@@ -31,6 +32,8 @@ export interface AppServerOptions {
    * A given URL (e.g. shared by two instances) is left in place.
    */
   databaseUrl?: string;
+  /** Listen on this port (an instance restarted where its pages expect it); default a free one. */
+  port?: number;
 }
 
 /** Lines of the app's log where Node's last-resort handler caught something: a failure handled nowhere. */
@@ -68,6 +71,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         DOORWATCH_PROBE_ALLOW: 'public,private,loopback',
         ...options.env,
       },
+      port: options.port,
     });
   } catch (err) {
     await cleanup();
@@ -75,6 +79,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   }
   return {
     url: app.url,
+    port: app.port,
     pid: app.pid,
     databaseUrl,
     provider: config.provider,
