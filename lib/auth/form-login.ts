@@ -4,18 +4,14 @@
 // travels in the body, and every answer is a 303 the browser follows: on to `next` signed in, or back to
 // the login page with a code it shows. The script path (POST /api/auth/login, JSON) is unchanged.
 import type { Db } from '@/lib/db/client';
+import type { TLoginForm } from '@/lib/contract/api/operators';
 import { ApiError } from '@/lib/http/api-error';
 import { safeNext } from '@/lib/http/safe-next';
 import { assertSameOrigin } from './csrf';
 import { login } from './login';
 import { SignInRefusal, refusalAnswer } from './sign-in-refusal';
 
-export interface LoginForm {
-  token: string;
-  next?: string;
-}
-
-export async function formLogin(db: Db, request: Request, form: LoginForm, nowMs = Date.now()): Promise<Response> {
+export async function formLogin(db: Db, request: Request, form: TLoginForm, nowMs = Date.now()): Promise<Response> {
   // Checked before anything else, so a foreign page's post is a 403 whatever it holds. Every current
   // browser sends Origin with a form post; without one, the JSON login's rule applies (login.ts).
   if (request.headers.get('origin') !== null) assertSameOrigin(request);

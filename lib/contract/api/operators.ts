@@ -53,6 +53,7 @@ export const ZLoginForm = z.object({
     .optional()
     .meta({ description: 'the page to open once signed in (a path on this site; anything else opens /)' }),
 });
+export type TLoginForm = z.output<typeof ZLoginForm>;
 
 /** POST /api/auth/login and GET /api/auth/me answer. */
 export const ZAuthSessionResponse = z.object({
