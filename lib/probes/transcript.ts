@@ -43,8 +43,11 @@ export class TranscriptRecorder {
     }
   }
 
-  /** `keep` false: an ordinary entry (an SSE message) that a kept one may push out once the transcript is full. */
-  record(dir: TranscriptEntry['dir'], text: string, keep = true): void {
+  /**
+   * `keep` false: an ordinary entry (an SSE message) that a kept one may push out once the transcript is full.
+   * `at`: the `performance.now()` reading the entry is stamped with, when the caller times from the same one.
+   */
+  record(dir: TranscriptEntry['dir'], text: string, keep = true, at = performance.now()): void {
     let clean = this.scrub(text);
     if (clean.length > this.limits.maxEntryChars) clean = `${clean.slice(0, this.limits.maxEntryChars - 1)}…`;
     const fits = () => this.entries.length < this.limits.maxEntries && this.chars + clean.length <= this.limits.maxTotalChars;
@@ -61,13 +64,18 @@ export class TranscriptRecorder {
       return;
     }
     this.chars += clean.length;
-    this.entries.push({ t: this.now(), dir, text: clean });
+    this.entries.push({ t: this.timeOf(at), dir, text: clean });
     this.filler.push(!keep);
   }
 
   /** Milliseconds since the step started: the clock of the entries and of the step's moments. */
   now(): number {
-    return Math.round(performance.now() - this.startedAt);
+    return this.timeOf(performance.now());
+  }
+
+  /** A `performance.now()` reading on the step's clock. */
+  timeOf(at: number): number {
+    return Math.round(at - this.startedAt);
   }
 
   /** `Name: value` lines, secrets replaced. */

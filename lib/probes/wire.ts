@@ -45,7 +45,8 @@ type WireLimit = 'sse_event_bytes' | 'step_bytes' | 'queued_events';
 const MAX_QUEUED = 1_000;
 
 export type StreamRead =
-  { kind: 'event'; event: SseEvent } | { kind: 'end'; detail: string | null; limit?: WireLimit } | { kind: 'timeout' };
+  /** `at`: when the event came off the wire (`performance.now()`), the reading its transcript entry is stamped with. */
+  { kind: 'event'; event: SseEvent; at: number } | { kind: 'end'; detail: string | null; limit?: WireLimit } | { kind: 'timeout' };
 
 /** Feeding the parser in slices bounds what one chunk can add before a limit is checked. */
 const SLICE_BYTES = 4 * 1024;
@@ -82,12 +83,14 @@ export class ProbeStream implements Resettable {
         pending = events.length > 0 ? 0 : pending + slice.length;
         for (const event of events) {
           const preview = event.data.length > DATA_PREVIEW ? `${event.data.slice(0, DATA_PREVIEW)}…` : event.data;
+          const at = performance.now();
           ctx.transcript.record(
             '<',
             `sse ${event.id === null ? '' : `id=${event.id} `}event=${event.event} data=${preview}`,
             PROTOCOL_EVENTS.has(event.event),
+            at,
           );
-          this.push({ kind: 'event', event });
+          this.push({ kind: 'event', event, at });
         }
         if (pending > ctx.limits.maxEventBytes) {
           return this.cut('sse_event_bytes', `an SSE event went past ${ctx.limits.maxEventBytes} bytes without ending`);
@@ -176,14 +179,23 @@ function requestFor(url: URL) {
   return url.protocol === 'https:' ? httpsRequest : httpRequest;
 }
 
-/** GET the endpoint as an SSE stream; a non-200 answer is drained and reported as a status. */
-export function openStream(ctx: WireContext, extra: Record<string, string>, timeoutMs: number): Promise<OpenResult> {
-  const started = performance.now();
+/**
+ * GET the endpoint as an SSE stream; a non-200 answer is drained and reported as a status. `started`: the
+ * `performance.now()` reading the request is stamped with (a caller timing an answer from it passes its own).
+ */
+export function openStream(
+  ctx: WireContext,
+  extra: Record<string, string>,
+  timeoutMs: number,
+  started = performance.now(),
+): Promise<OpenResult> {
   const since = () => Math.round(performance.now() - started);
   const headers = { accept: 'text/event-stream', ...ctx.headers, ...extra };
   ctx.transcript.record(
     '>',
     `GET ${ctx.target.pathname}${ctx.target.search} HTTP/1.1\nhost: ${ctx.target.host}\n${ctx.transcript.headers(headers)}`,
+    true,
+    started,
   );
   return new Promise((resolve) => {
     let settled = false;
