@@ -1,6 +1,6 @@
 'use client';
 import { useSearchParams } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { UiApiError } from '@/lib/ui/fetcher';
 import { writes } from '@/lib/ui/writes';
 import { safeNext } from '@/lib/http/safe-next';
@@ -18,9 +18,19 @@ import { useTypedBeforeHydration } from '@/lib/ui/use-typed-before-hydration';
 export function LoginForm({ sso }: { sso: { providerName: string } | null }) {
   const sp = useSearchParams();
   const next = safeNext(sp.get('next'));
-  // A refused sign-in comes back with its code; the message is ours, never the URL's words.
-  const code = sp.get('error');
-  const refused = isSignInErrorCode(code) ? code : null;
+  // A refused sign-in comes back with its code; the message is ours, never the URL's words. Read once:
+  // the code then leaves the URL (below), and the message stays until the next attempt.
+  const [refused] = useState(() => {
+    const code = sp.get('error');
+    return isSignInErrorCode(code) ? code : null;
+  });
+  useEffect(() => {
+    // A refusal is news once: a reload, a bookmark or Back to this page must not say it again.
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has('error')) return;
+    url.searchParams.delete('error');
+    window.history.replaceState(null, '', `${url.pathname}${url.search}${url.hash}`);
+  }, []);
   const ssoError = refused && !isTokenSignInError(refused) ? SIGN_IN_ERRORS[refused] : null;
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(refused && isTokenSignInError(refused) ? SIGN_IN_ERRORS[refused] : null);

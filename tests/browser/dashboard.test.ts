@@ -283,7 +283,7 @@ describe('dashboard', () => {
     }
   });
 
-  test('the login form signs in with Enter before the page has hydrated, and the token never enters a URL', async () => {
+  test('the login form signs in with Enter before the page has hydrated, the token never enters a URL, and a refusal is said once', async () => {
     // Before, the form had no method: Enter before hydration was a GET to /login?token=<the token>,
     // into the browser's history and every access log on the way.
     const { p, held, open, release, close } = await pageWithHeldScripts({ signIn: false });
@@ -305,8 +305,16 @@ describe('dashboard', () => {
       await p.waitForURL(/\/login\?error=token_refused&next=%2Falerts$/, { waitUntil: 'commit' });
       await p.locator('#login-error').waitFor();
       assert.match(await p.locator('#login-error').innerText(), /not accepted/);
-      // The right one, Enter before hydration: signed in, on to `next`.
+      // Once the scripts run, the code leaves the URL and the words stay; a reload does not say it again.
       release();
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.waitForURL(/\/login\?next=%2Falerts$/);
+      assert.match(await p.locator('#login-error').innerText(), /not accepted/);
+      await p.reload();
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.locator('#login-hint').waitFor();
+      assert.equal(await p.locator('#login-error').count(), 0, 'a reload repeats no refusal');
+      // The right one, Enter before hydration: signed in, on to `next`.
       await loginUnhydrated('/login?next=%2Falerts');
       await p.fill('[data-testid="login-token"]', ADMIN_TOKEN);
       await p.press('[data-testid="login-token"]', 'Enter');
