@@ -19,6 +19,7 @@ export function Loading({ label = 'Loading…', height }: { label?: string; heig
       className="state-box"
       role="status"
       aria-live="polite"
+      data-testid="loading-state"
       style={height ? { height, display: 'grid', placeItems: 'center' } : undefined}
     >
       {label}

@@ -140,8 +140,9 @@ export function sweepEveryPage(theme: 'light' | 'dark'): void {
           for (const p of PAGES) {
             await page.goto(`${app.url}${p.path()}`);
             await page.locator(p.ready).first().waitFor();
-            // Wait out a refetch's dimmed placeholder before shooting and judging colours.
-            await page.waitForFunction(() => document.querySelector('.stale') === null);
+            // Wait out a refetch's dimmed placeholder, and every panel still loading (the ready element is one
+            // panel's: the alerts page was judged with its contact points and history still "Loading…").
+            await page.waitForFunction(() => document.querySelector('.stale, .skeleton, [data-testid="loading-state"]') === null);
             assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
             await page.screenshot({ path: shot(`pages-${p.name}-${width}-${theme}`), fullPage: true });
             problems.push(...(await pageProblems(page, width, { readable: p.readable, topBar: true })).map((x) => `${p.name}: ${x}`));
