@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { DataTable, Panel } from '@/components/panel';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
-import { ErrorState, Loading } from '@/components/states';
+import { Empty, ErrorState, Loading } from '@/components/states';
 import type { TIncident } from '@/lib/contract/api/incidents';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useIncident, useMe } from '@/lib/ui/queries';
@@ -82,60 +82,74 @@ function Actions({ incident }: { incident: TIncident }) {
   const failed = [a.ack, a.resolve, a.note, a.silence].find((m) => m.isError);
   return (
     <Panel id="incident-actions" title="Actions">
-      <div className="row gap">
-        <button
-          type="button"
-          className="btn"
-          disabled={incident.status !== 'open'}
-          onClick={() => a.ack.mutate()}
-          data-testid="incident-ack"
+      <div className="panel-body stack">
+        <div className="row gap">
+          <button
+            type="button"
+            className="btn"
+            disabled={incident.status !== 'open'}
+            onClick={() => a.ack.mutate()}
+            data-testid="incident-ack"
+          >
+            Acknowledge
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={incident.status === 'resolved'}
+            onClick={() => a.resolve.mutate()}
+            data-testid="incident-resolve"
+          >
+            Resolve
+          </button>
+        </div>
+        <form
+          className="form-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (note.trim()) a.note.mutate(note, { onSuccess: () => setNote('') });
+          }}
         >
-          Acknowledge
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={incident.status === 'resolved'}
-          onClick={() => a.resolve.mutate()}
-          data-testid="incident-resolve"
+          <label className="grow">
+            <span className="small muted">Note</span>
+            <input
+              className="input"
+              value={note}
+              maxLength={2000}
+              onChange={(e) => setNote(e.target.value)}
+              data-testid="incident-note-input"
+            />
+          </label>
+          <button type="submit" className="btn" data-testid="incident-note-add">
+            Add note
+          </button>
+        </form>
+        <form
+          className="form-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (reason.trim()) a.silence.mutate({ server: incident.server, reason }, { onSuccess: () => setReason('') });
+          }}
         >
-          Resolve
-        </button>
+          <label className="grow">
+            <span className="small muted">Silence {incident.server}&apos;s notifications for 1 h, because</span>
+            <input
+              className="input"
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+              data-testid="incident-silence-reason"
+            />
+          </label>
+          <button type="submit" className="btn" data-testid="incident-silence">
+            Silence
+          </button>
+          {a.silence.isSuccess && (
+            <span className="small good-text">silenced until {fmtDateTime(a.silence.data.silence.endsAt, 'utc')} UTC</span>
+          )}
+        </form>
+        {failed && <ErrorState error={failed.error} />}
       </div>
-      <form
-        className="row gap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (note.trim()) a.note.mutate(note, { onSuccess: () => setNote('') });
-        }}
-      >
-        <label className="field">
-          <span className="small muted">Note</span>
-          <input value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} data-testid="incident-note-input" />
-        </label>
-        <button type="submit" className="btn btn-xs" data-testid="incident-note-add">
-          Add note
-        </button>
-      </form>
-      <form
-        className="row gap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (reason.trim()) a.silence.mutate({ server: incident.server, reason }, { onSuccess: () => setReason('') });
-        }}
-      >
-        <label className="field">
-          <span className="small muted">Silence {incident.server}&apos;s notifications for 1 h, because</span>
-          <input value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} data-testid="incident-silence-reason" />
-        </label>
-        <button type="submit" className="btn btn-xs" data-testid="incident-silence">
-          Silence
-        </button>
-        {a.silence.isSuccess && (
-          <span className="small good-text">silenced until {fmtDateTime(a.silence.data.silence.endsAt, 'utc')} UTC</span>
-        )}
-      </form>
-      {failed && <ErrorState error={failed.error} />}
     </Panel>
   );
 }
@@ -149,7 +163,7 @@ export function IncidentPage({ id }: { id: string }) {
   const { incident, timeline, sessions } = q.data;
   const admin = me.data?.operator.role === 'admin';
   return (
-    <div data-testid="incident-page" data-status={incident.status}>
+    <div className="stack" data-testid="incident-page" data-status={incident.status}>
       <h1>
         {incident.title}{' '}
         <span className={`chip ${STATUS_TONE[incident.status]}`} data-testid="incident-status">
@@ -170,21 +184,25 @@ export function IncidentPage({ id }: { id: string }) {
         </ol>
       </Panel>
       <Panel id="incident-sessions" title="Sessions" aside={`${fmtInt(sessions.total)} affected`}>
-        <DataTable
-          testId="incident-sessions"
-          head={['Session', 'Seen'].map((h) => (
-            <th key={h}>{h}</th>
-          ))}
-        >
-          {sessions.items.map((s) => (
-            <tr key={s.token}>
-              <td className="mono">
-                <RowLink href={link(s.path)}>{s.token}</RowLink>
-              </td>
-              <td className="ts">{fmtDateTime(s.at, global.tz)}</td>
-            </tr>
-          ))}
-        </DataTable>
+        {sessions.total === 0 ? (
+          <Empty title="No sessions">None of its evidence is a session: alerts and door probes open incidents too.</Empty>
+        ) : (
+          <DataTable
+            testId="incident-sessions"
+            head={['Session', 'Seen'].map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          >
+            {sessions.items.map((s) => (
+              <tr key={s.token}>
+                <td className="mono">
+                  <RowLink href={link(s.path)}>{s.token}</RowLink>
+                </td>
+                <td className="ts">{fmtDateTime(s.at, global.tz)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
       </Panel>
     </div>
   );

@@ -44,9 +44,9 @@ export function IncidentsView() {
   const q = useIncidents({ status, server: global.server || undefined, limit: 100 });
   const totals = q.data?.totals;
   return (
-    <div data-testid="incidents-page">
+    <div className="stack" data-testid="incidents-page">
       <h1>Incidents</h1>
-      <p className="small muted">
+      <p className="small muted" style={{ margin: 0 }}>
         One incident per server and kind: opened by a flagged session, a firing alert or a failed door probe; joined by more of the same;
         reopened as a regression when it comes back after being resolved.
       </p>

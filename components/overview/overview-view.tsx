@@ -100,7 +100,7 @@ export function OverviewView() {
           ) : null}
 
           {admin && (
-            <div className="panel">
+            <div className="panel panel-body">
               <AnnotationForm server={server} />
             </div>
           )}

@@ -1,7 +1,8 @@
 // What the layout tests look for on any page, in general terms rather than per component: text cut
 // by its own box without an ellipsis and a title, a table column out of view with no cue that more
 // exists, a panel head on more than one line, a chart's empty right gutter, inline code made a line of
-// its own, a hyphenated name broken across lines, top bar controls drawn over one another, (on a
+// its own, a hyphenated name broken across lines, panels touching or a control on a panel's edge, top
+// bar controls drawn over one another, (on a
 // phone) the top bar's rows, and (on a desktop) a range label cut before the token lookup gave way.
 import type { Page } from 'playwright-core';
 
@@ -90,6 +91,28 @@ const PAGE_CHECKS = `(({ headsOneLine }) => {
         const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
         if (tops.size > 1) out.push('"' + m[0] + '" broken across lines in the alarm');
       }
+    }
+  }
+
+  // 8. Panels stand apart, and a panel's controls sit inside its padding: two stacked panels with no gap
+  // read as one box, and a button on a panel's border looks cut off (the incident page had both).
+  const panels = [...document.querySelectorAll('.panel')].filter(visible);
+  for (const a of panels)
+    for (const b of panels) {
+      if (a === b || a.contains(b) || b.contains(a)) continue;
+      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      const sideBySide = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) <= 0;
+      if (!sideBySide && rb.top >= ra.top && rb.top - ra.bottom < 4)
+        out.push('panels "' + name(a.querySelector('.panel-head') || a) + '" and "' + name(b.querySelector('.panel-head') || b) + '" touch (' + Math.round(rb.top - ra.bottom) + ' px apart)');
+    }
+  for (const panel of panels) {
+    const box = panel.getBoundingClientRect();
+    for (const el of panel.querySelectorAll('button, input:not([type="hidden"]), select, textarea, a.btn')) {
+      // (a table's "more columns" cue sits on its scroll box's edge by design)
+      if (!visible(el) || el.closest('.table-wrap, .panel-head, [data-testid="table-more"]')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left - box.left < 4 || box.right - r.right < 4)
+        out.push('"' + (name(el) || el.getAttribute('aria-label') || el.tagName.toLowerCase()) + '" on the edge of panel "' + name(panel.querySelector('.panel-head') || panel) + '"');
     }
   }
 

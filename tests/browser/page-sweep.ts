@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { AppServer } from '../support/app-server';
+import { TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
+import { call } from '../support/http';
 import { signedIn } from '../support/signed-in';
 import { SERVERS, TOKENS, shot } from './fixtures';
 import { culpritsPast, rangeLabelProblems, settledLayoutProblems, topBarRows } from './layout-checks';
@@ -29,7 +30,7 @@ const absolute = () => {
 
 interface SweptPage {
   name: string;
-  path: () => string;
+  path: (appUrl: string) => string | Promise<string>;
   ready: string;
   /** Also judged for readability (the absolute-range variants only differ in the top bar's label). */
   readable: boolean;
@@ -60,10 +61,20 @@ const PAGES: SweptPage[] = [
   { name: 'servers', path: () => '/servers', ready: `[data-testid="server-row-${SERVERS.good.name}"]`, readable: true },
   { name: 'alerts', path: () => '/alerts', ready: '[data-testid="firing-alerts"]', readable: true },
   { name: 'incidents', path: () => '/incidents', ready: '[data-testid="incident-row"]', readable: true },
+  // After the list: by then its row has shown that an incident is open.
+  { name: 'incident', path: firstIncidentPath, ready: '[data-testid="incident-timeline"] li', readable: true },
   { name: 'dead-letters', path: () => '/dead-letters?from=now-1h&to=now', ready: '[data-testid="dead-letters-table"]', readable: true },
   { name: 'settings', path: () => '/settings', ready: '[data-testid="operators-table"]', readable: true },
   { name: 'token-lookup', path: () => '/tokens/tok-naive', ready: '[data-testid="token-lookup-page"] table', readable: true },
 ];
+
+/** The newest incident's page (the sweep signs in as an admin: its actions panel is shown). */
+async function firstIncidentPath(appUrl: string): Promise<string> {
+  const r = await call(appUrl, '/api/v1/incidents?limit=1', { token: TEST_ADMIN_TOKEN });
+  const id = (r.body as { incidents?: { id: string }[] }).incidents?.[0]?.id;
+  assert.ok(id, `an incident to show: ${r.status} ${r.text.slice(0, 200)}`);
+  return `/incidents/${encodeURIComponent(id)}`;
+}
 
 /** Layout problems of a page at `width` beyond layout-checks.ts' general ones: the top bar's rows and range label. */
 async function topBarProblems(page: Page, width: number): Promise<string[]> {
@@ -138,7 +149,7 @@ export function sweepEveryPage(theme: 'light' | 'dark'): void {
 
           const page = await signedIn(context, app.url, consoleErrors);
           for (const p of PAGES) {
-            await page.goto(`${app.url}${p.path()}`);
+            await page.goto(`${app.url}${await p.path(app.url)}`);
             await page.locator(p.ready).first().waitFor();
             // Wait out a refetch's dimmed placeholder, and every panel still loading (the ready element is one
             // panel's: the alerts page was judged with its contact points and history still "Loading…").
