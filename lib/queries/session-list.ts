@@ -16,7 +16,8 @@ function cursorAfter(row: SessionRow, sort: TSessionSort): SessionCursor {
 export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionListResponse> {
   const after = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
   const rows = await sessionPage(db.sql, q.filter, q.sort, q.limit + 1, after);
-  // Same executor as the page (the replica when the route reads one), so the total and the rows agree.
+  // Same executor as the page (the replica when the route reads one), and after it: the total counts
+  // every row the page shows, plus any committed since (not one snapshot; the incident list is).
   const { total, totalCapped } = await countSessions(db.sql, q.filter);
   const page = rows.slice(0, q.limit);
   const more = rows.length > q.limit;
