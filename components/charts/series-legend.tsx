@@ -66,5 +66,9 @@ export function msTick(ms: number): string {
   return `${+(ms / 60_000).toFixed(1)}m`;
 }
 
-/** A refusal-histogram bucket's axis label: its lower edge, or `>5s` for the open-ended last one. */
-export const bucketTick = (b: THistogramBucket) => (b.toMs === null ? `>${msTick(b.fromMs)}` : msTick(b.fromMs));
+/**
+ * A refusal-histogram bucket's axis label: its upper edge, what the bucket counts up to (Prometheus's
+ * `le`), or `>5s` for the open-ended last one. The lower edge read as the bar's value: "25" stood under
+ * the bar of 25–50 ms.
+ */
+export const bucketTick = (b: THistogramBucket) => (b.toMs === null ? `>${msTick(b.fromMs)}` : msTick(b.toMs));
