@@ -3,7 +3,6 @@
 // (acknowledge, resolve, a note, a silence for its server), one timeline of everything it holds,
 // and its sessions. Every string from the API is rendered as React text, so hostile ones stay text.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { DataTable, Panel } from '@/components/panel';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
@@ -14,6 +13,7 @@ import { useIncident, useMe } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
+import { OneLineForm } from './one-line-form';
 import { STATUS_TONE } from './incidents-view';
 
 function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
@@ -77,8 +77,6 @@ function useActions(id: string) {
 
 function Actions({ incident }: { incident: TIncident }) {
   const a = useActions(incident.id);
-  const [note, setNote] = useState('');
-  const [reason, setReason] = useState('');
   const failed = [a.ack, a.resolve, a.note, a.silence].find((m) => m.isError);
   return (
     <Panel id="incident-actions" title="Actions">
@@ -103,51 +101,26 @@ function Actions({ incident }: { incident: TIncident }) {
             Resolve
           </button>
         </div>
-        <form
-          className="form-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (note.trim()) a.note.mutate(note, { onSuccess: () => setNote('') });
-          }}
+        <OneLineForm
+          label="Note"
+          maxLength={2000}
+          button="Add note"
+          inputTestId="incident-note-input"
+          buttonTestId="incident-note-add"
+          onSubmit={(text, clear) => a.note.mutate(text, { onSuccess: clear })}
+        />
+        <OneLineForm
+          label={<>Silence {incident.server}&apos;s notifications for 1 h, because</>}
+          maxLength={500}
+          button="Silence"
+          inputTestId="incident-silence-reason"
+          buttonTestId="incident-silence"
+          onSubmit={(reason, clear) => a.silence.mutate({ server: incident.server, reason }, { onSuccess: clear })}
         >
-          <label className="grow">
-            <span className="small muted">Note</span>
-            <input
-              className="input"
-              value={note}
-              maxLength={2000}
-              onChange={(e) => setNote(e.target.value)}
-              data-testid="incident-note-input"
-            />
-          </label>
-          <button type="submit" className="btn" data-testid="incident-note-add">
-            Add note
-          </button>
-        </form>
-        <form
-          className="form-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (reason.trim()) a.silence.mutate({ server: incident.server, reason }, { onSuccess: () => setReason('') });
-          }}
-        >
-          <label className="grow">
-            <span className="small muted">Silence {incident.server}&apos;s notifications for 1 h, because</span>
-            <input
-              className="input"
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-              data-testid="incident-silence-reason"
-            />
-          </label>
-          <button type="submit" className="btn" data-testid="incident-silence">
-            Silence
-          </button>
           {a.silence.isSuccess && (
             <span className="small good-text">silenced until {fmtDateTime(a.silence.data.silence.endsAt, 'utc')} UTC</span>
           )}
-        </form>
+        </OneLineForm>
         {failed && <ErrorState error={failed.error} />}
       </div>
     </Panel>
