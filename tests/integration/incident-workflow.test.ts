@@ -8,7 +8,7 @@
 //    (DOORWATCH_INCIDENT_QUIET_MS, set short) the incident resolves on its own;
 // 5. the bug returns with v2.3.2: the same incident reopens as a regression naming the version.
 // Every wait is on a condition; the longest is the alert's 60 s window clearing after the rollback.
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createReporter, type DoorwatchEvent } from '@doorwatch/reporter';
@@ -104,6 +104,13 @@ const detail = async () => (await api(app, `/api/v1/incidents/${incidentId}`)).b
 const deliveries = async () => (await api(app, '/api/v1/alerts/deliveries?limit=1000')).body.deliveries as any[];
 const firings = () => receiver.requests.filter((r) => r.json?.kind === 'firing');
 
+/** Steps 3–5 follow the incident step 1-2 found: without it they skip rather than fail on an empty id. */
+function followsTheIncident(t: TestContext): boolean {
+  if (incidentId) return true;
+  t.skip('step 1-2 found no incident (its failure says why)');
+  return false;
+}
+
 test('1-2. a naive deploy, announced by CI, opens one incident naming the version; the notification carries its id', async () => {
   await report('v2.3.0', ['good-1', 'good-2'], false);
   // The alert sums per-minute rollups whose minute starts inside its 60 s window, so a naive
@@ -153,7 +160,8 @@ test('1-2. a naive deploy, announced by CI, opens one incident naming the versio
   );
 });
 
-test('3. acknowledged: more naive sessions join it and the alert resolves, but no notification goes out', async () => {
+test('3. acknowledged: more naive sessions join it and the alert resolves, but no notification goes out', async (t) => {
+  if (!followsTheIncident(t)) return;
   const ack = await api(app, `/api/v1/incidents/${incidentId}/acknowledge`, { method: 'POST' });
   assert.equal(ack.status, 200, JSON.stringify(ack.body));
   assert.equal(ack.body.incident.acknowledgedBy, 'bootstrap admin');
@@ -176,7 +184,8 @@ test('3. acknowledged: more naive sessions join it and the alert resolves, but n
   assert.equal(receiver.requests.length, sent, 'nothing sent after the acknowledgement');
 });
 
-test('4. rolled back: after the quiet period the incident resolves on its own', async () => {
+test('4. rolled back: after the quiet period the incident resolves on its own', async (t) => {
+  if (!followsTheIncident(t)) return;
   const resolved = await until('the quiet resolution', detail, (b) => b.incident.status === 'resolved', WINDOW_WAIT_MS);
   assert.equal(resolved.incident.resolvedBy, 'doorwatch (quiet period)');
   assert.equal(resolved.incident.sessionCount, 3, 'the good version added no session');
@@ -185,7 +194,8 @@ test('4. rolled back: after the quiet period the incident resolves on its own', 
   assert.equal((await incidents()).totals.resolved, 1);
 });
 
-test('5. the bug returns: the same incident reopens as a regression naming the version', async () => {
+test('5. the bug returns: the same incident reopens as a regression naming the version', async (t) => {
+  if (!followsTheIncident(t)) return;
   // After the resolution: evidence dated before it (a late delivery) joins the resolved incident instead.
   const resolvedAt = Date.parse((await detail()).incident.resolvedAt);
   await report('v2.3.2', ['naive-4'], true, resolvedAt);
