@@ -22,7 +22,9 @@ export interface IncidentLink {
 
 async function incidentFor(tx: SqlExecutor, t: AlertTransitionRow, server: string, nowMs: number): Promise<IncidentRow | null> {
   const kind = KIND_OF_MEASURE[t.measure];
-  if (t.kind === 'firing') return recordEvidence(tx, [{ server, kind, at: t.at, ref: t.id }], 'alert', nowMs);
+  // Named by its rule in the incident's thread: the transition's id told an operator nothing.
+  if (t.kind === 'firing')
+    return recordEvidence(tx, [{ server, kind, at: t.at, ref: t.id }], 'alert', nowMs, () => JSON.stringify(t.ruleName));
   const open = await readIncidentOf(tx, server, kind);
   return open && open.status !== 'resolved' ? open : null;
 }

@@ -13,22 +13,25 @@ const ATTEMPTS = 8;
 const SYSTEM = 'doorwatch';
 
 const fmt = (ms: number) => new Date(ms).toISOString();
-function activityText(a: FoldActivity, source: string): string {
+function activityText(a: FoldActivity, source: string, nameOf: (ref: string) => string): string {
   const served = a.version === null ? '' : ` served by ${a.version}`;
-  if (a.kind === 'opened') return `opened by ${source} ${a.ref}${served} (seen ${fmt(a.at)})`;
-  return `regression: ${source} ${a.ref}${served} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
+  const what = `${source} ${nameOf(a.ref)}`;
+  if (a.kind === 'opened') return `opened by ${what}${served} (seen ${fmt(a.at)})`;
+  return `regression: ${what}${served} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
 }
 
 /**
  * `group`: evidence of one server and kind (non-empty). `source` names it in the activity thread
  * ("session", "alert", "probe run"); for sessions, each evidence's ref is the session's token.
- * Returns the incident as written (or as it was, when nothing was new).
+ * `nameOf` says a ref as a person reads it there (an alert's transition id as its rule's name);
+ * by default the ref itself. Returns the incident as written (or as it was, when nothing was new).
  */
 export async function recordEvidence(
   tx: SqlExecutor,
   group: readonly Evidence[],
   source: 'session' | 'alert' | 'probe run',
   nowMs: number,
+  nameOf: (ref: string) => string = (ref) => ref,
 ): Promise<IncidentRow> {
   const { server, kind } = group[0]!;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -55,7 +58,7 @@ export async function recordEvidence(
     if (!written) continue; // another writer changed it first: fold again over what it wrote
     await linkIncidentSessions(tx, row.id, sessions);
     for (const a of activity)
-      await insertActivity(tx, { incidentId: row.id, kind: a.kind, at: nowMs, actor: SYSTEM, text: activityText(a, source) });
+      await insertActivity(tx, { incidentId: row.id, kind: a.kind, at: nowMs, actor: SYSTEM, text: activityText(a, source, nameOf) });
     return { ...row, version: current ? row.version + 1 : 0 };
   }
   throw new Error(`the incident of ${server}/${kind} kept changing under ${ATTEMPTS} attempts to record evidence`);
