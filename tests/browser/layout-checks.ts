@@ -2,8 +2,8 @@
 // by its own box without an ellipsis and a title, a table column out of view with no cue that more
 // exists, a panel head on more than one line, a chart's empty right gutter, inline code made a line of
 // its own, a hyphenated name broken across lines, panels touching or a control on a panel's edge, top
-// bar controls drawn over one another, (on a
-// phone) the top bar's rows, and (on a desktop) a range label cut before the token lookup gave way.
+// bar controls drawn over one another, (on a phone) the top bar's rows, and (on a desktop) a range
+// label cut before the token lookup gave way.
 import type { Page } from 'playwright-core';
 
 // The checks run in the page as a string: the test's transpiler would wrap nested named functions

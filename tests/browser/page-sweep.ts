@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { incidentPath } from '@/lib/incidents/incident-kind';
 import { TEST_ADMIN_TOKEN, type AppServer } from '../support/app-server';
 import { call } from '../support/http';
 import { signedIn } from '../support/signed-in';
@@ -73,7 +74,7 @@ async function firstIncidentPath(appUrl: string): Promise<string> {
   const r = await call(appUrl, '/api/v1/incidents?limit=1', { token: TEST_ADMIN_TOKEN });
   const id = (r.body as { incidents?: { id: string }[] }).incidents?.[0]?.id;
   assert.ok(id, `an incident to show: ${r.status} ${r.text.slice(0, 200)}`);
-  return `/incidents/${encodeURIComponent(id)}`;
+  return incidentPath(id);
 }
 
 /** Layout problems of a page at `width` beyond layout-checks.ts' general ones: the top bar's rows and range label. */

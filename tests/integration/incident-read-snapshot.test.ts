@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import type { Db } from '@/lib/db/client';
 import type { Sql, SqlExecutor } from '@/lib/db/sql';
 import { incidentDetail, incidentList } from '@/lib/incidents/incident-read';
-import { insertIncident, readIncident, updateIncident, type IncidentRow } from '@/lib/store/incidents';
-import { linkIncidentSessions } from '@/lib/store/incident-sessions';
+import { recordEvidence } from '@/lib/incidents/record-evidence';
 import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const database = migratedDatabaseForFile();
@@ -52,69 +51,49 @@ function withCommitBetween(db: Db, held: RegExp, meanwhile: () => Promise<void>)
   return { db: { ...db, sql }, fired: () => fired };
 }
 
-const incident = (id: string, server: string, sessionCount: number): Omit<IncidentRow, 'version'> => ({
-  id,
-  server,
-  kind: 'naive_resume',
-  status: 'open',
-  firstSeenAt: NOW - 60_000,
-  lastSeenAt: NOW - 60_000,
-  openedAt: NOW - 60_000,
-  sessionCount,
-  regressions: 0,
-  regressedAt: null,
-  acknowledgedAt: null,
-  acknowledgedBy: null,
-  resolvedAt: null,
-  resolvedBy: null,
-});
+/** What the sweep writes for one flagged session: opens its server's incident, or joins it (link and count in one commit). */
+const sweep = (server: string, token: string, at: number) =>
+  database().sql.transaction((tx) => recordEvidence(tx, [{ server, kind: 'naive_resume', at, ref: token }], 'session', NOW));
 
 test('the list: an incident opened between its statements is in both the rows and the totals, or in neither', async () => {
   const db = database();
-  await db.sql.transaction((tx) => insertIncident(tx, incident('inc-a', 'edge-a', 1)));
+  await sweep('edge-a', 'tok-a', NOW - 60_000);
   // The rows' statement is held until the counts have answered; the sweep opens a second incident meanwhile.
   const gated = withCommitBetween(db, /^SELECT \* FROM "Incident"/, async () => {
-    await db.sql.transaction((tx) => insertIncident(tx, { ...incident('inc-b', 'edge-b', 2), lastSeenAt: NOW }));
+    await sweep('edge-b', 'tok-b', NOW);
   });
   const list = await incidentList(gated.db, { limit: 50, offset: 0 });
   assert.ok(gated.fired(), 'the commit landed between the statements');
   assert.equal(list.totals.all, list.incidents.length, JSON.stringify(list));
   assert.equal(list.total, list.incidents.length);
   assert.deepEqual(
-    list.incidents.map((i) => i.id),
-    ['inc-a'],
+    list.incidents.map((i) => i.server),
+    ['edge-a'],
     'the snapshot is the one before the commit',
   );
   // And the next read sees it, in both.
   const next = await incidentList(db, { limit: 50, offset: 0 });
   assert.deepEqual(
-    next.incidents.map((i) => i.id),
-    ['inc-b', 'inc-a'],
+    next.incidents.map((i) => i.server),
+    ['edge-b', 'edge-a'],
   );
   assert.equal(next.totals.open, 2);
 });
 
 test("an incident's page: a session joining between its statements never outnumbers the incident's session count", async () => {
   const db = database();
-  await db.sql.transaction(async (tx) => {
-    await insertIncident(tx, incident('inc-c', 'edge-c', 1));
-    await linkIncidentSessions(tx, 'inc-c', [{ token: 'tok-1', at: NOW - 60_000 }]);
-  });
+  const { id } = await sweep('edge-c', 'tok-1', NOW - 60_000);
   // The session page is held until the incident's row (and the timeline's reads) have answered;
-  // a second session joins meanwhile, its link and the count in one commit as the sweep writes them.
+  // a second session joins meanwhile.
   const gated = withCommitBetween(db, /FROM "IncidentSession"[\s\S]*LIMIT/, async () => {
-    await db.sql.transaction(async (tx) => {
-      const row = (await readIncident(tx, 'inc-c'))!;
-      await linkIncidentSessions(tx, 'inc-c', [{ token: 'tok-2', at: NOW - 30_000 }]);
-      assert.ok(await updateIncident(tx, { ...row, sessionCount: 2, lastSeenAt: NOW - 30_000 }));
-    });
+    await sweep('edge-c', 'tok-2', NOW - 30_000);
   });
-  const page = await incidentDetail(gated.db, 'inc-c', { sessionsLimit: 50, sessionsOffset: 0 }, NOW);
+  const page = await incidentDetail(gated.db, id, { sessionsLimit: 50, sessionsOffset: 0 }, NOW);
   assert.ok(gated.fired(), 'the commit landed between the statements');
   assert.equal(page.sessions.total, page.sessions.items.length, JSON.stringify(page.sessions));
   assert.equal(page.incident.sessionCount, 1);
 
-  const next = await incidentDetail(db, 'inc-c', { sessionsLimit: 50, sessionsOffset: 0 }, NOW);
+  const next = await incidentDetail(db, id, { sessionsLimit: 50, sessionsOffset: 0 }, NOW);
   assert.equal(next.sessions.total, 2);
   assert.deepEqual(next.sessions.items.map((s) => s.token).sort(), ['tok-1', 'tok-2']);
 });
