@@ -142,7 +142,10 @@ function jobsFor(selected, { built, cluster }, durations) {
         estimate: durations[key] ?? suite.estimate,
         run: async () => {
           const env = { ...process.env, ...suite.env, ...(needsPg ? { DOORWATCH_TEST_PG_URL: (await cluster).url } : {}) };
-          const args = ['--import', 'tsx', '--test', '--test-reporter=spec', file];
+          // The file run as a program, not under `--test`: that runner only spawns the file in a child of its
+          // own and relays its report; the child is the same run (same tests, summary and exit code). One
+          // process and one tsx loader less per file: an empty test file 0.70 -> 0.52 CPU-s.
+          const args = ['--import', 'tsx', '--test-reporter=spec', file];
           const r = await runProcess(process.execPath, args, { cwd: root, env, timeoutMs: FILE_TIMEOUT_MS });
           return { ...r, ...countTests(r) };
         },

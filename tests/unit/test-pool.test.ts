@@ -1,5 +1,5 @@
 // npm test names a test file whose process outlives its tests (a forgotten timer kept one file alive
-// 60 s per run): the measure is checked on real `node --test` runs, one with a lingering timer.
+// 60 s per run): the measure is checked on real runs of test files, one with a lingering timer.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +15,10 @@ function runFile(name: string, body: string): { out: string; ms: number } {
   const file = join(dir, name);
   writeFileSync(file, `const { test } = require('node:test');\n${body}\n`);
   const started = Date.now();
-  // Without the parent runner's NODE_TEST_CONTEXT the child prints its own spec report, as under npm test.
+  // Run as npm test runs a file: as a program with the spec reporter, not under `--test`. Without this
+  // runner's NODE_TEST_CONTEXT it prints its own spec report.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', file], { encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, ['--test-reporter=spec', file], { encoding: 'utf8', env });
   assert.equal(r.status, 0, r.stdout + r.stderr);
   return { out: r.stdout + r.stderr, ms: Date.now() - started };
 }
