@@ -1,5 +1,5 @@
 // The job pool npm test runs on: each job is one child process (a check, or one test file in its
-// own `node --test` process) with its output kept, at most `limit` at a time, started when its
+// own process, run with the spec reporter) with its output kept, at most `limit` at a time, started when its
 // prerequisites (the build, the PostgreSQL cluster) are ready. Longest jobs start first (times of
 // the last run, test-output/test-durations.json), so the long poles do not finish last.
 import { spawn } from 'node:child_process';
