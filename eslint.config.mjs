@@ -68,6 +68,23 @@ export default defineConfig([
     rules: { 'doorwatch/no-sql-outside-store': 'error' },
   },
   {
+    // What the browser loads: the UI and the contracts it shares with the routes. A Node module here is bundled
+    // as Next's polyfill (server-secret.ts's node:crypto put crypto, stream and buffer shims in every page).
+    files: ['components/**/*.{ts,tsx}', 'lib/ui/**/*.{ts,tsx}', 'lib/contract/**/*.ts'],
+    ignores: ['lib/contract/server-secret.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'code the browser loads cannot use Node modules' },
+            { group: ['**/server-secret'], message: 'server-only (node:crypto); the server name is in server-name.ts' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read untyped JSON response bodies; `as any` stays banned in the product code.
     files: ['tests/**/*.{ts,tsx}', 'scripts/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

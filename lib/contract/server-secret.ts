@@ -1,7 +1,6 @@
+// A server's webhook secret: its format, and a new one. Server-side only (node:crypto); the server name the
+// browser also needs is in server-name.ts.
 import { randomBytes } from 'node:crypto';
-
-/** Server names: what appears in the ingest URL and on the dashboard. */
-export const SERVER_NAME = /^[a-z0-9-]{1,64}$/;
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function generateSecret(): string {

@@ -3,7 +3,7 @@
 import type { Db } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/api-error';
 import { readLimitedBytes } from '@/lib/http/read-limited-body';
-import { SERVER_NAME } from '@/lib/contract/server-secret';
+import { SERVER_NAME } from '@/lib/contract/server-name';
 import { activeSecrets } from '@/lib/store/servers/server-registry';
 import { readWebhookHeaders } from './verify-signature';
 import type { Rejection } from './rejection-recorder';

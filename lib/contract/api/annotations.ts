@@ -2,7 +2,7 @@
 // annotations API (epoch-ms time and timeEnd, text, tags), plus the optional server they concern.
 import { z } from 'zod';
 import { MAX_TIMESTAMP_MS } from '@/lib/contract/timestamp';
-import { SERVER_NAME } from '@/lib/contract/server-secret';
+import { SERVER_NAME } from '@/lib/contract/server-name';
 import { ZIsoMs, zInstantParam, zLimitParam } from './common';
 import { zRepeatable } from './route-contract';
 
