@@ -16,7 +16,7 @@ const nextConfig = {
   // first request. Measured 6 Dec 2026 (SQLite, load ~1): a start costs 3.2 -> 2.5 CPU-s and is healthy
   // in 1.65 s instead of 2.2 (the preload competed with it); the first page after a start renders in
   // ~400 ms instead of ~200 and an API route's first answer takes ~25 ms more, once each. The suite
-  // starts the app a few hundred times (docs/reliability.md, "Browser tests' CPU" and after).
+  // starts the app a few hundred times (docs/reliability.md, "Per app start and per test file").
   experimental: { preloadEntriesOnStart: false },
   // npm test runs `tsc --noEmit` over the whole tree (app, lib, scripts, tests) as the type
   // gate; skipping next build's own narrower pass keeps builds fast and checks only once.
