@@ -31,7 +31,10 @@ function alertJob(): PeriodicJob {
     onError: alertLog.runFailed,
     run: async () => {
       const { sql } = getDb();
-      await sweepIncidents(sql, doorwatchNow(), { quietMs: s.DOORWATCH_INCIDENT_QUIET_MS });
+      await sweepIncidents(sql, doorwatchNow(), {
+        quietMs: s.DOORWATCH_INCIDENT_QUIET_MS,
+        deadlockThresholdMs: s.DOORWATCH_DEADLOCK_THRESHOLD_MS,
+      });
       await evaluateAlerts(sql, doorwatchNow(), { origin: linkOrigin().origin, maxPerMinute: s.DOORWATCH_ALERT_MAX_PER_MINUTE });
       await deliverDueNotifications(sql, {
         maxAttempts: s.DOORWATCH_ALERT_MAX_ATTEMPTS,

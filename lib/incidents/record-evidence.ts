@@ -29,13 +29,36 @@ function activityText(a: FoldActivity, source: string, nameOf: (ref: string) => 
 export async function recordEvidence(
   tx: SqlExecutor,
   group: readonly Evidence[],
-  source: 'session' | 'alert' | 'probe run',
+  source: Source,
   nowMs: number,
   nameOf: (ref: string) => string = (ref) => ref,
 ): Promise<IncidentRow> {
+  return (await fold(tx, group, source, nowMs, nameOf, true))!;
+}
+
+/**
+ * Like recordEvidence, but evidence that may only join: it neither opens an incident nor reopens a
+ * resolved one (a deadlocked session joins the incident its alert opened; what counts as an incident
+ * of deadlocks is the operator's rule). Returns null when there was no unresolved incident to join.
+ */
+export function joinEvidence(tx: SqlExecutor, group: readonly Evidence[], source: Source, nowMs: number): Promise<IncidentRow | null> {
+  return fold(tx, group, source, nowMs, (ref) => ref, false);
+}
+
+type Source = 'session' | 'alert' | 'probe run';
+
+async function fold(
+  tx: SqlExecutor,
+  group: readonly Evidence[],
+  source: Source,
+  nowMs: number,
+  nameOf: (ref: string) => string,
+  mayOpen: boolean,
+): Promise<IncidentRow | null> {
   const { server, kind } = group[0]!;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await readIncidentOf(tx, server, kind);
+    if (!mayOpen && (current === null || current.status === 'resolved')) return null;
     let fresh = group;
     if (current && source === 'session') {
       const linked = await linkedTokens(

@@ -1,21 +1,30 @@
 // The leader's incident pass (run with alert evaluation, lib/alerts/alert-schedule.ts):
 // 1. sessions stored since the cursor that carry a naive resume, a dual negotiation or a
 //    burned-token reuse become evidence (one incident per server and kind);
-// 2. incidents quiet for DOORWATCH_INCIDENT_QUIET_MS, with no alert of their kind firing on
+// 2. deadlocked sessions join their server's unresolved deadlock incident (opened by a
+//    deadlocks_ongoing rule): the ongoing ones each pass, the ended ones as they are written;
+// 3. incidents quiet for DOORWATCH_INCIDENT_QUIET_MS, with no alert of their kind firing on
 //    their server, resolve on their own.
 // Why here and not in ingest: the write path stays as it is (no read of incidents per batch, no
 // contention on one incident row between ingest threads), and one writer folds a whole fleet's
 // sessions in a few statements. The price is latency: an incident opens within one alert interval.
 import { databaseNowMs } from '@/lib/db/database-clock';
-import type { Sql } from '@/lib/db/sql';
-import { flaggedSessionsSince, readCursor, writeCursor, type FlaggedSession, type SessionKey } from '@/lib/store/flagged-sessions';
+import type { Sql, SqlExecutor } from '@/lib/db/sql';
+import {
+  flaggedSessionsSince,
+  ongoingDeadlocksNotLinked,
+  readCursor,
+  writeCursor,
+  type FlaggedSession,
+  type SessionKey,
+} from '@/lib/store/flagged-sessions';
 import { listUnresolvedIncidents, resolveIncident } from '@/lib/store/incidents';
 import { insertActivity } from '@/lib/store/incident-activity';
 import { listAlertRules } from '@/lib/store/alert-rules';
 import { readAlertStates } from '@/lib/store/alert-states';
 import { groupByIncident, quietResolution, type Evidence } from './open-or-join';
 import { KIND_OF_MEASURE } from './incident-kind';
-import { recordEvidence } from './record-evidence';
+import { joinEvidence, recordEvidence } from './record-evidence';
 
 const CURSOR = 'sessions';
 /** Flagged sessions a page reads, and the pages past the cursor a pass reads at most. */
@@ -43,8 +52,15 @@ function sessionEvidence(s: FlaggedSession): Evidence[] {
   push('naive_resume', s.naiveResumeAt);
   push('dual_negotiation', s.dualNegotiationAt);
   push('burned_token_reuse', s.burnedTokenReuseAt);
+  // An ended deadlock is one whatever its length (lib/boundary/deadlock-as-of.ts); an unended one
+  // becomes one only with the reader's clock, which sweepOngoingDeadlocks reads.
+  if (s.deadlockEndedAt !== null) push('deadlock', s.deadlockStartedAt);
   return out;
 }
+
+/** Deadlocks open no incident (recordEvidence's rule is the alert's): they join one, or nothing. */
+const record = (group: readonly Evidence[], nowMs: number) => (tx: SqlExecutor) =>
+  group[0]!.kind === 'deadlock' ? joinEvidence(tx, group, 'session', nowMs) : recordEvidence(tx, group, 'session', nowMs);
 
 /**
  * Where a pass starts reading from. "updatedAt" and the cursor are both on the steady clock, which
@@ -80,8 +96,7 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, pagin
     // passes would each re-read every session written since it.
     if (batch.length < paging.page) high = Math.max(high, passStart);
     for (const group of groupByIncident(batch.flatMap(sessionEvidence))) {
-      await sql.transaction((tx) => recordEvidence(tx, group, 'session', nowMs));
-      report.incidentsTouched++;
+      if (await sql.transaction(record(group, nowMs))) report.incidentsTouched++;
     }
     report.sessions += batch.length;
     const last = batch.at(-1);
@@ -97,6 +112,37 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, pagin
   // would put the sessions this clock writes behind it.
   const next = Math.min(high, passStart);
   if (next !== stored) await writeCursor(sql, CURSOR, next);
+}
+
+/**
+ * Links the deadlocks ongoing now (unended, started at least `thresholdMs` ago) to their server's
+ * unresolved deadlock incident, `paging.page` at a time, at most `paging.maxPages` per incident.
+ */
+async function sweepOngoingDeadlocks(sql: Sql, nowMs: number, thresholdMs: number, report: SweepReport, paging: Paging): Promise<void> {
+  const open = (await listUnresolvedIncidents(sql)).filter((i) => i.kind === 'deadlock');
+  for (const incident of open) {
+    for (let pages = 0; pages < paging.maxPages; pages++) {
+      const sessions = await ongoingDeadlocksNotLinked(sql, {
+        server: incident.server,
+        incidentId: incident.id,
+        startedBy: nowMs - thresholdMs,
+        limit: paging.page,
+      });
+      if (sessions.length === 0) break;
+      const group = sessions.map((s) => ({
+        server: incident.server,
+        kind: 'deadlock' as const,
+        at: s.deadlockStartedAt,
+        ref: s.token,
+        version: s.version,
+      }));
+      // Resolved meanwhile (by hand, or quiet on another path): nothing to join, and the read would not shrink.
+      if (!(await sql.transaction((tx) => joinEvidence(tx, group, 'session', nowMs)))) break;
+      report.sessions += sessions.length;
+      report.incidentsTouched++;
+      if (sessions.length < paging.page) break;
+    }
+  }
 }
 
 async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: SweepReport): Promise<void> {
@@ -131,10 +177,11 @@ async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: Sw
 export async function sweepIncidents(
   sql: Sql,
   nowMs: number,
-  o: { quietMs: number; paging?: Paging; capAtDatabaseClock?: boolean },
+  o: { quietMs: number; deadlockThresholdMs: number; paging?: Paging; capAtDatabaseClock?: boolean },
 ): Promise<SweepReport> {
   const report: SweepReport = { sessions: 0, incidentsTouched: 0, autoResolved: 0 };
   await sweepSessions(sql, nowMs, report, o.paging ?? PAGING, o.capAtDatabaseClock ?? true);
+  await sweepOngoingDeadlocks(sql, nowMs, o.deadlockThresholdMs, report, o.paging ?? PAGING);
   await resolveQuiet(sql, nowMs, o.quietMs, report);
   return report;
 }

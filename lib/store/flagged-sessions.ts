@@ -1,6 +1,7 @@
 // What the leader's incident sweep reads (lib/incidents/sweep-incidents.ts): sessions stored since
 // its cursor ("updatedAt", the time ingest wrote the row, so late-delivered sessions are seen too)
 // that carry a naive resume, a dual negotiation or a burned-token reuse; door-probe sessions aside.
+// And the deadlocks still going on a server, which no new write brings back into that read.
 import type { SqlExecutor } from '@/lib/db/sql';
 import { TABLE_SQL } from './tables';
 
@@ -11,6 +12,9 @@ export interface FlaggedSession {
   naiveResumeAt: number | null;
   dualNegotiationAt: number | null;
   burnedTokenReuseAt: number | null;
+  /** The naive resume the client is left waiting on since, and the event that ended the wait. */
+  deadlockStartedAt: number | null;
+  deadlockEndedAt: number | null;
   version: string | null;
 }
 
@@ -36,7 +40,8 @@ export async function flaggedSessionsSince(
   // database). SQLite also needs the row value alone to use it as the range.
   const byPosition = after !== null && after.updatedAt >= sinceMs;
   const rows = await sql.query<FlaggedSession>(
-    `SELECT "server", "token", "updatedAt", "naiveResumeAt", "dualNegotiationAt", "burnedTokenReuseAt", "version" FROM ${S}
+    `SELECT "server", "token", "updatedAt", "naiveResumeAt", "dualNegotiationAt", "burnedTokenReuseAt", "deadlockStartedAt", "deadlockEndedAt", "version"
+       FROM ${S}
       WHERE ${byPosition ? '("updatedAt", "server", "token") > (?, ?, ?)' : '"updatedAt" >= ?'}
         AND "synthetic" = 0 AND ("fNaiveResume" = 1 OR "fDualNegotiation" = 1 OR "fBurnedTokenReuse" = 1)
       ORDER BY "updatedAt", "server", "token" LIMIT ?`,
@@ -48,7 +53,31 @@ export async function flaggedSessionsSince(
     naiveResumeAt: num(r.naiveResumeAt),
     dualNegotiationAt: num(r.dualNegotiationAt),
     burnedTokenReuseAt: num(r.burnedTokenReuseAt),
+    deadlockStartedAt: num(r.deadlockStartedAt),
+    deadlockEndedAt: num(r.deadlockEndedAt),
   }));
+}
+
+/**
+ * Up to `limit` of `server`'s unended deadlocks that started at or before `startedBy` (ongoing by that
+ * clock) and are not yet linked to `incidentId`, oldest first. A deadlocked session gets no events
+ * while it waits, so the cursor's read never sees it become ongoing. Leaving out the linked ones is
+ * what lets a pass move on when more are ongoing than one read takes. Session_deadlock_unended_idx
+ * holds only unended deadlocks (its condition spelled out so that both databases use it).
+ */
+export async function ongoingDeadlocksNotLinked(
+  sql: SqlExecutor,
+  q: { server: string; incidentId: string; startedBy: number; limit: number },
+): Promise<{ token: string; deadlockStartedAt: number; version: string | null }[]> {
+  const rows = await sql.query<{ token: string; deadlockStartedAt: unknown; version: string | null }>(
+    `SELECT s."token", s."deadlockStartedAt", s."version" FROM ${S} s
+      WHERE s."server" = ? AND s."deadlockEndedAt" IS NULL AND s."deadlockStartedAt" IS NOT NULL AND s."deadlockStartedAt" <= ?
+        AND s."synthetic" = 0
+        AND NOT EXISTS (SELECT 1 FROM ${TABLE_SQL.incidentSession} l WHERE l."incidentId" = ? AND l."token" = s."token")
+      ORDER BY s."deadlockStartedAt", s."token" LIMIT ?`,
+    [q.server, q.startedBy, q.incidentId, q.limit],
+  );
+  return rows.map((r) => ({ token: r.token, deadlockStartedAt: Number(r.deadlockStartedAt), version: r.version }));
 }
 
 export async function readCursor(sql: SqlExecutor, name: string): Promise<number | null> {

@@ -6,6 +6,7 @@
 // - resolved by hand (twice: 409), a recurrence reopens it as a regression;
 // - a silence suppresses (and counts) a notification; it expires by hand;
 // - a quiet incident resolves on its own (its evidence is older than the quiet period) and reopens;
+// - a deadlocks_ongoing rule's incident lists the deadlocked sessions and the versions that served them;
 // - two instances acknowledging at once record one acknowledgement;
 // - unknown ids answer 404, bad input 400.
 import { after, before, test } from 'node:test';
@@ -14,10 +15,10 @@ import { randomBytes } from 'node:crypto';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { addContactPoint, api, postNaiveResume, until } from '../support/alert-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { postEvents } from '../support/post-events';
+import { postEvents, postSigned } from '../support/post-events';
 import { generateSecret } from '@/lib/contract/server-secret';
 
-const SECRETS = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret() };
+const SECRETS = { alpha: generateSecret(), beta: generateSecret(), gamma: generateSecret(), delta: generateSecret() };
 const ENV = {
   DOORWATCH_SERVERS: Object.entries(SECRETS)
     .map(([n, s]) => `${n}=${s}`)
@@ -48,15 +49,15 @@ const incidentsOf = async (server: string) => (await api(app, `/api/v1/incidents
 const detail = async (id: string) => (await api(app, `/api/v1/incidents/${id}`)).body;
 const deliveries = async () => (await api(app, '/api/v1/alerts/deliveries?limit=1000')).body.deliveries as any[];
 
-async function createRule(name: string, server: string): Promise<string> {
+async function createRule(name: string, server: string, measure = 'naive_resumes', windowSeconds = 300): Promise<string> {
   const res = await api(app, '/api/v1/alerts/rules', {
     method: 'POST',
     body: {
       name,
-      measure: 'naive_resumes',
+      measure,
       comparison: 'gt',
       threshold: 0,
-      windowSeconds: 300,
+      windowSeconds,
       forSeconds: 0,
       server,
       contactPointIds: [cp],
@@ -66,17 +67,20 @@ async function createRule(name: string, server: string): Promise<string> {
   return res.body.rule.id;
 }
 
-/** A naive resume whose events happened `agoMs` ago. */
-async function postOldNaiveResume(server: keyof typeof SECRETS, token: string, agoMs: number) {
+/** A naive resume whose events happened `agoMs` ago, reported as served by `version` when given. */
+async function postOldNaiveResume(server: keyof typeof SECRETS, token: string, agoMs: number, version?: string) {
   const t = Date.now() - agoMs;
   const at = (ms: number) => new Date(t + ms).toISOString();
-  const res = await postEvents(app.url, server, SECRETS[server], [
+  const events = [
     { id: `${token}-o`, token, type: 'session.opened', at: at(0), data: {} },
     { id: `${token}-u`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
     { id: `${token}-d`, token, type: 'stream.dropped', at: at(150), data: {} },
     { id: `${token}-r`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
     { id: `${token}-a`, token, type: 'resume.accepted', at: at(240), data: { replayed: 0 } },
-  ]);
+  ];
+  const res = version
+    ? await postSigned(app.url, server, SECRETS[server], JSON.stringify({ version, events }))
+    : await postEvents(app.url, server, SECRETS[server], events);
   assert.equal(res.status, 200, JSON.stringify(res.body));
 }
 
@@ -223,6 +227,34 @@ test('a quiet incident resolves on its own and reopens as a regression; two inst
   assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
   const after = await detail(id);
   assert.equal(after.timeline.filter((e: any) => e.kind === 'acknowledged').length, 1);
+});
+
+test('a deadlocks_ongoing rule opens "Deadlocks on delta", and the deadlocked sessions join it with their versions', async () => {
+  // Clients waiting 10 and 7 minutes: past the deadlock threshold (10 s by default), ongoing deadlocks.
+  await postOldNaiveResume('delta', 'delta-1', 600_000, 'v3.0.0');
+  await postOldNaiveResume('delta', 'delta-2', 420_000);
+  await until(
+    "the naive resumes' incident",
+    () => incidentsOf('delta'),
+    (b) => b.incidents.some((i: any) => i.kind === 'naive_resume' && i.sessionCount === 2),
+  );
+  // An hour's window: the measure counts deadlocks that started inside it, and these began 7–10 minutes ago.
+  await createRule('Deadlocks on delta', 'delta', 'deadlocks_ongoing', 3600);
+  const listed = await until(
+    'the deadlock incident with its sessions',
+    () => incidentsOf('delta'),
+    (b) => b.incidents.some((i: any) => i.kind === 'deadlock' && i.sessionCount === 2),
+  );
+  const inc = listed.incidents.find((i: any) => i.kind === 'deadlock');
+  assert.equal(inc.title, 'Deadlocks on delta');
+  assert.deepEqual(inc.versions, ['v3.0.0']);
+  const d = await detail(inc.id);
+  assert.deepEqual(d.sessions.items.map((s: any) => s.token).sort(), ['delta-1', 'delta-2']);
+  assert.equal(d.sessions.items[0].path, '/servers/delta/sessions/delta-2', 'newest evidence first, each to its session page');
+  // The incident began when the first client began to wait, not when the rule fired.
+  assert.ok(Date.parse(inc.firstSeen) <= Date.now() - 590_000, inc.firstSeen);
+  assert.ok(d.timeline.some((e: any) => e.source === 'session' && e.ref === 'delta-1'));
+  assert.ok(d.timeline.some((e: any) => e.source === 'alert'));
 });
 
 test('notes; unknown ids answer 404; bad input 400', async () => {

@@ -23,6 +23,7 @@ import { addServer } from '@/lib/store/servers/server-registry';
 import { linkedTokens } from '@/lib/store/incident-sessions';
 import { listUnresolvedIncidents } from '@/lib/store/incidents';
 import { migratedDatabaseForFile } from '../support/migrated-database';
+import { naiveSession } from '../support/naive-session';
 
 const database = migratedDatabaseForFile();
 
@@ -45,23 +46,15 @@ test('a page after the first is bounded below by its own position, not the curso
 test('a pass that reads to the end moves the cursor to its start, flagged sessions or not', async () => {
   assert.equal(await readCursor(database().sql, 'sessions'), null);
   const before = Date.now();
-  const report = await sweepIncidents(database().sql, before, { quietMs: 600_000, capAtDatabaseClock: false });
+  const report = await sweepIncidents(database().sql, before, {
+    quietMs: 600_000,
+    deadlockThresholdMs: 300_000,
+    capAtDatabaseClock: false,
+  });
   assert.equal(report.sessions, 0);
   const cursor = await readCursor(database().sql, 'sessions');
   assert.ok(cursor !== null && cursor >= before && cursor <= Date.now(), `cursor ${cursor}, pass from ${before}`);
 });
-
-/** A naive resume: opened, durable upgrade, drop, the boundary resume answered as if nothing happened. */
-function naiveSession(token: string, t: number) {
-  const at = (ms: number) => new Date(t + ms).toISOString();
-  return [
-    { id: `${token}.0`, token, type: 'session.opened', at: at(0), data: {} },
-    { id: `${token}.1`, token, type: 'upgrade.accepted', at: at(100), data: { eventId: 3 } },
-    { id: `${token}.2`, token, type: 'stream.dropped', at: at(150), data: { reason: 'reset' } },
-    { id: `${token}.3`, token, type: 'resume.requested', at: at(200), data: { lastEventId: 3 } },
-    { id: `${token}.4`, token, type: 'resume.accepted', at: at(250), data: { replayed: 0 } },
-  ];
-}
 
 test('pages re-read behind the cursor do not spend the budget: a storm in the overlap still moves on', async () => {
   await addServer(database(), 'storm');
@@ -75,6 +68,7 @@ test('pages re-read behind the cursor do not spend the budget: a storm in the ov
   // Two pages of two: before the fix both went on the overlap, and the two new sessions were never reached.
   const report = await sweepIncidents(database().sql, Date.now(), {
     quietMs: 600_000,
+    deadlockThresholdMs: 300_000,
     capAtDatabaseClock: false,
     paging: { page: 2, maxPages: 2 },
   });
@@ -125,7 +119,11 @@ test('a cursor left an hour ahead by a clock that stepped back does not hide the
   // The last pass ran while the host clock was an hour ahead; the process restarted after it stepped back.
   await writeCursor(database().sql, 'sessions', now + 3_600_000);
   await ingestEvents(database(), 'stepped', naiveSession('s-step', now - 5_000), { now });
-  const report = await sweepIncidents(database().sql, now + 1_000, { quietMs: 600_000, capAtDatabaseClock: false });
+  const report = await sweepIncidents(database().sql, now + 1_000, {
+    quietMs: 600_000,
+    deadlockThresholdMs: 300_000,
+    capAtDatabaseClock: false,
+  });
   assert.ok(report.sessions >= 1);
   const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'stepped');
   assert.ok(incident, 'the naive resume written after the step opened its incident');
@@ -139,11 +137,11 @@ test('a session stamped ahead of the pass is read, and does not carry the cursor
   await writeCursor(database().sql, 'sessions', now - 1_000);
   // Written by an instance whose clock runs ten minutes ahead of the leader's.
   await ingestEvents(database(), 'ahead', naiveSession('s-ahead', now), { now: now + 600_000 });
-  await sweepIncidents(database().sql, now, { quietMs: 600_000, capAtDatabaseClock: false });
+  await sweepIncidents(database().sql, now, { quietMs: 600_000, deadlockThresholdMs: 300_000, capAtDatabaseClock: false });
   assert.equal(await readCursor(database().sql, 'sessions'), now, 'held at the pass, not at the session ahead of it');
   // A session the leader's clock writes next is still ahead of the cursor, and is read by the next pass.
   await ingestEvents(database(), 'ahead', naiveSession('s-next', now), { now: now + 2_000 });
-  await sweepIncidents(database().sql, now + 3_000, { quietMs: 600_000, capAtDatabaseClock: false });
+  await sweepIncidents(database().sql, now + 3_000, { quietMs: 600_000, deadlockThresholdMs: 300_000, capAtDatabaseClock: false });
   const [incident] = (await listUnresolvedIncidents(database().sql)).filter((i) => i.server === 'ahead');
   assert.deepEqual([...(await linkedTokens(database().sql, incident.id, ['s-ahead', 's-next']))].sort(), ['s-ahead', 's-next']);
 });
