@@ -14,6 +14,12 @@ import { probeEvents, probeTokens } from './probe-events';
 import { runProbe, type ProbeOptions } from './run-probe';
 import { doorwatchNow } from '@/lib/instance/doorwatch-clock';
 
+/** A failed run as the incident's thread names it: its trigger and what failed where, not its id. */
+function probeRunName(run: Pick<StoredProbeRun, 'trigger' | 'result'>): string {
+  const failed = run.result.classification.steps.filter((s) => s.verdict === 'fail').map((s) => `${s.step} ${s.finding}`);
+  return `(${run.trigger}): ${failed.join(', ')}`;
+}
+
 export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigger, options: ProbeOptions = {}): Promise<StoredProbeRun> {
   // The schedule's instant (lastRunAt) is on the steady clock that runDueProbes compares it with, so a
   // step of the host clock neither runs a probe early nor holds it back for the step's length.
@@ -42,7 +48,7 @@ export async function runServerProbe(db: Db, server: string, trigger: ProbeTrigg
   // A failed door probe is evidence: it opens (or joins) the server's probe-failure incident.
   if (run.verdict === 'fail') {
     const evidence = { server, kind: 'probe_failure', at: run.startedAt, ref: run.id } as const;
-    await db.sql.transaction((tx) => recordEvidence(tx, [evidence], 'probe run', doorwatchNow()));
+    await db.sql.transaction((tx) => recordEvidence(tx, [evidence], 'probe run', doorwatchNow(), () => probeRunName(run)));
   }
   await markProbeTargetRun(db.sql, server, scheduledAt);
   return run;

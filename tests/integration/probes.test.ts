@@ -143,6 +143,16 @@ describe('door probes through the API', () => {
     const view = (await json<TServerListResponse>('/api/v1/servers')).body.servers.find((s) => s.name === 'door-naive')!;
     assert.equal(view.verdict, 'naive');
     assert.match(view.verdictText, /^resumes naively — probe at \d\d:\d\d$/);
+    // The failed run opened the server's probe-failure incident; its thread says what failed, not the run's id.
+    const incidents = (await json<{ incidents: { id: string; kind: string }[] }>('/api/v1/incidents?server=door-naive')).body.incidents;
+    const incident = incidents.find((i) => i.kind === 'probe_failure')!;
+    const thread = (await json<{ timeline: { kind: string; summary: string }[] }>(`/api/v1/incidents/${incident.id}`)).body.timeline;
+    const opened = thread.find((e) => e.kind === 'opened')!;
+    assert.match(
+      opened.summary,
+      /^opened by probe run \(manual\): reset_at_door deadlock, reconnect_without_cursor dual_negotiation(, .*)? \(seen /,
+    );
+    assert.ok(!opened.summary.includes(run.id), opened.summary);
 
     // The alert measure "probes_failing" reads the same stored runs: this server's latest probe failed.
     const db = openDb(readDatabaseConfig({ DATABASE_URL: app.databaseUrl }));
