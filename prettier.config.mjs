@@ -1,7 +1,7 @@
-// Prettier: `npm run format` / `npm run format:check` (not yet part of npm test: the tree gets one reformat
-// after the concurrent branches merge). Chosen to match the code as written: single quotes, semicolons,
-// trailing commas; 140 columns because ~97% of code lines already fit (comments wrap at 120) and trying
-// 100-180 on a copy of the tree, 140-160 changed the fewest lines.
+// Prettier: `npm run format` / `npm run format:check` (npm test's checks run the latter). Chosen to match
+// the code as written: single quotes, semicolons, trailing commas; 140 columns because ~97% of code lines
+// already fit (comments wrap at 120) and trying 100-180 on a copy of the tree, 140-160 changed the fewest
+// lines.
 /** @type {import('prettier').Config} */
 export default {
   printWidth: 140,

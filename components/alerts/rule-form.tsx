@@ -13,6 +13,7 @@ import {
   type ZAlertRuleCreate,
 } from '@/lib/contract/api/alerts';
 import { useContactPoints } from '@/lib/ui/queries';
+import { SERVER_NAME_PATTERN } from '@/lib/contract/server-name';
 
 export type Draft = {
   name: string;
@@ -169,7 +170,7 @@ export function RuleForm({
           value={d.server}
           onChange={(e) => set({ server: e.target.value })}
           placeholder="all"
-          pattern="[a-z0-9-]{1,64}"
+          pattern={SERVER_NAME_PATTERN}
           style={{ width: 120 }}
         />
       </label>

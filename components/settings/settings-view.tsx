@@ -14,6 +14,7 @@ import { useOperators } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
+import { SERVER_NAME_PATTERN } from '@/lib/contract/server-name';
 
 /** Shown once: a freshly minted secret or token, with a copy button. */
 export function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
@@ -145,7 +146,7 @@ function ServersAdmin() {
             value={name}
             onChange={(e) => setName(e.target.value)}
             placeholder="mcp-eu-1"
-            pattern="[a-z0-9-]{1,64}"
+            pattern={SERVER_NAME_PATTERN}
             title="1–64 characters of a-z, 0-9 and -"
             data-testid="new-server-name"
           />

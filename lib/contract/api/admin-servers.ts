@@ -1,7 +1,8 @@
 // Admin API for registered MCP servers and their webhook secrets.
 import { z } from 'zod';
+import { SERVER_NAME } from '@/lib/contract/server-name';
 
-export const ZServerName = z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 and "-"');
+export const ZServerName = z.string().regex(SERVER_NAME, 'must be 1-64 characters of a-z, 0-9 and "-"');
 
 export const ZAddServerRequest = z.object({ name: ZServerName });
 export const ZRotateSecretRequest = z.object({

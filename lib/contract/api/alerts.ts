@@ -1,6 +1,7 @@
 // Alert rules, their states and history, contact points and notification deliveries
 // (GET/POST/PATCH/DELETE under /api/v1/alerts). One schema per contract: routes, OpenAPI and the UI.
 import { z } from 'zod';
+import { SERVER_NAME } from '@/lib/contract/server-name';
 import { ZCount, ZIsoMs, zLimitParam, zListTotal } from './common';
 import { zRepeatable, zText } from './route-contract';
 
@@ -43,10 +44,7 @@ export const ZAlertTransitionKind = z.enum(['pending', 'firing', 'resolved', 'cl
 export type TAlertTransitionKind = z.infer<typeof ZAlertTransitionKind>;
 
 const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
-const ZServerScope = z
-  .string()
-  .regex(/^[a-z0-9-]{1,64}$/, 'must be a server name (1-64 characters of a-z, 0-9 and "-")')
-  .nullable();
+const ZServerScope = z.string().regex(SERVER_NAME, 'must be a server name (1-64 characters of a-z, 0-9 and "-")').nullable();
 const ZId = zText(128).min(1);
 
 const ruleFields = {
