@@ -36,25 +36,20 @@ function RunStrip({
       role="list"
       aria-label="Probe runs, oldest first"
       data-testid="probe-strip"
-      style={{ display: 'flex', alignItems: 'flex-end', gap: 3, height: 36 }}
+      style={{ display: 'flex', alignItems: 'flex-end', gap: 6, height: 36, paddingLeft: 4 }}
     >
       {ordered.map((r) => (
         <button
           key={r.id}
           type="button"
           role="listitem"
-          className={`chip ${TONE[r.verdict]}`}
+          className={`probe-bar ${TONE[r.verdict]}`}
+          aria-current={r.id === selected}
           title={`${fmtDateTime(r.startedAt, tz)} · ${VERDICT_WORDS[r.verdict]} · ${fmtDuration(r.durationMs)} · ${r.trigger === 'manual' ? 'run by hand' : 'scheduled'}`}
           aria-label={`${fmtDateTime(r.startedAt, tz)}: ${VERDICT_WORDS[r.verdict]}`}
           onClick={() => onSelect(r.id)}
           data-testid={`probe-run-${r.verdict}`}
-          style={{
-            width: 12,
-            padding: 0,
-            minHeight: 6,
-            height: `${Math.max(18, Math.round((r.durationMs / maxMs) * 100))}%`,
-            outline: r.id === selected ? '2px solid var(--accent)' : undefined,
-          }}
+          style={{ height: `${Math.max(18, Math.round((r.durationMs / maxMs) * 100))}%` }}
         />
       ))}
     </div>
@@ -176,7 +171,8 @@ export function ProbePanel({ server, admin }: { server: string; admin: boolean }
             {q.data.totalCapped ? '+' : ''} {q.data.total === 1 && !q.data.totalCapped ? 'run' : 'runs'}
             {q.data.total > runs.length || q.data.totalCapped ? `, newest ${fmtInt(runs.length)} shown` : ''}
           </span>
-          <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />
+          {/* A strip compares runs: one run alone drew a lone pill that said nothing the detail below does not. */}
+          {runs.length > 1 && <RunStrip runs={runs} selected={shown?.id ?? null} onSelect={setSelected} tz={global.tz} />}
         </>
       )}
       {shown && <RunDetail run={shown} tz={global.tz} />}

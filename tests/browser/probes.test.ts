@@ -85,7 +85,13 @@ describe('door probes on the Servers page', () => {
     const steps = await panel.locator('[data-testid="probe-steps"]').innerText();
     for (const code of ['reconnect_without_cursor', 'reset_at_door', 'dual_negotiation', 'probe_error', 'idle_stream'])
       assert.ok(!steps.includes(code), `no "${code}" in the steps`);
-    assert.equal(await panel.locator('[data-testid="probe-run-fail"]').count(), 1);
+    // One run: no strip (a lone bar compared nothing). A second run draws both, newest selected.
+    assert.equal(await panel.locator('[data-testid="probe-strip"]').count(), 0);
+    assert.match(await panel.locator('[data-testid="probe-run-total"]').innerText(), /^1 run$/);
+    await panel.locator('[data-testid="probe-run-now"]').click();
+    await panel.locator('[data-testid="probe-run-fail"]').nth(1).waitFor();
+    assert.equal(await panel.locator('[data-testid="probe-strip"] [data-testid="probe-run-fail"]').count(), 2);
+    assert.match(await panel.locator('[data-testid="probe-run-total"]').innerText(), /^2 runs$/);
 
     const row = page.locator('[data-testid="server-row-door-naive"]');
     await row.locator('[data-testid="verdict-text"]', { hasText: 'resumes naively — probe at' }).waitFor();
