@@ -94,7 +94,7 @@ const PAGE_CHECKS = `(({ headsOneLine }) => {
     }
   }
 
-  // 8. Panels stand apart, and a panel's controls sit inside its padding: two stacked panels with no gap
+  // 7. Panels stand apart, and a panel's controls sit inside its padding: two stacked panels with no gap
   // read as one box, and a button on a panel's border looks cut off (the incident page had both).
   const panels = [...document.querySelectorAll('.panel')].filter(visible);
   for (const a of panels)
@@ -116,7 +116,7 @@ const PAGE_CHECKS = `(({ headsOneLine }) => {
     }
   }
 
-  // 7. The top bar's controls never sit on one another (a toolbar squeezed below its content draws its
+  // 8. The top bar's controls never sit on one another (a toolbar squeezed below its content draws its
   // buttons over its neighbours: the range's › over the live state, "offline · as of …" over the range).
   // Each control's box as shown: cut by any scrolling or clipping ancestor (the phone's sections scroll
   // sideways in their row, so a link past its edge is hidden, not under "⋯").
