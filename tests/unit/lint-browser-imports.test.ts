@@ -5,21 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ESLint } from 'eslint';
-
-const ROOT = join(__dirname, '..', '..');
-// The planted files do not exist, so the project service cannot type them: the type-aware rules are off here.
-const eslint = new ESLint({
-  cwd: ROOT,
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'off',
-      '@typescript-eslint/no-misused-promises': 'off',
-      '@typescript-eslint/await-thenable': 'off',
-    },
-  },
-});
+import { plantedLint as eslint, ROOT } from '../support/planted-lint';
 
 async function importProblems(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });

@@ -4,22 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ESLint } from 'eslint';
-
-const ROOT = join(__dirname, '..', '..');
-// The planted files do not exist, so the TypeScript project service cannot type them: the three
-// type-aware rules are switched off here (they are not under test); everything else is the project's config.
-const eslint = new ESLint({
-  cwd: ROOT,
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'off',
-      '@typescript-eslint/no-misused-promises': 'off',
-      '@typescript-eslint/await-thenable': 'off',
-    },
-  },
-});
+import { plantedLint as eslint, ROOT } from '../support/planted-lint';
 
 /** A module of `lines` lines (each a statement, so no rule but the size rules has anything to say). */
 const fileOf = (lines: number) => Array.from({ length: lines }, (_, i) => `export const planted${i} = ${i};`).join('\n') + '\n';
