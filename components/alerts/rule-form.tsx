@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   ALERT_COMPARISONS,
   ALERT_MEASURES,
+  INSTANT_MEASURES,
   COMPARISON_SYMBOLS,
   MEASURE_LABELS,
   type TAlertComparison,
@@ -147,6 +148,9 @@ export function RuleForm({
           min={60}
           value={d.windowSeconds}
           onChange={(e) => set({ windowSeconds: e.target.value })}
+          // An instant measure is read at the evaluation moment: its window would change nothing.
+          disabled={INSTANT_MEASURES.has(d.measure)}
+          title={INSTANT_MEASURES.has(d.measure) ? 'Not used: this measure is read at the evaluation moment' : undefined}
           required
           style={{ width: 90 }}
         />

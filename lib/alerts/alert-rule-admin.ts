@@ -18,7 +18,6 @@ import { countFailedDeliveries } from '@/lib/store/alert-deliveries';
 import { existingContactPointIds } from '@/lib/store/alert-contact-points';
 import { recordAudit, transactionDb, type AuditContext } from '@/lib/store/audit-log';
 import { sessionsPath } from './sessions-link';
-import { deadlockThresholdMs } from '@/lib/config/settings';
 
 const DAY_MS = 86_400_000;
 
@@ -89,24 +88,7 @@ async function assertContactPoints(db: Db, ids: readonly string[]): Promise<void
     );
 }
 
-/**
- * deadlocks_ongoing counts the deadlocks that started inside the rule's window and have lasted the
- * deadlock threshold by then: a window no longer than the threshold never holds one, so the rule
- * could never fire (or, compared below a value, would always). Refused rather than stored silent.
- */
-function assertWindowCanHoldDeadlocks(measure: AlertRuleRow['measure'], windowMs: number): void {
-  const thresholdMs = deadlockThresholdMs();
-  if (measure !== 'deadlocks_ongoing' || windowMs > thresholdMs) return;
-  throw new ApiError(
-    400,
-    'rule_window_too_short',
-    `windowSeconds must be more than the deadlock threshold (${thresholdMs / 1000} s, DOORWATCH_DEADLOCK_THRESHOLD_MS) for deadlocks_ongoing: ` +
-      `it counts deadlocks that started inside the window and have lasted the threshold, so a window of ${windowMs / 1000} s never holds one`,
-  );
-}
-
 export async function createRule(db: Db, body: TAlertRuleCreate, nowMs: number, audit: AuditContext): Promise<{ rule: TAlertRule }> {
-  assertWindowCanHoldDeadlocks(body.measure, body.windowSeconds * 1000);
   await assertContactPoints(db, body.contactPointIds);
   const id = randomUUID();
   const row: AlertRuleRow = {
@@ -153,9 +135,6 @@ export async function patchRule(
     ...(patch.contactPointIds !== undefined && { contactPointIds: patch.contactPointIds }),
     updatedAt: nowMs,
   };
-  // Only a change of what it measures or over how long: a rule stored before this check (or before
-  // the threshold was raised) can still be disabled, renamed or rerouted.
-  if (patch.measure !== undefined || patch.windowSeconds !== undefined) assertWindowCanHoldDeadlocks(next.measure, next.windowMs);
   const updated = await db.sql.transaction(async (tx) => {
     if (!(await updateAlertRule(transactionDb(db, tx).sql, next))) return false;
     await recordAudit(tx, audit, { action: 'update', entityType: 'alert_rule', entityId: id, before: rule, after: next }, nowMs);

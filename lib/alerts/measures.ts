@@ -1,4 +1,5 @@
-// The registry of alert measures: each one a number over [fromMs, toMs) for one server or all,
+// The registry of alert measures: each one a number over [fromMs, toMs) for one server or all
+// (the instant ones, INSTANT_MEASURES, at toMs alone),
 // read through the query layer's and the store's readers (the same figures the stats API and
 // the Servers page show), never SQL of its own. NaN means "no data" (lib/alerts/evaluate-rule.ts).
 import type { Sql } from '@/lib/db/sql';
@@ -6,7 +7,7 @@ import type { TAlertMeasure } from '@/lib/contract/api/alerts';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { computeStats } from '@/lib/queries/stats';
-import { lastEventAtByServer } from '@/lib/store/sessions';
+import { lastEventAtByServer, ongoingDeadlocksByServer } from '@/lib/store/sessions';
 import type { MeasureScope } from './measure-scope';
 import { countRejections } from '@/lib/store/ingest-rejections';
 import { latestProbeVerdicts } from '@/lib/store/probe-runs';
@@ -37,6 +38,20 @@ const serverSilenceSeconds: MeasureFn = async (sql, scope) => {
 };
 
 /**
+ * Deadlocks ongoing at the evaluation moment (unended, waiting at least the deadlock threshold),
+ * however long ago they began: the same read as the doorwatch_deadlocks_ongoing gauge. Not the
+ * stats API's windowed count (ongoing ones that *started* in the window), which let a client that
+ * had waited longer than the window drop out, so the alert resolved while the deadlock went on.
+ */
+const deadlocksOngoingNow: MeasureFn = async (sql, scope) => {
+  const byServer = await ongoingDeadlocksByServer(sql, scope.toMs - deadlockThresholdMs());
+  if (scope.server !== null) return byServer.get(scope.server) ?? 0;
+  let n = 0;
+  for (const count of byServer.values()) n += count;
+  return n;
+};
+
+/**
  * Servers (in scope) whose latest door probe, run inside the window, failed: a failing or a
  * regressed server (pass → fail) counts at once, a fixed one leaves the count with its next pass.
  * NaN when no probe ran in the window (no data: never fires).
@@ -49,7 +64,7 @@ const probesFailing: MeasureFn = async (sql, scope) => {
 };
 
 export const MEASURES: Record<TAlertMeasure, MeasureFn> = {
-  deadlocks_ongoing: fromStats((s) => s.deadlocks.ongoing),
+  deadlocks_ongoing: deadlocksOngoingNow,
   naive_resumes: fromStats((s) => s.naiveResumes),
   dual_negotiations: fromStats((s) => s.dualNegotiations),
   burned_token_reuses: fromStats((s) => s.burnedTokenReuses),

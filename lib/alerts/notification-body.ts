@@ -2,7 +2,7 @@
 // (ZAlertNotification), or for Slack-compatible incoming webhooks {"text": …} in mrkdwn with a
 // <url|label> link to the sessions of the alert's window and server. The summary is a plain
 // sentence naming the server: a resolved alert says the condition no longer holds, never "0 > 0".
-import { MEASURE_LABELS, type TAlertComparison, type TAlertNotification } from '@/lib/contract/api/alerts';
+import { INSTANT_MEASURES, MEASURE_LABELS, type TAlertComparison, type TAlertNotification } from '@/lib/contract/api/alerts';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 import type { ContactPointFormat } from '@/lib/store/alert-contact-points';
@@ -31,10 +31,12 @@ export const alertKey = (t: Pick<AlertTransitionRow, 'ruleId' | 'series'>) => `$
 /**
  * "FIRING: Naive resume on srv-a — naive resumes: 3, more than 0 over the last 5 min"
  * "RESOLVED: Naive resume on srv-a — naive resumes: 0, no longer more than 0 over the last 5 min"
+ * "FIRING: Ongoing deadlock on srv-a — ongoing deadlocks: 2, more than 0" (an instant measure: no window)
  */
 export function transitionSummary(t: AlertTransitionRow): string {
   const server = transitionServer(t);
-  const condition = `${COMPARISON_WORDS[t.comparison]} ${t.threshold} over the last ${fmtWindow(t.windowMs)}`;
+  const over = INSTANT_MEASURES.has(t.measure) ? '' : ` over the last ${fmtWindow(t.windowMs)}`;
+  const condition = `${COMPARISON_WORDS[t.comparison]} ${t.threshold}${over}`;
   const stopped = t.kind === 'resolved' || t.kind === 'cleared';
   return `${t.kind.toUpperCase()}: ${t.ruleName} on ${server ?? 'all servers'} — ${MEASURE_LABELS[t.measure]}: ${fmtValue(t.value)}, ${stopped ? `no longer ${condition}` : condition}`;
 }

@@ -28,16 +28,21 @@ const deadlock: AlertTransitionRow = {
 
 test('a resolved message says the condition no longer holds, in words, and names the server', () => {
   const text = transitionSummary(deadlock);
-  assert.equal(text, 'RESOLVED: Ongoing deadlock on srv-a — ongoing deadlocks: 0, no longer more than 0 over the last 15 min');
+  // An instant measure (read at the evaluation moment) names no window; a windowed one does.
+  assert.equal(text, 'RESOLVED: Ongoing deadlock on srv-a — ongoing deadlocks: 0, no longer more than 0');
   assert.doesNotMatch(text, /0 > 0/);
   assert.doesNotMatch(text, /all servers/);
   assert.equal(
     transitionSummary({ ...deadlock, kind: 'firing', value: 3 }),
-    'FIRING: Ongoing deadlock on srv-a — ongoing deadlocks: 3, more than 0 over the last 15 min',
+    'FIRING: Ongoing deadlock on srv-a — ongoing deadlocks: 3, more than 0',
+  );
+  assert.equal(
+    transitionSummary({ ...deadlock, kind: 'firing', value: 3, measure: 'naive_resumes', ruleName: 'Naive resume' }),
+    'FIRING: Naive resume on srv-a — naive resumes: 3, more than 0 over the last 15 min',
   );
   assert.equal(
     transitionSummary({ ...deadlock, value: null, comparison: 'lte', threshold: 2 }),
-    'RESOLVED: Ongoing deadlock on srv-a — ongoing deadlocks: no data, no longer at most 2 over the last 15 min',
+    'RESOLVED: Ongoing deadlock on srv-a — ongoing deadlocks: no data, no longer at most 2',
   );
   const slack = JSON.parse(notificationBody('slack', deadlock, 'http://127.0.0.1:3000')).text as string;
   assert.match(slack, /^\*RESOLVED: Ongoing deadlock on srv-a — ongoing deadlocks: 0, no longer more than 0/);

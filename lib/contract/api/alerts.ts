@@ -32,6 +32,9 @@ export const MEASURE_LABELS: Record<TAlertMeasure, string> = {
   probes_failing: 'servers whose latest door probe failed',
 };
 
+/** Measures read at the evaluation moment: the rule's window does not change them. */
+export const INSTANT_MEASURES: ReadonlySet<TAlertMeasure> = new Set(['deadlocks_ongoing', 'server_silence_seconds']);
+
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
 export const ZAlertComparison = z.enum(ALERT_COMPARISONS);
 export type TAlertComparison = z.infer<typeof ZAlertComparison>;
@@ -52,11 +55,10 @@ const ruleFields = {
   measure: ZAlertMeasure,
   comparison: ZAlertComparison,
   threshold: z.number().finite(),
-  windowSeconds: z
-    .int()
-    .min(60)
-    .max(MAX_WINDOW_SECONDS)
-    .meta({ description: 'the measure is computed over the last windowSeconds (60 s – 7 d)' }),
+  windowSeconds: z.int().min(60).max(MAX_WINDOW_SECONDS).meta({
+    description:
+      'the measure is computed over the last windowSeconds (60 s – 7 d); deadlocks_ongoing and server_silence_seconds are read at the evaluation moment and do not use it',
+  }),
   forSeconds: z
     .int()
     .min(0)
