@@ -14,6 +14,21 @@ const waitAsync = (
   }
 ).waitAsync;
 
+/**
+ * Node does not count a pending Atomics.waitAsync as work (nodejs/node#61941): a thread with nothing
+ * else to do ends its event loop mid-wait and exits without the lock it was waiting for. (A worker's
+ * parentPort holds no loop open without a listener: the lock test's threads exited so under load.)
+ * A ref'd timer, never due, holds the loop open until the wait settles.
+ */
+async function keepingLoopAlive(wait: Promise<string>): Promise<void> {
+  const open = setInterval(() => undefined, 2 ** 30);
+  try {
+    await wait;
+  } finally {
+    clearInterval(open);
+  }
+}
+
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
 
@@ -28,7 +43,7 @@ export class ThreadWriteLock {
       const holder = Atomics.compareExchange(this.cell, 0, 0, me);
       if (holder === 0) return;
       const wait = waitAsync(this.cell, 0, holder);
-      if (wait.async) await wait.value;
+      if (wait.async) await keepingLoopAlive(wait.value);
     }
   }
 

@@ -1,6 +1,8 @@
 // The SQLite write lock shared by a process's threads (lib/db/thread-write-lock.ts), across real
 // worker threads: mutual exclusion with awaits inside the critical section, and a thread that
-// exits holding the lock does not block the others once its death is noticed.
+// exits holding the lock does not block the others once its death is noticed; a thread with nothing
+// else to do stays alive while it waits (a pending Atomics.waitAsync alone does not hold Node's loop
+// open: the threads of the first test exited mid-wait under load, CI of 6 Dec 2026 at load ~18).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +33,9 @@ function compiledFixture(): { file: string; remove(): void } {
 }
 
 function run(file: string, data: object): { worker: Worker; message: Promise<unknown>; exited: Promise<number> } {
-  const worker = new Worker(file, { workerData: data });
+  // No tsx loader (this process's --import): the compiled fixture needs none, the app's ingest threads
+  // run without one, and its hooks kept a waiting thread's event loop open, which hid the bug above.
+  const worker = new Worker(file, { workerData: data, execArgv: [] });
   return {
     worker,
     message: new Promise((resolve, reject) => {
@@ -84,6 +88,23 @@ test('a thread that exits holding the lock: releaseIfHeldBy frees it, and only f
     assert.equal(acquired, true);
     assert.equal(lock.releaseIfHeldBy(threadId), false, 'now this thread holds it');
     lock.release();
+  } finally {
+    fixture.remove();
+  }
+});
+
+test('a thread with nothing else to do waits for the lock instead of exiting', async () => {
+  const fixture = compiledFixture();
+  try {
+    const lock = new ThreadWriteLock();
+    await lock.acquire();
+    const waiter = run(fixture.file, { lock: lock.buffer, counter: new SharedArrayBuffer(4), rounds: 0, die: false, once: true });
+    const outcome = Promise.race([waiter.message, waiter.exited.then((code) => `exited (${code}) without the lock`)]);
+    // Long enough for a thread whose loop is empty to end it: it waits on the lock and nothing else.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    lock.release();
+    assert.equal(await outcome, 'acquired');
+    await waiter.exited;
   } finally {
     fixture.remove();
   }
