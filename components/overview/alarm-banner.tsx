@@ -62,6 +62,13 @@ export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receive
   );
 }
 
+/** The stuck sessions' list: from when the longest-waiting began (before the range's start, if it was). */
+function stuckSessionsParams(stats: TStatsResponse): ParamPatch {
+  const since = stats.deadlocks.stuckSince;
+  const before = since !== null && Date.parse(since) < Date.parse(stats.range.from);
+  return { flag: 'deadlock', state: 'upgrade_pending', ...(before && { from: since }) };
+}
+
 /**
  * "as of 12:04:31" while the page is stale. Always laid out (hidden when current), so the alarm
  * does not change size, and nothing under it moves, when the connection drops or comes back.
@@ -102,7 +109,7 @@ export function AlarmBanner({
   const serverNow = alarm.sample.at + Math.max(0, now - receivedAt);
   const level = alarmLevel(alarm.state, serverNow, alarmHoldMs);
   const text = alarmText(alarm.sample, serverNow, heldSince(alarm.state, serverNow, alarmHoldMs));
-  const stuck = stats.deadlocks.ongoing;
+  const stuck = stats.deadlocks.stuckNow;
   if (level === 'calm')
     return (
       <div className="calm" data-testid="no-ongoing-deadlocks" data-level="calm">
@@ -152,7 +159,7 @@ export function AlarmBanner({
       </div>
       <RowLink
         className="btn"
-        href={sessionsLink(stuck > 0 ? { flag: 'deadlock', state: 'upgrade_pending' } : { flag: 'deadlock' })}
+        href={sessionsLink(stuck > 0 ? stuckSessionsParams(stats) : { flag: 'deadlock' })}
         data-testid="ongoing-deadlocks-link"
       >
         {stuck > 0 ? 'Show stuck sessions →' : 'Show deadlocks →'}

@@ -93,7 +93,7 @@ export function ServerStrip({
     // The broken server first: stuck now, then naive answers in range, then the verdict.
     .sort(
       (a, b) =>
-        (b.split?.ongoingDeadlocks ?? 0) - (a.split?.ongoingDeadlocks ?? 0) ||
+        (b.split?.stuckNow ?? 0) - (a.split?.stuckNow ?? 0) ||
         (b.split?.naiveResumes ?? 0) - (a.split?.naiveResumes ?? 0) ||
         RANK[a.verdict] - RANK[b.verdict] ||
         a.name.localeCompare(b.name),
@@ -108,7 +108,7 @@ export function ServerStrip({
         const seenAge = r.lastSeenAt ? now - Date.parse(r.lastSeenAt) : null;
         const seenTone = lastSeenTone(seenAge);
         const sp = r.split;
-        const stuck = sp?.ongoingDeadlocks ?? 0;
+        const stuck = sp?.stuckNow ?? 0;
         const answered = (sp?.refused ?? 0) + (sp?.naiveResumes ?? 0);
         return (
           <div

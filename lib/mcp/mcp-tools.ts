@@ -114,7 +114,7 @@ const TOOLS = [
     role: 'viewer',
     run: boundaryStats,
     summary: (o) =>
-      `${o.boundary} at the door, ${o.refused} refused, ${o.naiveResumes} naive resumes, ${o.deadlocks.total} deadlocks (${o.deadlocks.ongoing} ongoing)`,
+      `${o.boundary} at the door, ${o.refused} refused, ${o.naiveResumes} naive resumes, ${o.deadlocks.total} deadlocks (${o.deadlocks.ongoing} ongoing), ${o.deadlocks.stuckNow} stuck now`,
   }),
   spec({
     name: 'run_probe',

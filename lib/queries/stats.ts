@@ -34,7 +34,15 @@ import { REFUSAL_HISTOGRAM_COLUMNS, refusalHistogramBuckets } from '@/lib/metric
 import { bucketStarts } from '@/lib/time/buckets';
 import { countDeadLetters } from '@/lib/store/dead-letters';
 import { countRejections } from '@/lib/store/ingest-rejections';
-import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks, type LatencyRow } from '@/lib/store/session-stats';
+import {
+  exactLatencyRows,
+  lastDeadlockStarts,
+  nextDeadlockCandidate,
+  ongoingDeadlocks,
+  stuckDeadlocks,
+  type LatencyRow,
+  type StuckDeadlockRow,
+} from '@/lib/store/session-stats';
 import type { TimeRange } from './time-range';
 import { splitByVersion } from './stats-by-version';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
@@ -173,12 +181,14 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
   // The reads below do not depend on each other: issued together, so on PostgreSQL they run on
   // several pooled connections at once and the overview waits for the slowest, not for their sum
   // (better-sqlite3 answers each synchronously, so SQLite is unchanged). They were never one snapshot.
-  const [bucketRows, ongoingRows, firstCandidate, deadLetters, rejectedRequests] = await Promise.all([
+  const [bucketRows, ongoingRows, stuckRows, firstCandidate, deadLetters, rejectedRequests] = await Promise.all([
     // Per-bucket rollup sums (the totals are their sum: bucket starts partition the range).
     // With split=server grouped by server too: the same rows give the totals and each server's share.
     rollupBucketSums(db.sql, { fromMs, toMs, bucketMs: q.bucketMs, server: q.server, byServer: q.splitByServer === true }, rollupCols),
     // Ongoing deadlocks that started in range: unended and at least `threshold` old by our clock.
     ongoingDeadlocks(db.sql, { ...sessions, bucketMs: q.bucketMs }),
+    // Stuck now, also those that began before the range (the alarm's "stuck now"): same index.
+    stuckDeadlocks(db.sql, sessions),
     // The next candidate to become an ongoing deadlock: no event marks that moment, so the answer
     // says when it comes (the dashboard refetches then). Same index, a range of one threshold.
     nextDeadlockCandidate(db.sql, sessions),
@@ -216,9 +226,12 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     if (cell) cell.deadlocks += n;
   }
 
+  const stuckNow = stuckRows.reduce((n, r) => n + Number(r.n), 0);
+  const stuckSince = stuckRows.length === 0 ? null : Math.min(...stuckRows.map((r) => Number(r.first)));
+
   // The percentile reads need the totals (exact or histogram); the split's read does not wait for them.
   const [byServer, byVersion, { refusals, renegs }] = await Promise.all([
-    q.splitByServer ? splitByServer(db, q, bucketRows, ongoingRows) : undefined,
+    q.splitByServer ? splitByServer(db, q, bucketRows, ongoingRows, stuckRows) : undefined,
     q.splitByVersion ? splitByVersion(db, { ...sessions, bucketMs: q.bucketMs, versions: q.splitByVersion.versions }) : undefined,
     latencyPercentiles(db, q, { refusal: totals.refused, renegotiation: totals.renegotiations }),
   ]);
@@ -240,6 +253,8 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     deadlocks: {
       total: totals.deadlocks + ongoing,
       ongoing,
+      stuckNow,
+      stuckSince: stuckSince === null ? null : toIsoMs(stuckSince),
       idleMs,
       nextOngoingAt: firstCandidate === null ? null : toIsoMs(firstCandidate + q.thresholdMs),
     },
@@ -297,6 +312,7 @@ async function splitByServer(
   q: StatsQuery,
   bucketRows: readonly BucketRow[],
   ongoingRows: readonly { b: number; server: string; n: number }[],
+  stuckRows: readonly StuckDeadlockRow[],
 ): Promise<TServerSplit[]> {
   const { fromMs, toMs } = q.range;
   const starts = bucketStarts(fromMs, toMs, q.bucketMs);
@@ -309,6 +325,7 @@ async function splitByServer(
         server,
         ...emptyCounts(),
         ongoingDeadlocks: 0,
+        stuckNow: 0,
         lastDeadlockAt: null,
         series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0, renegotiations: 0 })),
       };
@@ -336,6 +353,8 @@ async function splitByServer(
     const cell = e.series[index.get(Number(row.b) * q.bucketMs) ?? -1];
     if (cell) cell.deadlocks += n;
   }
+  // A server stuck since before the range has an entry too, though nothing of it happened in range.
+  for (const row of stuckRows) entry(String(row.server)).stuckNow += Number(row.n);
   // The newest deadlock start per server ("last deadlock 25 s ago on demo-us-1"), from the deadlockStartedAt index.
   const lastRows = await lastDeadlockStarts(db.sql, { fromMs, toMs, server: q.server, cutoffMs: q.nowMs - q.thresholdMs });
   for (const r of lastRows) if (r.last !== null) entry(String(r.server)).lastDeadlockAt = toIsoMs(Number(r.last));

@@ -37,6 +37,28 @@ export function ongoingDeadlocks(
   );
 }
 
+/** Sessions deadlocked at the reader's clock, per server, and since when the first of them waits. */
+export interface StuckDeadlockRow {
+  server: string;
+  n: number;
+  first: number;
+}
+
+/**
+ * Unended deadlocks at least `cutoffMs` old that began before the range's end, however long before its
+ * start: the sessions stuck now among those the range can see. The partial Session_deadlock_unended_idx
+ * holds only unended deadlocks, so this costs what is stuck, not the history.
+ */
+export function stuckDeadlocks(sql: SqlExecutor, r: Omit<SessionRange, 'fromMs'> & { cutoffMs: number }): Promise<StuckDeadlockRow[]> {
+  const server = sessionServerTerm(sql.provider, r.server);
+  return sql.query<StuckDeadlockRow>(
+    `SELECT "server", COUNT(*) AS "n", MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ? AND "deadlockEndedAt" IS NULL${server.text}
+      GROUP BY "server"`,
+    [r.toMs, r.cutoffMs, ...server.params],
+  );
+}
+
 /** The start of the next unended deadlock candidate in range younger than `cutoffMs`, or null. */
 export async function nextDeadlockCandidate(sql: SqlExecutor, r: SessionRange & { cutoffMs: number }): Promise<number | null> {
   const server = sessionServerTerm(sql.provider, r.server);

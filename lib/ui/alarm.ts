@@ -48,7 +48,8 @@ export function alarmSample(s: TStatsResponse): AlarmSample {
     // The overview always asks for split=server; byServer is what names the servers.
     servers: (s.byServer ?? []).map((b) => ({
       server: b.server,
-      stuck: b.ongoingDeadlocks,
+      // However long ago they began: a client stuck for longer than the range is still stuck.
+      stuck: b.stuckNow,
       deadlocksInRange: b.deadlocks,
       lastDeadlockAt: b.lastDeadlockAt ? Date.parse(b.lastDeadlockAt) : null,
       naiveInRange: b.naiveResumes + b.dualNegotiations + b.burnedTokenReuses > 0,

@@ -224,6 +224,9 @@ describe('alarm', () => {
     const now = Date.now();
     await post(QUIET.amber, [{ id: 'qa-o2', token: 'tok-qa2', type: 'session.opened', at: iso(now - 3 * 60_000) }]);
     await post(QUIET.red, [{ id: 'qr-o2', token: 'tok-qr2', type: 'session.opened', at: iso(now - 8 * 60_000) }]);
+    // A client of quiet-red stuck for 20 minutes, since before the 15-minute range: stuck now all the same
+    // (the strip and the alarm counted only deadlocks that began in range, and showed it 0).
+    await post(QUIET.red, stuckSession('tok-qr-stuck', now - 20 * 60_000));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', timezoneId: 'UTC' });
     try {
       const page = await signedIn(context, app.url);
@@ -254,6 +257,11 @@ describe('alarm', () => {
       await card(QUIET.amber).locator('[data-testid="verdict-unknown"]').waitFor();
       assert.match(await page.locator(`[data-testid="strip-stuck-${SERVERS.naive.name}"]`).innerText(), /^1 stuck now/);
       assert.match(await page.locator(`[data-testid="strip-stuck-${SERVERS.good.name}"]`).innerText(), /^0 stuck now/);
+      assert.match(await page.locator(`[data-testid="strip-stuck-${QUIET.red.name}"]`).innerText(), /^1 stuck now/);
+      assert.equal(await page.locator('[data-testid="alarm-count"] .alarm-count').innerText(), '2');
+      // "Show stuck sessions" lists from when the longest-waiting began, not from the range's start.
+      const stuckLink = new URL((await page.locator('[data-testid="ongoing-deadlocks-link"]').getAttribute('href'))!, app.url);
+      assert.equal(Date.parse(stuckLink.searchParams.get('from')!), now - 20 * 60_000, stuckLink.search);
       // Five stuck-then-closed sessions, all answered naively; four ended deadlocks plus the stuck one.
       assert.match(await page.locator(`[data-testid="strip-answered-${SERVERS.naive.name}"]`).innerText(), /^5 answered \(5 naive\)/);
       assert.match(await page.locator(`[data-testid="strip-deadlocks-${SERVERS.naive.name}"]`).innerText(), /^5 deadlocks/);

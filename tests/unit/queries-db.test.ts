@@ -78,6 +78,8 @@ describe('stats', () => {
     assert.deepEqual(s.deadlocks, {
       total: 2,
       ongoing: 1,
+      stuckNow: 1,
+      stuckSince: new Date(Q_ONGOING_START).toISOString(),
       idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START),
       nextOngoingAt: null,
     });

@@ -22,6 +22,7 @@ function server(name: string, boundary: number[], deadlocks = [0, 0, 0]): TServe
     deadlocks: sum(deadlocks),
     renegotiations: 0,
     ongoingDeadlocks: 0,
+    stuckNow: 0,
     lastDeadlockAt: null,
     series: times.map((t, i) => ({ t, boundary: boundary[i], refused: 0, naiveResumes: 0, deadlocks: deadlocks[i], renegotiations: 0 })),
   } as TServerSplit;

@@ -19,8 +19,16 @@ export const ZLatencySummary = z.object({
 export const ZDeadlockTotals = z.object({
   /** Ended deadlocks that started in range (rollups) + ongoing ones that started in range. */
   total: ZCount,
-  /** Unended naive resumes whose idle time reached the threshold by the reader's clock. */
+  /** Unended naive resumes that started in range and whose idle time reached the threshold by the reader's clock. */
   ongoing: ZCount,
+  /**
+   * Sessions stuck now: unended deadlocks (at least the threshold old by the reader's clock) that began
+   * before the range's end, however long before its start. `ongoing` counts only those that began in
+   * range, so a client stuck for longer than a live range dropped out of it while still waiting.
+   */
+  stuckNow: ZCount,
+  /** When the longest-waiting of the `stuckNow` sessions began to wait, null when none is stuck. */
+  stuckSince: ZIsoMs.nullable(),
   /** Ended durations + (now − start) for ongoing ones. */
   idleMs: z.number().min(0),
   /**
@@ -101,6 +109,8 @@ export const ZServerSplit = ZStatsCounts.extend({
   server: z.string(),
   /** Deadlocks ongoing now that started in range (included in `deadlocks`). */
   ongoingDeadlocks: ZCount,
+  /** The server's sessions stuck now, however long before the range they began to wait (as `deadlocks.stuckNow`). */
+  stuckNow: ZCount,
   /** Start of the newest deadlock (ended or ongoing) that started in range. */
   lastDeadlockAt: ZIsoMs.nullable(),
   series: z.array(ZServerSplitBucket),
