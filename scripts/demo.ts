@@ -79,24 +79,37 @@ async function main() {
   const app = spawn(process.execPath, [join(process.cwd(), 'scripts/start.mjs')], {
     stdio: 'inherit',
     env,
+    // Its own process group: a Ctrl+C at the terminal reaches the demo alone, which stops the fleet
+    // before Doorwatch (below).
+    detached: true,
+  });
+  // Out of the terminal's group, it would outlive a demo that ends any other way: it ends with it.
+  process.on('exit', () => {
+    if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
   });
   let fleet: { stop(options?: { graceMs?: number }): Promise<void> } | null = null;
   let stopping = false;
   // Ctrl+C ends everything within 5 s: sessions get a moment to close, then are cut (a deadlocked
   // one would otherwise hold the terminal for its whole idle timeout); a second Ctrl+C exits at once.
+  // The fleet stops first, so the ends of the cut sessions reach Doorwatch while it still takes them:
+  // stopped the other way round, a deadlock cut here stayed unended in ./data, stuck on every later run.
   const shutdown = async (code: number) => {
-    if (stopping) process.exit(code);
+    if (stopping) {
+      app.kill('SIGKILL');
+      process.exit(code);
+    }
     stopping = true;
     setTimeout(() => {
       app.kill('SIGKILL'); // still draining connections (open dashboards' live streams): the demo keeps nothing
       process.exit(code);
-    }, 3_000).unref();
-    app.kill('SIGTERM');
+    }, 5_000).unref();
     await fleet?.stop({ graceMs: 1_000 }).catch(() => undefined);
+    app.kill('SIGTERM');
     if (app.exitCode === null && app.signalCode === null) await new Promise((r) => app.once('exit', r));
     process.exit(code);
   };
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(0));
+  // SIGHUP too: a closed terminal signals the demo's group, and Doorwatch is not in it.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void shutdown(0));
   app.on('exit', (code) => {
     if (stopping) return;
     console.error(`Doorwatch exited (${code}); stopping the demo`);

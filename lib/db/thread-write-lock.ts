@@ -16,9 +16,9 @@ const waitAsync = (
 
 /**
  * Node does not count a pending Atomics.waitAsync as work (nodejs/node#61941): a thread with nothing
- * else to do ends its event loop mid-wait and exits without the lock it was waiting for. (A worker's
- * parentPort holds no loop open without a listener: the lock test's threads exited so under load.)
- * A ref'd timer, never due, holds the loop open until the wait settles.
+ * else to do ends its event loop mid-wait and exits without the lock it was waiting for (a worker's
+ * parentPort holds no loop open without a listener). A ref'd timer, never due, holds the loop open
+ * until the wait settles.
  */
 async function keepingLoopAlive(wait: Promise<string>): Promise<void> {
   const open = setInterval(() => undefined, 2 ** 30);
