@@ -7,7 +7,8 @@ import type { TAlertMeasure } from '@/lib/contract/api/alerts';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { computeStats } from '@/lib/queries/stats';
-import { lastEventAtByServer, ongoingDeadlocksByServer } from '@/lib/store/sessions';
+import { lastEventAtByServer } from '@/lib/store/sessions';
+import { stuckDeadlocks } from '@/lib/store/session-stats';
 import type { MeasureScope } from './measure-scope';
 import { countRejections } from '@/lib/store/ingest-rejections';
 import { latestProbeVerdicts } from '@/lib/store/probe-runs';
@@ -44,11 +45,8 @@ const serverSilenceSeconds: MeasureFn = async (sql, scope) => {
  * had waited longer than the window drop out, so the alert resolved while the deadlock went on.
  */
 const deadlocksOngoingNow: MeasureFn = async (sql, scope) => {
-  const byServer = await ongoingDeadlocksByServer(sql, scope.toMs - deadlockThresholdMs());
-  if (scope.server !== null) return byServer.get(scope.server) ?? 0;
-  let n = 0;
-  for (const count of byServer.values()) n += count;
-  return n;
+  const rows = await stuckDeadlocks(sql, { server: scope.server, toMs: scope.toMs, cutoffMs: scope.toMs - deadlockThresholdMs() });
+  return rows.reduce((n, r) => n + Number(r.n), 0);
 };
 
 /**

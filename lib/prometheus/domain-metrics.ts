@@ -152,7 +152,7 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
   return {
     async refresh() {
       try {
-        current = await readDomainSnapshot(src.sql(), (src.now ?? Date.now)() - src.deadlockThresholdMs());
+        current = await readDomainSnapshot(src.sql(), (src.now ?? Date.now)(), src.deadlockThresholdMs());
         if (down) log.info('database readable again for /metrics');
         down = false;
       } catch (err) {

@@ -8,7 +8,8 @@ import { REFUSAL_HISTOGRAM_COLUMNS } from '@/lib/metrics/refusal-histogram';
 import type { RollupColumn } from '@/lib/metrics/rollup-contributions';
 import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { UNKNOWN_SERVER_BUCKET, rejectionTotals } from '@/lib/store/ingest-rejections';
-import { ongoingDeadlocksByServer, upgradesPendingByServer } from '@/lib/store/sessions';
+import { upgradesPendingByServer } from '@/lib/store/sessions';
+import { stuckDeadlocks } from '@/lib/store/session-stats';
 import { registeredServerNames } from '@/lib/store/servers/server-registry';
 
 export const ROLLUP_READ = [
@@ -75,12 +76,14 @@ export function zeroFilled(r: DomainReads): DomainSnapshot {
 }
 
 /** One read of each source (five statements), zero-filled. */
-export async function readDomainSnapshot(sql: SqlExecutor, ongoingStartedBy: number): Promise<DomainSnapshot> {
+export async function readDomainSnapshot(sql: SqlExecutor, nowMs: number, thresholdMs: number): Promise<DomainSnapshot> {
   const [registered, rollups, rejections, deadlocksOngoing, upgradesPending] = await Promise.all([
     registeredServerNames(sql),
     rollupTotalsByServer(sql, ROLLUP_READ),
     rejectionTotals(sql),
-    ongoingDeadlocksByServer(sql, ongoingStartedBy),
+    stuckDeadlocks(sql, { server: null, toMs: nowMs, cutoffMs: nowMs - thresholdMs }).then(
+      (rows) => new Map(rows.map((r) => [r.server, Number(r.n)])),
+    ),
     upgradesPendingByServer(sql),
   ]);
   return zeroFilled({ registered, rollups, rejections, deadlocksOngoing, upgradesPending });

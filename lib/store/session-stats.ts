@@ -46,8 +46,10 @@ export interface StuckDeadlockRow {
 
 /**
  * Unended deadlocks at least `cutoffMs` old that began before the range's end, however long before its
- * start: the sessions stuck now among those the range can see. The partial Session_deadlock_unended_idx
- * holds only unended deadlocks, so this costs what is stuck, not the history.
+ * start: the sessions stuck now among those the range can see. The one read of "stuck now": the stats
+ * API, the doorwatch_deadlocks_ongoing gauge (every /metrics scrape) and the deadlocks_ongoing alert.
+ * The partial Session_deadlock_unended_idx holds only unended deadlocks, so this costs what is stuck,
+ * not the history (it was a scan of every session).
  */
 export function stuckDeadlocks(sql: SqlExecutor, r: Omit<SessionRange, 'fromMs'> & { cutoffMs: number }): Promise<StuckDeadlockRow[]> {
   const server = sessionServerTerm(sql.provider, r.server);

@@ -73,19 +73,6 @@ export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string,
 }
 
 /**
- * Unended naive resumes that started at or before `startedBy` (ongoing deadlocks by that clock), per
- * server. Read on every /metrics scrape: Session_deadlock_unended_idx holds only unended deadlocks,
- * so this costs what is ongoing, not the history (it was a scan of every session).
- */
-export async function ongoingDeadlocksByServer(sql: SqlExecutor, startedBy: number): Promise<Map<string, number>> {
-  const rows = await sql.query<{ server: string; n: unknown }>(
-    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "deadlockStartedAt" <= ? AND "deadlockEndedAt" IS NULL GROUP BY "server"`,
-    [startedBy],
-  );
-  return new Map(rows.map((r) => [r.server, Number(r.n)]));
-}
-
-/**
  * Sessions waiting on their upgrade, per server (the gauge of upgrades pending), read on every
  * /metrics scrape through the partial Session_upgrade_pending_idx. The state is a literal, not a
  * parameter: neither database proves a partial index's condition from a bound value.

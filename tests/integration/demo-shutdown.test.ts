@@ -20,22 +20,33 @@ const dir = mkdtempSync(join(tmpdir(), 'doorwatch-demo-'));
 let demo: ChildProcess | null = null;
 let port = 0;
 
-/** Alive processes running Doorwatch's server (scripts/start.mjs) on `port`, in any group. */
-function doorwatchServers(port: number): number[] {
+/**
+ * Alive processes (zombies count as gone: they have exited, only their parent has not read it) that
+ * `keep` picks by their /proc/<pid>/stat fields after the command name (state ppid pgrp …)
+ * and a reader of their other /proc files.
+ */
+function liveProcesses(keep: (fields: string[], read: (file: string) => string) => boolean): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0];
-      if (cmd.includes('scripts/start.mjs') && env.includes(`PORT=${port}`) && state !== 'Z') out.push(Number(name));
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so parse after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z' && keep(fields, (file) => readFileSync(`/proc/${name}/${file}`, 'utf8'))) out.push(Number(name));
     } catch {
       // exited while we looked, or not ours to read
     }
   }
   return out;
 }
+
+/** Processes alive in process group `pgid`. */
+const groupMembers = (pgid: number) => liveProcesses((fields) => Number(fields[2]) === pgid);
+
+/** Alive processes running Doorwatch's server (scripts/start.mjs) on `port`, in any group. */
+const doorwatchServers = (port: number) =>
+  liveProcesses((_, read) => read('cmdline').includes('scripts/start.mjs') && read('environ').split('\0').includes(`PORT=${port}`));
 
 /** Sessions whose client was left waiting on a naive resume and whose end the data does not hold. */
 function unendedDeadlocks(file: string): number {
@@ -49,23 +60,6 @@ function unendedDeadlocks(file: string): number {
   } finally {
     db.close();
   }
-}
-
-/** Processes alive in process group `pgid` (zombies count as gone: they have exited, only their parent has not read it). */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so parse after the last ')'.
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') out.push(Number(name));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return out;
 }
 
 after(() => {

@@ -12,7 +12,7 @@ import { measure } from '@/lib/alerts/measures';
 import { deadlockThresholdMs } from '@/lib/config/settings';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { addServer } from '@/lib/store/servers/server-registry';
-import { ongoingDeadlocksByServer } from '@/lib/store/sessions';
+import { readDomainSnapshot } from '@/lib/prometheus/domain-snapshot';
 import { migratedDatabaseForFile } from '../support/migrated-database';
 import { naiveSession } from '../support/naive-session';
 
@@ -58,7 +58,7 @@ test('a client still under the threshold is not yet a deadlock; the gauge reads 
   assert.equal(await ongoing(server, waitingFrom + threshold - 1), 0, 'one ms short of the threshold');
   assert.equal(await ongoing(server, waitingFrom + threshold), 1, 'at the threshold');
   for (const nowMs of [waitingFrom + threshold - 1, waitingFrom + threshold, waitingFrom + 2 * WINDOW]) {
-    const gauge = (await ongoingDeadlocksByServer(database().sql, nowMs - threshold)).get(server) ?? 0;
+    const gauge = (await readDomainSnapshot(database().sql, nowMs, threshold)).deadlocksOngoing.get(server) ?? 0;
     assert.equal(await ongoing(server, nowMs), gauge, `the gauge and the measure at +${nowMs - waitingFrom} ms`);
   }
 });

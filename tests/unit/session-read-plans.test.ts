@@ -15,8 +15,8 @@ import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import type { SqlExecutor } from '@/lib/db/sql';
 import { recordingSql } from '../support/recording-sql';
-import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks } from '@/lib/store/session-stats';
-import { ongoingDeadlocksByServer, sessionsNamingPredecessors, upgradesPendingByServer } from '@/lib/store/sessions';
+import { exactLatencyRows, lastDeadlockStarts, nextDeadlockCandidate, ongoingDeadlocks, stuckDeadlocks } from '@/lib/store/session-stats';
+import { sessionsNamingPredecessors, upgradesPendingByServer } from '@/lib/store/sessions';
 import { versionCounts, versionRefusalLatencies } from '@/lib/store/version-stats';
 import { flaggedSessionsSince } from '@/lib/store/flagged-sessions';
 import { recomputeHistogramExtremes } from '@/lib/store/histogram-recompute';
@@ -68,7 +68,11 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
       (sql) => versionRefusalLatencies(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, versions: [] }),
       /Session_refused_refusedAt_idx/,
     ],
-    ['ongoing deadlocks per server (/metrics)', (sql) => ongoingDeadlocksByServer(sql, NOW), /Session_deadlock_unended_idx/],
+    [
+      'sessions stuck now per server (/metrics, alerts, stats)',
+      (sql) => stuckDeadlocks(sql, { server: null, toMs: NOW, cutoffMs: NOW - 10_000 }),
+      /Session_deadlock_unended_idx/,
+    ],
     ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql), /Session_upgrade_pending_idx/],
     // The incident sweep's pages read flagged sessions only: a healthy session written since the
     // cursor costs them nothing (the whole-table "updatedAt" index made them walk every one).
