@@ -10,6 +10,8 @@ import { postSigned } from './post-events';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_RANGE, Q_T0 } from './query-fixtures';
 import { withoutReadClock } from './api-answers';
 import { until } from './alert-fixtures';
+import { KIND_OF_MEASURE } from '@/lib/incidents/incident-kind';
+import type { TAlertMeasure } from '@/lib/contract/api/alerts';
 
 export interface RecordedAnswer {
   path: string;
@@ -81,22 +83,45 @@ export async function seedThroughApi(url: string, token: string): Promise<Record
   });
   await ok(url, token, '/api/v1/operators', 'POST', { name: 'upgrade-viewer', role: 'viewer' });
 
-  // The leader's sweep opens one incident per server and kind of the flagged sessions (beta: naive
-  // resume and dual negotiation; gamma: the burned token negotiated again).
-  const list = await until(
-    'the incidents of the flagged sessions',
-    async () =>
-      (await ok(url, token, '/api/v1/incidents?limit=50', 'GET')) as { incidents: { id: string; server: string; kind: string }[] },
-    (v) => v.incidents.length >= 3,
-    60_000,
-  );
   // The rule created above has no per-server state until the leader's next pass; the migrated app
   // evaluates at start-up, so an answer recorded before that pass never compares equal (v0.36.0's
-  // first write of its fixture recorded it so on SQLite).
+  // first write of its fixture recorded it so on SQLite). A pending rule turns firing once its `for`
+  // has passed, by the clock alone, and a firing rule opens or joins its incident: recorded before
+  // that, the answers hold a state the release itself left moments later (v0.45.0's first write
+  // recorded its ongoing-deadlock rule pending; the upgraded app, started later, had it firing).
+  type Rules = { rules: { measure: TAlertMeasure; servers?: { server: string; state: string }[] }[] };
+  const rules = await until(
+    'every alert rule evaluated for every server, none pending',
+    async () => (await ok(url, token, '/api/v1/alerts/rules', 'GET')) as Rules,
+    (v) => v.rules.every((r) => (r.servers?.length ?? 0) >= Object.keys(VERSIONS).length && r.servers!.every((s) => s.state !== 'pending')),
+    90_000,
+  );
+  const firing = rules.rules.flatMap((r) =>
+    (r.servers ?? []).filter((s) => s.state === 'firing').map((s) => ({ kind: KIND_OF_MEASURE[r.measure], server: s.server })),
+  );
+  // The leader's sweep opens one incident per server and kind of the flagged sessions (beta: naive
+  // resume and dual negotiation; gamma: the burned token negotiated again), and one of each firing
+  // rule's kind on its server.
+  const list = await until(
+    'the incidents of the flagged sessions and of the firing rules',
+    async () =>
+      (await ok(url, token, '/api/v1/incidents?limit=50', 'GET')) as { incidents: { id: string; server: string; kind: string }[] },
+    (v) => v.incidents.length >= 3 && firing.every((f) => v.incidents.some((i) => i.kind === f.kind && i.server === f.server)),
+    60_000,
+  );
+  // The sweep links an incident's sessions on its passes after opening it (a deadlock incident opened
+  // by its rule has none at first): settled once two reads several leader passes apart agree.
+  let previous = JSON.stringify(withoutReadClock(list, new Set()));
   await until(
-    'every alert rule evaluated for every server',
-    async () => (await ok(url, token, '/api/v1/alerts/rules', 'GET')) as { rules: { servers?: unknown[] }[] },
-    (v) => v.rules.every((r) => (r.servers?.length ?? 0) >= Object.keys(VERSIONS).length),
+    'the incidents settled (two reads 2 s apart agree)',
+    async () => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      const read = JSON.stringify(withoutReadClock(await ok(url, token, '/api/v1/incidents?limit=50', 'GET'), new Set()));
+      const same = read === previous;
+      previous = read;
+      return same;
+    },
+    (same) => same,
     60_000,
   );
   const ids = list.incidents.map((i) => i.id).sort();
