@@ -115,7 +115,7 @@ const ZSessionBrief = z.object({
 
 export const ZStuckSessionsOutput = z.object({
   now: ZIsoMs,
-  /** Newest activity first. */
+  /** Those stuck now first (however long before `from` they began), then newest activity first. */
   sessions: z.array(ZSessionBrief),
   /** Sessions with a deadlock in the filter (all pages; capped count, see totalCapped). */
   total: ZCount,

@@ -10,6 +10,7 @@ import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
 import { parseTimeRange } from '@/lib/queries/time-range';
 import { serverKnown } from '@/lib/store/servers/server-known';
+import { stuckDeadlocks } from '@/lib/store/session-stats';
 import { ApiError } from '@/lib/http/api-error';
 import { alarmSample, alarmText, rawLevel } from '@/lib/ui/alarm';
 import type { TServerVerdict } from '@/lib/contract/api/servers';
@@ -110,15 +111,29 @@ export async function serverVerdict(db: Db, args: In<typeof ZServerVerdictInput>
   };
 }
 
+/**
+ * Deadlocked sessions, the ones stuck now first: a client still waiting is what an incident needs, and
+ * sorted by last activity alone it sank below every newer deadlock that had already ended (its last
+ * event is the naive resume it still waits on), off the first page. A `from` after the longest wait
+ * began is widened to it, as the overview's "Show stuck sessions" does: a client stuck since before
+ * the range is stuck in it too.
+ */
 export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>): Promise<Out<typeof ZStuckSessionsOutput>> {
   for (const server of args.server) await assertKnownServer(db, server);
-  const q = parseSessionQuery(
-    { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
-    doorwatchNow(),
-    deadlockThresholdMs(),
-  );
+  const nowMs = doorwatchNow();
+  const thresholdMs = deadlockThresholdMs();
+  const base = { ...args, flag: ['deadlock' as const], version: [], sort: '-lastEventAt' as const, synthetic: 'include' as const };
+  const q = parseSessionQuery({ ...base, state: [] }, nowMs, thresholdMs);
+  const stuckRows = await stuckDeadlocks(db.sql, { server: null, toMs: q.filter.toMs ?? nowMs, cutoffMs: nowMs - thresholdMs });
+  const firsts = stuckRows.filter((r) => args.server.length === 0 || args.server.includes(String(r.server))).map((r) => Number(r.first));
+  const stuckSince = firsts.length ? Math.min(...firsts) : null;
+  if (stuckSince !== null && q.filter.fromMs !== null && stuckSince < q.filter.fromMs) q.filter.fromMs = stuckSince;
+  // Stuck now = still upgrade_pending with a deadlock: a deadlock ends only with the session.
+  const stuck = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
   const page = await listSessions(db, q);
-  const sessions = page.sessions.map((s) => ({
+  const listed = new Set(stuck.sessions.map((s) => `${s.server}\u0000${s.token}`));
+  const merged = [...stuck.sessions, ...page.sessions.filter((s) => !listed.has(`${s.server}\u0000${s.token}`))].slice(0, q.limit);
+  const sessions = merged.map((s) => ({
     server: s.server,
     token: s.token,
     state: s.state,

@@ -77,7 +77,7 @@ const TOOLS = [
     name: 'stuck_sessions',
     title: 'Stuck sessions',
     description:
-      'Sessions with a deadlock (a naive resume past the door left the client waiting), newest first; ongoing ones are stuck now.',
+      'Sessions with a deadlock (a naive resume past the door left the client waiting): those stuck now first (ongoing, even if they began to wait before `from`), then the rest, newest first.',
     input: ZStuckSessionsInput,
     output: ZStuckSessionsOutput,
     role: 'viewer',
