@@ -122,8 +122,11 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   for (const server of args.server) await assertKnownServer(db, server);
   const nowMs = doorwatchNow();
   const thresholdMs = deadlockThresholdMs();
-  const base = { ...args, flag: ['deadlock' as const], version: [], sort: '-lastEventAt' as const, synthetic: 'include' as const };
-  const q = parseSessionQuery({ ...base, state: [] }, nowMs, thresholdMs);
+  const q = parseSessionQuery(
+    { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
+    nowMs,
+    thresholdMs,
+  );
   const stuckRows = await stuckDeadlocks(db.sql, { server: null, toMs: q.filter.toMs ?? nowMs, cutoffMs: nowMs - thresholdMs });
   const firsts = stuckRows.filter((r) => args.server.length === 0 || args.server.includes(String(r.server))).map((r) => Number(r.first));
   const stuckSince = firsts.length ? Math.min(...firsts) : null;
@@ -131,8 +134,9 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   // Stuck now = still upgrade_pending with a deadlock: a deadlock ends only with the session.
   const stuck = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
   const page = await listSessions(db, q);
-  const listed = new Set(stuck.sessions.map((s) => `${s.server}\u0000${s.token}`));
-  const merged = [...stuck.sessions, ...page.sessions.filter((s) => !listed.has(`${s.server}\u0000${s.token}`))].slice(0, q.limit);
+  const keyOf = (s: { server: string; token: string }) => `${s.server}\u0000${s.token}`;
+  const listed = new Set(stuck.sessions.map(keyOf));
+  const merged = [...stuck.sessions, ...page.sessions.filter((s) => !listed.has(keyOf(s)))].slice(0, q.limit);
   const sessions = merged.map((s) => ({
     server: s.server,
     token: s.token,
