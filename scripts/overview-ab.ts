@@ -17,6 +17,7 @@ async function main() {
     server: null,
     nowMs: now,
     thresholdMs: 10_000,
+    maxMs: 0,
   };
   let r = await computeStats(db, q);
   for (let i = 0; i < 2; i++) r = await computeStats(db, q);

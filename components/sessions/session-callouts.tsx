@@ -25,11 +25,11 @@ export function SessionCallouts({ session: s, eventCount, tz }: { session: TSess
       <div className="tile" style={{ cursor: 'default' }} data-testid="callout-latency">
         <span className="tile-label">{s.deadlock ? 'Deadlock' : 'Refusal latency'}</span>
         <span className={`tile-value ${s.deadlock ? 'bad-text' : ''}`} style={{ fontSize: 16 }}>
-          {s.deadlock ? fmtDuration(s.deadlock.durationMs) : fmtLatency(s.refusalLatencyMs)}
+          {s.deadlock ? `${s.deadlock.endUnreported ? '≥ ' : ''}${fmtDuration(s.deadlock.durationMs)}` : fmtLatency(s.refusalLatencyMs)}
         </span>
         <span className="tile-sub">
           {s.deadlock
-            ? `${fmtTime(s.deadlock.startedAt, tz)} → ${s.deadlock.endedAt ? fmtTime(s.deadlock.endedAt, tz) : 'still stuck'}`
+            ? `${fmtTime(s.deadlock.startedAt, tz)} → ${s.deadlock.endedAt ? fmtTime(s.deadlock.endedAt, tz) : s.deadlock.endUnreported ? 'end unreported' : 'still stuck'}`
             : s.refusalLatencyMs !== null
               ? 'resume.requested → resume.refused'
               : '—'}

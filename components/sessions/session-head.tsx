@@ -58,7 +58,7 @@ export function SessionHead({
           <span className="alarm-count">●</span>
           <div className="alarm-text">
             <strong>
-              {s.deadlock.ongoing ? 'Deadlocked for' : 'Was deadlocked for'}{' '}
+              {s.deadlock.ongoing ? 'Deadlocked for' : s.deadlock.endUnreported ? 'Deadlocked for at least' : 'Was deadlocked for'}{' '}
               <span className="num" data-testid="deadlocked-for">
                 {fmtDuration(s.deadlock.durationMs)}
               </span>
@@ -75,6 +75,8 @@ export function SessionHead({
                 <>
                   The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client{' '}
                   {s.deadlock.ongoing ? 'is still waiting for a handshake.' : 'waited for a handshake that never came.'}
+                  {s.deadlock.endUnreported &&
+                    ' The server never reported how the session ended, and a wait cannot outlast its idle timeout: no longer counted as stuck.'}
                 </>
               )}
             </div>

@@ -37,9 +37,14 @@ export function sessionHref(link: (p: string) => string, s: { server: string; to
 function Outcome({ s, clock }: { s: TSessionView; clock: AnswerClock }) {
   if (s.deadlock) {
     return (
-      <span className={`chip bad`} title={`idle since ${s.deadlock.startedAt}`} data-testid="deadlock-chip">
-        {s.deadlock.ongoing ? 'deadlocked ' : 'deadlock '}
+      <span
+        className={`chip bad`}
+        title={`idle since ${s.deadlock.startedAt}${s.deadlock.endUnreported ? ': its end was never reported' : ''}`}
+        data-testid="deadlock-chip"
+      >
+        {s.deadlock.ongoing ? 'deadlocked ' : s.deadlock.endUnreported ? 'deadlock ≥ ' : 'deadlock '}
         {s.deadlock.ongoing ? <OngoingDuration ms={s.deadlock.durationMs} clock={clock} /> : fmtDuration(s.deadlock.durationMs)}
+        {s.deadlock.endUnreported && ', end unreported'}
       </span>
     );
   }

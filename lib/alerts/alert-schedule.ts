@@ -34,6 +34,7 @@ function alertJob(): PeriodicJob {
       await sweepIncidents(sql, doorwatchNow(), {
         quietMs: s.DOORWATCH_INCIDENT_QUIET_MS,
         deadlockThresholdMs: s.DOORWATCH_DEADLOCK_THRESHOLD_MS,
+        deadlockMaxMs: s.DOORWATCH_DEADLOCK_MAX_MS,
       });
       await evaluateAlerts(sql, doorwatchNow(), { origin: linkOrigin().origin, maxPerMinute: s.DOORWATCH_ALERT_MAX_PER_MINUTE });
       await deliverDueNotifications(sql, {

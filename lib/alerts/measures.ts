@@ -5,7 +5,8 @@
 import type { Sql } from '@/lib/db/sql';
 import type { TAlertMeasure } from '@/lib/contract/api/alerts';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
-import { deadlockThresholdMs } from '@/lib/config/settings';
+import { deadlockMaxMs, deadlockThresholdMs } from '@/lib/config/settings';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 import { computeStats } from '@/lib/queries/stats';
 import { lastEventAtByServer } from '@/lib/store/sessions';
 import { stuckDeadlocks } from '@/lib/store/session-stats';
@@ -21,7 +22,14 @@ function statsOver(sql: Sql, s: MeasureScope): Promise<TStatsResponse> {
   const range = { fromMs: s.fromMs, toMs: s.toMs, fromInput: String(s.fromMs), toInput: String(s.toMs) };
   return computeStats(
     { sql },
-    { range, bucketMs: Math.max(1, s.toMs - s.fromMs), server: s.server, nowMs: s.toMs, thresholdMs: deadlockThresholdMs() },
+    {
+      range,
+      bucketMs: Math.max(1, s.toMs - s.fromMs),
+      server: s.server,
+      nowMs: s.toMs,
+      thresholdMs: deadlockThresholdMs(),
+      maxMs: deadlockMaxMs(),
+    },
   );
 }
 
@@ -45,7 +53,12 @@ const serverSilenceSeconds: MeasureFn = async (sql, scope) => {
  * had waited longer than the window drop out, so the alert resolved while the deadlock went on.
  */
 const deadlocksOngoingNow: MeasureFn = async (sql, scope) => {
-  const rows = await stuckDeadlocks(sql, { server: scope.server, toMs: scope.toMs, cutoffMs: scope.toMs - deadlockThresholdMs() });
+  const rows = await stuckDeadlocks(sql, {
+    server: scope.server,
+    toMs: scope.toMs,
+    cutoffMs: scope.toMs - deadlockThresholdMs(),
+    unreportedUpTo: endUnreportedUpTo(scope.toMs, deadlockMaxMs()),
+  });
   return rows.reduce((n, r) => n + Number(r.n), 0);
 };
 

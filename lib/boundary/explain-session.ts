@@ -64,7 +64,9 @@ function answerAccount(s: TSessionView, timeline: readonly ExplainedEvent[]): { 
       lines.push(
         s.deadlock.ongoing
           ? `The client is waiting for a handshake that will never come: deadlocked for ${seconds(s.deadlock.durationMs)} and counting.`
-          : `The client waited for a handshake that never came: deadlocked for ${seconds(s.deadlock.durationMs)} until ${s.deadlock.endedAt}.`,
+          : s.deadlock.endUnreported
+            ? `The client waited for a handshake that never came, for at least ${seconds(s.deadlock.durationMs)} (the longest a deadlock can last here); the server never reported how the session ended.`
+            : `The client waited for a handshake that never came: deadlocked for ${seconds(s.deadlock.durationMs)} until ${s.deadlock.endedAt}.`,
       );
     }
   } else if (s.refusedAt) {

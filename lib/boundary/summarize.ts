@@ -22,6 +22,8 @@ export interface SuccessorSession {
 export interface SummarizeOptions {
   server?: string;
   deadlockThresholdMs?: number;
+  /** DOORWATCH_DEADLOCK_MAX_MS (lib/boundary/deadlock-as-of.ts); 0, the default: no maximum. */
+  deadlockMaxMs?: number;
   successor?: SuccessorSession | null;
 }
 
@@ -44,7 +46,7 @@ export function summarizeFacts(f: SessionFacts, now: Date | number, options: Sum
   const successor = options.successor ?? null;
 
   const boundaryOutcome: BoundaryOutcome | null = f.boundary === null ? null : (f.answer?.outcome ?? 'pending');
-  const deadlock = deadlockAsOf(f.deadlockStart, f.deadlockEnd, nowMs, thresholdMs);
+  const deadlock = deadlockAsOf(f.deadlockStart, f.deadlockEnd, nowMs, thresholdMs, options.deadlockMaxMs ?? 0);
   const successorOpenedMs = successor ? timestampMs(successor.openedAt) : null;
 
   const flags = new Set<SessionFlag>();

@@ -112,6 +112,12 @@ export const ZSettings = z.object({
     min: 1,
     description: 'milliseconds after which an unended naive resume counts as an ongoing deadlock',
   }),
+  DOORWATCH_DEADLOCK_MAX_MS: wholeNumber({
+    default: 0,
+    min: 0,
+    description:
+      'the longest a deadlock can last (your servers\' longest idle timeout plus a margin): an unended one older than this is "end unreported", no longer stuck now; 0 = ongoing until its end is reported',
+  }),
   DOORWATCH_ALARM_HOLD_MS: wholeNumber({
     default: DEFAULT_ALARM_HOLD_MS,
     min: 0,
@@ -338,6 +344,13 @@ export function readSettings(env: Env): Settings {
     if (parsed.data.DATABASE_READ_URL && parsed.data.DATABASE_URL.provider !== 'postgresql') {
       throw new SettingsError(['DATABASE_READ_URL: needs a postgresql:// DATABASE_URL (the primary it replicates)']);
     }
+    // A maximum at or under the threshold would call a deadlock over the moment it is one.
+    const { DOORWATCH_DEADLOCK_MAX_MS: maxMs, DOORWATCH_DEADLOCK_THRESHOLD_MS: thresholdMs } = parsed.data;
+    if (maxMs > 0 && maxMs <= thresholdMs) {
+      throw new SettingsError([
+        `DOORWATCH_DEADLOCK_MAX_MS: must be 0 or more than DOORWATCH_DEADLOCK_THRESHOLD_MS (${thresholdMs}) (got "${maxMs}")`,
+      ]);
+    }
     const oidcProblems = oidcSettingProblems(parsed.data);
     if (oidcProblems.length > 0) throw new SettingsError(oidcProblems);
     return Object.freeze(parsed.data);
@@ -370,3 +383,6 @@ export function reloadSettings(): Settings {
 
 /** The deadlock threshold ingest summarizes with and queries judge by (DOORWATCH_DEADLOCK_THRESHOLD_MS). */
 export const deadlockThresholdMs = (): number => settings().DOORWATCH_DEADLOCK_THRESHOLD_MS;
+
+/** The longest a deadlock can last before it is "end unreported" (DOORWATCH_DEADLOCK_MAX_MS; 0 = no maximum). */
+export const deadlockMaxMs = (): number => settings().DOORWATCH_DEADLOCK_MAX_MS;

@@ -32,6 +32,11 @@ export const ZDeadlock = z.object({
   endedAt: nullableIso,
   durationMs: z.number(),
   ongoing: z.boolean(),
+  /**
+   * Present (true) only when the deadlock never reported its end and is older than
+   * DOORWATCH_DEADLOCK_MAX_MS: no longer ongoing, `endedAt` null, `durationMs` that maximum.
+   */
+  endUnreported: z.literal(true).optional(),
 });
 export type Deadlock = z.infer<typeof ZDeadlock>;
 

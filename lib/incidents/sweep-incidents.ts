@@ -25,6 +25,7 @@ import { readAlertStates } from '@/lib/store/alert-states';
 import { groupByIncident, quietResolution, type Evidence } from './open-or-join';
 import { KIND_OF_MEASURE } from './incident-kind';
 import { joinEvidence, recordEvidence } from './record-evidence';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 
 const CURSOR = 'sessions';
 /** Flagged sessions a page reads, and the pages past the cursor a pass reads at most. */
@@ -115,17 +116,25 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, pagin
 }
 
 /**
- * Links the deadlocks ongoing now (unended, started at least `thresholdMs` ago) to their server's
+ * Links the deadlocks ongoing now (unended, started at least `thresholdMs` ago and less than the
+ * maximum, when one is set) to their server's
  * unresolved deadlock incident, `paging.page` at a time, at most `paging.maxPages` per incident.
  */
-async function sweepOngoingDeadlocks(sql: Sql, nowMs: number, thresholdMs: number, report: SweepReport, paging: Paging): Promise<void> {
+async function sweepOngoingDeadlocks(
+  sql: Sql,
+  nowMs: number,
+  limits: { thresholdMs: number; maxMs: number },
+  report: SweepReport,
+  paging: Paging,
+): Promise<void> {
   const open = (await listUnresolvedIncidents(sql)).filter((i) => i.kind === 'deadlock');
   for (const incident of open) {
     for (let pages = 0; pages < paging.maxPages; pages++) {
       const sessions = await ongoingDeadlocksNotLinked(sql, {
         server: incident.server,
         incidentId: incident.id,
-        startedBy: nowMs - thresholdMs,
+        startedBy: nowMs - limits.thresholdMs,
+        unreportedUpTo: endUnreportedUpTo(nowMs, limits.maxMs),
         limit: paging.page,
       });
       if (sessions.length === 0) break;
@@ -177,11 +186,12 @@ async function resolveQuiet(sql: Sql, nowMs: number, quietMs: number, report: Sw
 export async function sweepIncidents(
   sql: Sql,
   nowMs: number,
-  o: { quietMs: number; deadlockThresholdMs: number; paging?: Paging; capAtDatabaseClock?: boolean },
+  o: { quietMs: number; deadlockThresholdMs: number; deadlockMaxMs?: number; paging?: Paging; capAtDatabaseClock?: boolean },
 ): Promise<SweepReport> {
   const report: SweepReport = { sessions: 0, incidentsTouched: 0, autoResolved: 0 };
   await sweepSessions(sql, nowMs, report, o.paging ?? PAGING, o.capAtDatabaseClock ?? true);
-  await sweepOngoingDeadlocks(sql, nowMs, o.deadlockThresholdMs, report, o.paging ?? PAGING);
+  const limits = { thresholdMs: o.deadlockThresholdMs, maxMs: o.deadlockMaxMs ?? 0 };
+  await sweepOngoingDeadlocks(sql, nowMs, limits, report, o.paging ?? PAGING);
   await resolveQuiet(sql, nowMs, o.quietMs, report);
   return report;
 }

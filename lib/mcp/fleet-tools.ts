@@ -2,7 +2,7 @@
 // the same lib/queries function its API route calls and shortens the answer for a model's context.
 import type { z } from 'zod';
 import type { Db } from '@/lib/db/client';
-import { deadlockThresholdMs } from '@/lib/config/settings';
+import { deadlockMaxMs, deadlockThresholdMs } from '@/lib/config/settings';
 import { listServerVerdicts } from '@/lib/queries/server-verdicts';
 import { listSessions } from '@/lib/queries/session-list';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
@@ -11,6 +11,7 @@ import { parseStatsQuery } from '@/lib/queries/stats-query';
 import { parseTimeRange } from '@/lib/queries/time-range';
 import { serverKnown } from '@/lib/store/servers/server-known';
 import { stuckDeadlocks } from '@/lib/store/session-stats';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 import { ApiError } from '@/lib/http/api-error';
 import { alarmSample, alarmText, rawLevel } from '@/lib/ui/alarm';
 import type { TServerVerdict } from '@/lib/contract/api/servers';
@@ -122,17 +123,26 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   for (const server of args.server) await assertKnownServer(db, server);
   const nowMs = doorwatchNow();
   const thresholdMs = deadlockThresholdMs();
+  const maxMs = deadlockMaxMs();
   const q = parseSessionQuery(
     { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
     nowMs,
     thresholdMs,
+    maxMs,
   );
-  const stuckRows = await stuckDeadlocks(db.sql, { server: null, toMs: q.filter.toMs ?? nowMs, cutoffMs: nowMs - thresholdMs });
+  const stuckRows = await stuckDeadlocks(db.sql, {
+    server: null,
+    toMs: q.filter.toMs ?? nowMs,
+    cutoffMs: nowMs - thresholdMs,
+    unreportedUpTo: endUnreportedUpTo(nowMs, maxMs),
+  });
   const firsts = stuckRows.filter((r) => args.server.length === 0 || args.server.includes(String(r.server))).map((r) => Number(r.first));
   const stuckSince = firsts.length ? Math.min(...firsts) : null;
   if (stuckSince !== null && q.filter.fromMs !== null && stuckSince < q.filter.fromMs) q.filter.fromMs = stuckSince;
-  // Stuck now = still upgrade_pending with a deadlock: a deadlock ends only with the session.
-  const stuck = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
+  // Stuck now = still upgrade_pending with an ongoing deadlock (a deadlock ends only with the session;
+  // one whose end went unreported past the maximum is listed with the rest).
+  const pending = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
+  const stuck = { sessions: pending.sessions.filter((s) => s.deadlock?.ongoing) };
   const page = await listSessions(db, q);
   const keyOf = (s: { server: string; token: string }) => `${s.server}\u0000${s.token}`;
   const listed = new Set(stuck.sessions.map(keyOf));

@@ -3,7 +3,7 @@
 // same service as POST /api/v1/admin/servers/{server}/probe/run.
 import type { z } from 'zod';
 import type { Db } from '@/lib/db/client';
-import { deadlockThresholdMs } from '@/lib/config/settings';
+import { deadlockMaxMs, deadlockThresholdMs } from '@/lib/config/settings';
 import { getSessionDetail } from '@/lib/queries/session-detail';
 import { runProbeNow } from '@/lib/probes/probe-admin';
 import { explainSession as explain } from '@/lib/boundary/explain-session';
@@ -21,7 +21,7 @@ export async function sessionTimeline(
   db: Db,
   args: z.output<typeof ZSessionTimelineInput>,
 ): Promise<z.output<typeof ZSessionTimelineOutput>> {
-  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs());
+  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs(), deadlockMaxMs());
   const all = d.timeline.map((e) => ({ at: e.at, type: e.type, seq: e.seq, data: e.data }));
   // A long timeline keeps its start (the door) and its end (the answer and what followed).
   const head = Math.ceil(args.limit / 2);
@@ -48,7 +48,7 @@ export async function sessionTimeline(
 }
 
 export async function explainSession(db: Db, args: z.output<typeof ZSessionRefInput>): Promise<z.output<typeof ZExplainSessionOutput>> {
-  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs());
+  const d = await getSessionDetail(db, args.server, args.token, doorwatchNow(), deadlockThresholdMs(), deadlockMaxMs());
   return { server: d.session.server, token: d.session.token, ...explain(d.session, d.timeline) };
 }
 

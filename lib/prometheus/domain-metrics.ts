@@ -17,6 +17,8 @@ import { readDomainSnapshot, type DomainSnapshot, type RollupTotals } from './do
 export interface DomainSources {
   sql: () => SqlExecutor;
   deadlockThresholdMs: () => number;
+  /** DOORWATCH_DEADLOCK_MAX_MS; absent or 0: a deadlock counts until its end is reported. */
+  deadlockMaxMs?: () => number;
   now?: () => number;
 }
 
@@ -152,7 +154,7 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
   return {
     async refresh() {
       try {
-        current = await readDomainSnapshot(src.sql(), (src.now ?? Date.now)(), src.deadlockThresholdMs());
+        current = await readDomainSnapshot(src.sql(), (src.now ?? Date.now)(), src.deadlockThresholdMs(), src.deadlockMaxMs?.() ?? 0);
         if (down) log.info('database readable again for /metrics');
         down = false;
       } catch (err) {

@@ -10,6 +10,7 @@ import { rollupTotalsByServer } from '@/lib/store/rollups';
 import { UNKNOWN_SERVER_BUCKET, rejectionTotals } from '@/lib/store/ingest-rejections';
 import { upgradesPendingByServer } from '@/lib/store/sessions';
 import { stuckDeadlocks } from '@/lib/store/session-stats';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 import { registeredServerNames } from '@/lib/store/servers/server-registry';
 
 export const ROLLUP_READ = [
@@ -76,12 +77,12 @@ export function zeroFilled(r: DomainReads): DomainSnapshot {
 }
 
 /** One read of each source (five statements), zero-filled. */
-export async function readDomainSnapshot(sql: SqlExecutor, nowMs: number, thresholdMs: number): Promise<DomainSnapshot> {
+export async function readDomainSnapshot(sql: SqlExecutor, nowMs: number, thresholdMs: number, maxMs: number): Promise<DomainSnapshot> {
   const [registered, rollups, rejections, deadlocksOngoing, upgradesPending] = await Promise.all([
     registeredServerNames(sql),
     rollupTotalsByServer(sql, ROLLUP_READ),
     rejectionTotals(sql),
-    stuckDeadlocks(sql, { server: null, toMs: nowMs, cutoffMs: nowMs - thresholdMs }).then(
+    stuckDeadlocks(sql, { server: null, toMs: nowMs, cutoffMs: nowMs - thresholdMs, unreportedUpTo: endUnreportedUpTo(nowMs, maxMs) }).then(
       (rows) => new Map(rows.map((r) => [r.server, Number(r.n)])),
     ),
     upgradesPendingByServer(sql),

@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { getDb, getReadDb } from '@/lib/db/client';
 import { replicaLagSeconds } from '@/lib/db/replica-position';
 import { observeQueries } from '@/lib/db/timed-sql';
-import { deadlockThresholdMs, settings } from '@/lib/config/settings';
+import { deadlockMaxMs, deadlockThresholdMs, settings } from '@/lib/config/settings';
 import { credentialThrottle } from '@/lib/auth/credential-throttle';
 import { streamFigures } from '@/lib/live/change-fanout';
 import { leadershipByJob } from '@/lib/instance/leadership';
@@ -22,7 +22,7 @@ function build() {
   // stay available per type as doorwatch_nodejs_active_{handles,requests,resources}.
   for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total'])
     registry.removeSingleMetric(`doorwatch_nodejs_${name}`);
-  const domain = registerDomainMetrics(registry, { sql: () => getDb().sql, deadlockThresholdMs });
+  const domain = registerDomainMetrics(registry, { sql: () => getDb().sql, deadlockThresholdMs, deadlockMaxMs });
   const instance = {
     registry,
     /** The /metrics text: the database is read once (domain-metrics.ts), then every family is printed. */

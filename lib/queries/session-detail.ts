@@ -44,8 +44,9 @@ export function getSessionDetail(
   token: string,
   nowMs: number,
   thresholdMs: number,
+  maxMs: number,
 ): Promise<TSessionDetailResponse> {
-  return db.sql.snapshot((sql) => readDetail(sql, server, token, nowMs, thresholdMs));
+  return db.sql.snapshot((sql) => readDetail(sql, server, token, nowMs, thresholdMs, maxMs));
 }
 
 async function readDetail(
@@ -54,6 +55,7 @@ async function readDetail(
   token: string,
   nowMs: number,
   thresholdMs: number,
+  maxMs: number,
 ): Promise<TSessionDetailResponse> {
   const row = await findSession(sql, server, token);
   if (!row) {
@@ -101,7 +103,7 @@ async function readDetail(
     }
     const prev = await predecessorOf(sql, cur);
     if (!prev || !visit(prev)) break;
-    predecessors.unshift(toChainLink(prev, nowMs, thresholdMs));
+    predecessors.unshift(toChainLink(prev, nowMs, thresholdMs, maxMs));
     cur = prev;
   }
   const successors: TChainLink[] = [];
@@ -112,9 +114,14 @@ async function readDetail(
     }
     const next = await findSession(sql, cur.successorServer, cur.successorToken);
     if (!next || !visit(next)) break;
-    successors.push(toChainLink(next, nowMs, thresholdMs));
+    successors.push(toChainLink(next, nowMs, thresholdMs, maxMs));
     cur = next;
   }
 
-  return { session: toSessionView(row, nowMs, thresholdMs), timeline, chain: { predecessors, successors, truncated }, now: toIsoMs(nowMs) };
+  return {
+    session: toSessionView(row, nowMs, thresholdMs, maxMs),
+    timeline,
+    chain: { predecessors, successors, truncated },
+    now: toIsoMs(nowMs),
+  };
 }

@@ -15,6 +15,7 @@ export function parseSessionQuery(
   q: TSessionFilterQuery & { limit?: number; cursor?: string },
   nowMs: number,
   thresholdMs: number,
+  maxMs: number,
 ): SessionQuery {
   const { fromMs, toMs } = parseOpenRange(q, nowMs);
   return {
@@ -27,6 +28,7 @@ export function parseSessionQuery(
       toMs,
       nowMs,
       thresholdMs,
+      maxMs,
       synthetic: q.synthetic,
       versions: q.version,
     },

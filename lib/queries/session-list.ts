@@ -22,7 +22,7 @@ export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionLis
   const page = rows.slice(0, q.limit);
   const more = rows.length > q.limit;
   return {
-    sessions: page.map((r) => toSessionView(r, q.filter.nowMs, q.filter.thresholdMs)),
+    sessions: page.map((r) => toSessionView(r, q.filter.nowMs, q.filter.thresholdMs, q.filter.maxMs)),
     nextCursor: more ? encodeCursor(cursorAfter(page[page.length - 1], q.sort)) : null,
     limit: q.limit,
     sort: q.sort,
@@ -39,7 +39,7 @@ export async function* iterateSessions(db: Db, q: SessionQuery, pageSize = EXPOR
   let after = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
   for (;;) {
     const rows = await sessionPage(db.sql, q.filter, q.sort, pageSize, after);
-    for (const r of rows) yield toSessionView(r, q.filter.nowMs, q.filter.thresholdMs);
+    for (const r of rows) yield toSessionView(r, q.filter.nowMs, q.filter.thresholdMs, q.filter.maxMs);
     if (rows.length < pageSize) return;
     after = cursorAfter(rows[rows.length - 1], q.sort);
   }

@@ -19,19 +19,21 @@ export function deadlockOf(
   row: Pick<SessionRow, 'deadlockStartedAt' | 'deadlockEndedAt'>,
   nowMs: number,
   thresholdMs: number,
+  maxMs: number,
 ): TSessionView['deadlock'] {
-  return deadlockAsOf(num(row.deadlockStartedAt), num(row.deadlockEndedAt), nowMs, thresholdMs);
+  return deadlockAsOf(num(row.deadlockStartedAt), num(row.deadlockEndedAt), nowMs, thresholdMs, maxMs);
 }
 
 export function flagsOf(
   row: Pick<SessionRow, 'flags' | 'deadlockStartedAt' | 'deadlockEndedAt'>,
   nowMs: number,
   thresholdMs: number,
+  maxMs: number,
 ): SessionFlag[] {
   const set = new Set<SessionFlag>();
   for (const f of String(row.flags ?? '').split(' ')) if ((SESSION_FLAGS as readonly string[]).includes(f)) set.add(f as SessionFlag);
   set.delete('deadlock');
-  if (deadlockOf(row, nowMs, thresholdMs)) set.add('deadlock');
+  if (deadlockOf(row, nowMs, thresholdMs, maxMs)) set.add('deadlock');
   return [...set].sort();
 }
 
@@ -50,20 +52,20 @@ export function resumptionOfRow(
   };
 }
 
-export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: number): TSessionView {
+export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: number, maxMs: number): TSessionView {
   const unended = num(row.deadlockStartedAt) !== null && num(row.deadlockEndedAt) === null;
   return {
     server: row.server,
     token: row.token,
     state: oneOf(SESSION_STATES, row.state, 'sse_active'),
-    flags: flagsOf(row, nowMs, thresholdMs),
+    flags: flagsOf(row, nowMs, thresholdMs, maxMs),
     boundaryOutcome: row.boundaryOutcome === null ? null : oneOf(BOUNDARY_OUTCOMES, row.boundaryOutcome, 'pending'),
     openedAt: iso(row.openedAt),
     firstEventAt: toIsoMs(Number(row.firstEventAt)),
     lastEventAt: iso(row.lastEventAt),
     eventCount: Number(row.eventCount),
     refusalLatencyMs: num(row.refusalLatencyMs),
-    deadlock: deadlockOf(row, nowMs, thresholdMs),
+    deadlock: deadlockOf(row, nowMs, thresholdMs, maxMs),
     previousToken: row.previousToken,
     successorToken: row.successorToken,
     successorServer: row.successorServer,
@@ -86,12 +88,12 @@ export function toSessionView(row: SessionRow, nowMs: number, thresholdMs: numbe
   };
 }
 
-export function toChainLink(row: SessionRow, nowMs: number, thresholdMs: number): TChainLink {
+export function toChainLink(row: SessionRow, nowMs: number, thresholdMs: number, maxMs: number): TChainLink {
   return {
     server: row.server,
     token: row.token,
     state: oneOf(SESSION_STATES, row.state, 'sse_active'),
-    flags: flagsOf(row, nowMs, thresholdMs),
+    flags: flagsOf(row, nowMs, thresholdMs, maxMs),
     openedAt: iso(row.openedAt),
     lastEventAt: toIsoMs(Number(row.lastEventAt)),
     refusedAt: iso(row.refusedAt),

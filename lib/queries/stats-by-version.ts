@@ -44,6 +44,11 @@ export async function splitByVersion(db: Pick<Db, 'sql'>, r: VersionStatsRange):
   for (const row of counts) {
     const e = entry(row.version);
     const n = Number(row.n);
+    // Counted among the unended ones already: only no longer ongoing.
+    if (row.k === 'unreportedDeadlocks') {
+      e.ongoingDeadlocks -= n;
+      continue;
+    }
     // Ongoing deadlocks are deadlocks too (as in the totals), and are also reported on their own.
     const key = row.k === 'ongoingDeadlocks' ? 'deadlocks' : row.k;
     e[key] += n;

@@ -1,6 +1,6 @@
 // The checked parameters of GET /api/v1/stats (ZStatsQuery) → a StatsQuery.
 import type { TStatsQuery } from '@/lib/contract/api/stats';
-import { deadlockThresholdMs } from '@/lib/config/settings';
+import { deadlockMaxMs, deadlockThresholdMs } from '@/lib/config/settings';
 import type { StatsQuery } from './stats';
 import { parseTimeRange, resolveBucketMs } from './time-range';
 
@@ -16,5 +16,6 @@ export function parseStatsQuery(q: TStatsQuery, nowMs: number): StatsQuery {
     ...(splitByVersion ? { splitByVersion } : {}),
     nowMs,
     thresholdMs: deadlockThresholdMs(),
+    maxMs: deadlockMaxMs(),
   };
 }

@@ -45,6 +45,7 @@ import {
 } from '@/lib/store/session-stats';
 import type { TimeRange } from './time-range';
 import { splitByVersion } from './stats-by-version';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 import { NO_RESUMPTION } from '@/lib/store/resumption-counts';
 
 export interface StatsQuery {
@@ -57,6 +58,8 @@ export interface StatsQuery {
   splitByVersion?: { versions: readonly string[] };
   nowMs: number;
   thresholdMs: number;
+  /** DOORWATCH_DEADLOCK_MAX_MS: older unended deadlocks are "end unreported", not ongoing (0: none is). */
+  maxMs: number;
 }
 
 /** Rollup column → response counter. */
@@ -169,7 +172,13 @@ const emptyCounts = (): TStatsCounts => ({
 
 export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<TStatsResponse> {
   const { fromMs, toMs } = q.range;
-  const sessions = { fromMs, toMs, server: q.server, cutoffMs: q.nowMs - q.thresholdMs };
+  const sessions = {
+    fromMs,
+    toMs,
+    server: q.server,
+    cutoffMs: q.nowMs - q.thresholdMs,
+    unreportedUpTo: endUnreportedUpTo(q.nowMs, q.maxMs),
+  };
   const rollupCols: RollupColumn[] = [
     ...COUNTERS.map(([c]) => c),
     'deadlockIdleMs',
@@ -218,16 +227,26 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     for (const col of RESUMPTION_COLUMNS) resumption[col] += Number(row[col] ?? 0);
   }
   let ongoing = 0;
+  let unreported = 0;
   for (const row of ongoingRows) {
     const n = Number(row.n);
-    ongoing += n;
-    idleMs += n * q.nowMs - Number(row.startSum);
+    const gone = Number(row.unreported);
+    ongoing += n - gone;
+    unreported += gone;
+    // An ongoing wait has lasted until now; one whose end went unreported, the maximum (its known length).
+    idleMs += (n - gone) * q.nowMs - Number(row.startSum) + gone * q.maxMs;
     const cell = byBucket.get(Number(row.b) * q.bucketMs);
     if (cell) cell.deadlocks += n;
   }
 
   const stuckNow = stuckRows.reduce((n, r) => n + Number(r.n), 0);
   const stuckSince = stuckRows.length === 0 ? null : Math.min(...stuckRows.map((r) => Number(r.first)));
+  // `ongoing` changes by the clock alone when the next candidate becomes a deadlock, and when the
+  // oldest client stuck now passes the maximum: the dashboard asks again at the earlier of the two.
+  const clockChanges = [
+    ...(firstCandidate === null ? [] : [firstCandidate + q.thresholdMs]),
+    ...(stuckSince === null || q.maxMs <= 0 ? [] : [stuckSince + q.maxMs]),
+  ];
 
   // The percentile reads need the totals (exact or histogram); the split's read does not wait for them.
   const [byServer, byVersion, { refusals, renegs }] = await Promise.all([
@@ -251,12 +270,13 @@ export async function computeStats(db: Pick<Db, 'sql'>, q: StatsQuery): Promise<
     dualNegotiations: totals.dualNegotiations,
     burnedTokenReuses: totals.burnedTokenReuses,
     deadlocks: {
-      total: totals.deadlocks + ongoing,
+      total: totals.deadlocks + ongoing + unreported,
       ongoing,
+      unreported,
       stuckNow,
       stuckSince: stuckSince === null ? null : toIsoMs(stuckSince),
       idleMs,
-      nextOngoingAt: firstCandidate === null ? null : toIsoMs(firstCandidate + q.thresholdMs),
+      nextOngoingAt: clockChanges.length === 0 ? null : toIsoMs(Math.min(...clockChanges)),
     },
     refusalLatencyMs: refusals.total,
     percentiles: { refusal: refusals.method, renegotiation: renegs.method },
@@ -311,7 +331,7 @@ async function splitByServer(
   db: Pick<Db, 'sql'>,
   q: StatsQuery,
   bucketRows: readonly BucketRow[],
-  ongoingRows: readonly { b: number; server: string; n: number }[],
+  ongoingRows: readonly { b: number; server: string; n: number; unreported: number }[],
   stuckRows: readonly StuckDeadlockRow[],
 ): Promise<TServerSplit[]> {
   const { fromMs, toMs } = q.range;
@@ -348,7 +368,7 @@ async function splitByServer(
   for (const row of ongoingRows) {
     const e = entry(String(row.server));
     const n = Number(row.n);
-    e.ongoingDeadlocks += n;
+    e.ongoingDeadlocks += n - Number(row.unreported);
     e.deadlocks += n;
     const cell = e.series[index.get(Number(row.b) * q.bucketMs) ?? -1];
     if (cell) cell.deadlocks += n;

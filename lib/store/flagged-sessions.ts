@@ -59,23 +59,23 @@ export async function flaggedSessionsSince(
 }
 
 /**
- * Up to `limit` of `server`'s unended deadlocks that started at or before `startedBy` (ongoing by that
- * clock) and are not yet linked to `incidentId`, oldest first. A deadlocked session gets no events
+ * Up to `limit` of `server`'s unended deadlocks that started at or before `startedBy` and after
+ * `unreportedUpTo` (ongoing by that clock, not "end unreported") and are not yet linked to `incidentId`, oldest first. A deadlocked session gets no events
  * while it waits, so the cursor's read never sees it become ongoing. Leaving out the linked ones is
  * what lets a pass move on when more are ongoing than one read takes. Session_deadlock_unended_idx
  * holds only unended deadlocks (its condition spelled out so that both databases use it).
  */
 export async function ongoingDeadlocksNotLinked(
   sql: SqlExecutor,
-  q: { server: string; incidentId: string; startedBy: number; limit: number },
+  q: { server: string; incidentId: string; startedBy: number; unreportedUpTo: number; limit: number },
 ): Promise<{ token: string; deadlockStartedAt: number; version: string | null }[]> {
   const rows = await sql.query<{ token: string; deadlockStartedAt: unknown; version: string | null }>(
     `SELECT s."token", s."deadlockStartedAt", s."version" FROM ${S} s
       WHERE s."server" = ? AND s."deadlockEndedAt" IS NULL AND s."deadlockStartedAt" IS NOT NULL AND s."deadlockStartedAt" <= ?
-        AND s."synthetic" = 0
+        AND s."deadlockStartedAt" > ? AND s."synthetic" = 0
         AND NOT EXISTS (SELECT 1 FROM ${TABLE_SQL.incidentSession} l WHERE l."incidentId" = ? AND l."token" = s."token")
       ORDER BY s."deadlockStartedAt", s."token" LIMIT ?`,
-    [q.server, q.startedBy, q.incidentId, q.limit],
+    [q.server, q.startedBy, q.unreportedUpTo, q.incidentId, q.limit],
   );
   return rows.map((r) => ({ token: r.token, deadlockStartedAt: Number(r.deadlockStartedAt), version: r.version }));
 }

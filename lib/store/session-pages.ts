@@ -23,6 +23,8 @@ export interface SessionFilter {
   toMs: number | null;
   nowMs: number;
   thresholdMs: number;
+  /** DOORWATCH_DEADLOCK_MAX_MS: the views' `deadlock.ongoing` (an end-unreported one still has the deadlock flag). */
+  maxMs: number;
   /** Door-probe sessions: include, exclude or only them. Absent = include. */
   synthetic?: TSyntheticFilter;
   /** The versions that served them (any of); absent or empty = any. */

@@ -163,7 +163,7 @@ export function toSessionRow(
   foldState: string | null = null,
 ): SessionRow {
   const bitOf = (f: keyof typeof SESSION_FLAG_COLUMN) => bit((s.flags as string[]).includes(f));
-  const ended = s.deadlock !== null && !s.deadlock.ongoing;
+  const ended = s.deadlock !== null && s.deadlock.endedAt !== null;
   const deadlockStartedAt = ended ? ms(s.deadlock!.startedAt) : ms(s.deadlockCandidateSince ?? s.deadlock?.startedAt ?? null);
   return {
     server,

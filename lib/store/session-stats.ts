@@ -12,28 +12,34 @@ export interface SessionRange {
   server: string | null;
 }
 
-/** Ongoing deadlocks started in a bucket of `bucketMs` (b = start ÷ bucketMs), per server. */
+/**
+ * Unended deadlocks started in a bucket of `bucketMs` (b = start ÷ bucketMs), per server: `n` all of
+ * them, `unreported` those "end unreported" (started at or before `unreportedUpTo`, see
+ * lib/boundary/deadlock-as-of.ts), `startSum` the starts of the others, the ongoing ones.
+ */
 export interface OngoingDeadlockRow {
   b: number;
   server: string;
   n: number;
+  unreported: number;
   startSum: number;
 }
 
 /** Unended deadlocks that started in range and at least `cutoffMs` ago (by the reader's clock), counted per bucket and server. */
 export function ongoingDeadlocks(
   sql: SqlExecutor,
-  r: SessionRange & { bucketMs: number; cutoffMs: number },
+  r: SessionRange & { bucketMs: number; cutoffMs: number; unreportedUpTo: number },
 ): Promise<OngoingDeadlockRow[]> {
   const server = sessionServerTerm(sql.provider, r.server);
   return sql.query<OngoingDeadlockRow>(
     `SELECT CAST("deadlockStartedAt" / CAST(? AS BIGINT) AS BIGINT) AS "b", "server", COUNT(*) AS "n",
-            COALESCE(CAST(SUM("deadlockStartedAt") AS BIGINT), 0) AS "startSum"
+            COALESCE(SUM(CASE WHEN "deadlockStartedAt" <= ? THEN 1 ELSE 0 END), 0) AS "unreported",
+            COALESCE(CAST(SUM(CASE WHEN "deadlockStartedAt" <= ? THEN 0 ELSE "deadlockStartedAt" END) AS BIGINT), 0) AS "startSum"
        FROM ${TABLE_SQL.session}
       WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ?
         AND "deadlockEndedAt" IS NULL${server.text}
       GROUP BY 1, 2`,
-    [r.bucketMs, r.fromMs, r.toMs, r.cutoffMs, ...server.params],
+    [r.bucketMs, r.unreportedUpTo, r.unreportedUpTo, r.fromMs, r.toMs, r.cutoffMs, ...server.params],
   );
 }
 
@@ -46,18 +52,24 @@ export interface StuckDeadlockRow {
 
 /**
  * Unended deadlocks at least `cutoffMs` old that began before the range's end, however long before its
- * start: the sessions stuck now among those the range can see. The one read of "stuck now": the stats
+ * start, and after `unreportedUpTo` (older ones are "end unreported"): the sessions stuck now among
+ * those the range can see. That last bound is a filter (`+`), not an index range: as a range, SQLite
+ * walked every deadlock since it (the all-deadlocks index) instead of the unended ones. The one read of "stuck now": the stats
  * API, the doorwatch_deadlocks_ongoing gauge (every /metrics scrape) and the deadlocks_ongoing alert.
  * The partial Session_deadlock_unended_idx holds only unended deadlocks, so this costs what is stuck,
  * not the history (it was a scan of every session).
  */
-export function stuckDeadlocks(sql: SqlExecutor, r: Omit<SessionRange, 'fromMs'> & { cutoffMs: number }): Promise<StuckDeadlockRow[]> {
+export function stuckDeadlocks(
+  sql: SqlExecutor,
+  r: Omit<SessionRange, 'fromMs'> & { cutoffMs: number; unreportedUpTo: number },
+): Promise<StuckDeadlockRow[]> {
   const server = sessionServerTerm(sql.provider, r.server);
   return sql.query<StuckDeadlockRow>(
     `SELECT "server", COUNT(*) AS "n", MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ? AND "deadlockEndedAt" IS NULL${server.text}
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" < ? AND "deadlockStartedAt" <= ? AND +"deadlockStartedAt" > ?
+        AND "deadlockEndedAt" IS NULL${server.text}
       GROUP BY "server"`,
-    [r.toMs, r.cutoffMs, ...server.params],
+    [r.toMs, r.cutoffMs, r.unreportedUpTo, ...server.params],
   );
 }
 

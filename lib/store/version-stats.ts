@@ -20,6 +20,7 @@ export const VERSION_COUNTERS = [
   'burnedTokenReuses',
   'deadlocks',
   'ongoingDeadlocks',
+  'unreportedDeadlocks',
   'renegotiations',
 ] as const;
 export type VersionCounter = (typeof VERSION_COUNTERS)[number];
@@ -28,7 +29,10 @@ export type VersionCounter = (typeof VERSION_COUNTERS)[number];
  * Each counter's anchor and condition, as the rollups count it. Every anchor but the successor's
  * opening lies within its session's events (≤ lastEventAt), so `lastEventAt >= from` is a safe bound.
  */
-const ANCHORS: Record<Exclude<VersionCounter, 'ongoingDeadlocks'>, { at: string; when?: string; withinEvents: boolean }> = {
+const ANCHORS: Record<
+  Exclude<VersionCounter, 'ongoingDeadlocks' | 'unreportedDeadlocks'>,
+  { at: string; when?: string; withinEvents: boolean }
+> = {
   sessions: { at: 'firstEventAt', withinEvents: true },
   boundary: { at: 'boundaryAt', withinEvents: true },
   refused: { at: 'answeredAt', when: `"boundaryOutcome" = 'refused'`, withinEvents: true },
@@ -49,6 +53,8 @@ export interface VersionStatsRange {
   versions: readonly string[];
   /** Unended deadlocks count as ongoing once they started at or before this (now − threshold). */
   cutoffMs: number;
+  /** …and are "end unreported" if they started at or before this (lib/boundary/deadlock-as-of.ts). */
+  unreportedUpTo: number;
 }
 
 /** (version, counter, bucket, n); drivers may hand BIGINT/COUNT back as bigint or string. */
@@ -97,6 +103,11 @@ export function versionCounts(sql: SqlExecutor, r: VersionStatsRange): Promise<V
     part(k, a.at, extra, a.withinEvents ? [r.fromMs] : [], a.withinEvents ? withServer : anchorLed);
   }
   part('ongoingDeadlocks', 'deadlockStartedAt', ' AND "deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ?', [r.cutoffMs], withServer);
+  // Of those, the "end unreported" ones: deadlocks still, no longer ongoing. Without a maximum there are none.
+  if (r.unreportedUpTo > Number.MIN_SAFE_INTEGER) {
+    const upTo = Math.min(r.cutoffMs, r.unreportedUpTo);
+    part('unreportedDeadlocks', 'deadlockStartedAt', ' AND "deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ?', [upTo], withServer);
+  }
   return sql.query<VersionCountRow>(parts.join('\nUNION ALL\n'), params);
 }
 

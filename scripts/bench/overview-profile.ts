@@ -24,7 +24,7 @@ async function main() {
   const range = { fromMs, toMs, fromInput: 'now-24h', toInput: 'now' };
   const scope = { fromMs, toMs, bucketMs: 900_000, server: null, byServer: false };
   const parts: Record<string, () => Promise<unknown>> = {
-    overview: () => computeStats(db, { range, bucketMs: 900_000, server: null, nowMs: now, thresholdMs: 60_000 }),
+    overview: () => computeStats(db, { range, bucketMs: 900_000, server: null, nowMs: now, thresholdMs: 60_000, maxMs: 0 }),
     rollupCounters: () => rollupBucketSums(db.sql, scope, [...ROLLUP_COLUMNS]),
     histograms: () => histogramSums(db.sql, scope, ['refusal', 'renegotiation']),
     exactRefusal: () =>

@@ -63,7 +63,7 @@ test('refusing servers: boundary resumes are refused and renegotiated, nothing d
   assert.equal(stats.naiveResumes, 0);
   assert.equal(stats.sessions, own.sessions);
   assert.equal(stats.burnedTokenReuses, 0);
-  assert.deepEqual(stats.deadlocks, { total: 0, ongoing: 0, stuckNow: 0, stuckSince: null, idleMs: 0, nextOngoingAt: null });
+  assert.deepEqual(stats.deadlocks, { total: 0, ongoing: 0, unreported: 0, stuckNow: 0, stuckSince: null, idleMs: 0, nextOngoingAt: null });
   // Per server, too (a renegotiation may land on the other refusing server).
   for (const s of [A, B]) {
     const perServer = await readStats(app.url, SIM_ADMIN_TOKEN, { fromMs: t0 - 60_000, toMs: Date.now() + 60_000, server: s.name });

@@ -110,7 +110,7 @@ after(async () => {
 describe('list totals match the filter', () => {
   const sessions = async (q: Record<string, string>) =>
     ZSessionListResponse.parse(
-      await listSessions(db, parseSessionQuery(parseQuery(ZSessionListQuery, params({ from: 'now-1h', to: 'now', ...q })), NOW, 10_000)),
+      await listSessions(db, parseSessionQuery(parseQuery(ZSessionListQuery, params({ from: 'now-1h', to: 'now', ...q })), NOW, 10_000, 0)),
     );
 
   test('sessions: the total over all pages, under the server and flag filters', async () => {

@@ -39,7 +39,7 @@ after(async () => {
 const search = async (token: string) => {
   const page = await listSessions(
     db,
-    parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000),
+    parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000, 0),
   );
   return page.sessions.map((s) => s.token).sort();
 };

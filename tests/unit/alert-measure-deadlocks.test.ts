@@ -58,7 +58,7 @@ test('a client still under the threshold is not yet a deadlock; the gauge reads 
   assert.equal(await ongoing(server, waitingFrom + threshold - 1), 0, 'one ms short of the threshold');
   assert.equal(await ongoing(server, waitingFrom + threshold), 1, 'at the threshold');
   for (const nowMs of [waitingFrom + threshold - 1, waitingFrom + threshold, waitingFrom + 2 * WINDOW]) {
-    const gauge = (await readDomainSnapshot(database().sql, nowMs, threshold)).deadlocksOngoing.get(server) ?? 0;
+    const gauge = (await readDomainSnapshot(database().sql, nowMs, threshold, 0)).deadlocksOngoing.get(server) ?? 0;
     assert.equal(await ongoing(server, nowMs), gauge, `the gauge and the measure at +${nowMs - waitingFrom} ms`);
   }
 });

@@ -54,7 +54,7 @@ const sessionParams = (o: Record<string, string | string[]>) => parseQuery(ZSess
 const statsParams = (o: Record<string, string | string[]>) => parseQuery(ZStatsQuery, params(o));
 
 async function list(o: Record<string, string | string[]>, nowMs = NOW) {
-  return listSessions(db, parseSessionQuery(sessionParams(o), nowMs, THRESHOLD));
+  return listSessions(db, parseSessionQuery(sessionParams(o), nowMs, THRESHOLD, 0));
 }
 
 describe('stats', () => {
@@ -78,6 +78,7 @@ describe('stats', () => {
     assert.deepEqual(s.deadlocks, {
       total: 2,
       ongoing: 1,
+      unreported: 0,
       stuckNow: 1,
       stuckSince: new Date(Q_ONGOING_START).toISOString(),
       idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START),
@@ -313,7 +314,7 @@ describe('session list', () => {
   });
 
   test('export iterates the whole filtered set regardless of page size', async () => {
-    const q = parseSessionQuery(sessionParams({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD);
+    const q = parseSessionQuery(sessionParams({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD, 0);
     const out: string[] = [];
     for await (const s of iterateSessions(db, q, 2)) out.push(s.token);
     assert.deepEqual(out.sort(), ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn']);
@@ -322,7 +323,7 @@ describe('session list', () => {
 
 describe('session detail', () => {
   test('timeline in order and the chain across servers', async () => {
-    const d = await getSessionDetail(db, 'alpha', 'a-ref1', NOW, THRESHOLD);
+    const d = await getSessionDetail(db, 'alpha', 'a-ref1', NOW, THRESHOLD, 0);
     ZSessionDetailResponse.parse(d);
     assert.deepEqual(
       d.timeline.map((e) => e.type),
@@ -336,7 +337,7 @@ describe('session detail', () => {
     );
     assert.equal(d.session.successorServer, 'beta');
     assert.equal(d.session.renegotiationLatencyMs, 149);
-    const succ = await getSessionDetail(db, 'beta', 'b-new1', NOW, THRESHOLD);
+    const succ = await getSessionDetail(db, 'beta', 'b-new1', NOW, THRESHOLD, 0);
     assert.deepEqual(
       succ.chain.predecessors.map((l) => `${l.server}/${l.token}`),
       ['alpha/a-ref1'],
@@ -346,14 +347,14 @@ describe('session detail', () => {
 
   test('unknown session → session_not_found; unknown server → server_not_found', async () => {
     await assert.rejects(
-      getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD),
+      getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD, 0),
       (e: any) => e.status === 404 && e.code === 'session_not_found',
     );
-    await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
     // delta is registered and never reported: it exists, the session does not.
-    await assert.rejects(getSessionDetail(db, 'delta', 'a-ref1', NOW, THRESHOLD), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(getSessionDetail(db, 'delta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
     await assert.rejects(
-      getSessionDetail(db, 'nowhere', 'a-ref1', NOW, THRESHOLD),
+      getSessionDetail(db, 'nowhere', 'a-ref1', NOW, THRESHOLD, 0),
       (e: any) => e.status === 404 && e.code === 'server_not_found',
     );
   });

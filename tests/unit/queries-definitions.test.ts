@@ -182,16 +182,16 @@ function row(over: Partial<SessionRow>): SessionRow {
 describe('session view (reader’s clock)', () => {
   test('an unended naive resume is a candidate until the threshold, then an ongoing deadlock', () => {
     const r = row({});
-    assert.equal(deadlockOf(r, 14_999, 10_000), null);
-    assert.deepEqual(flagsOf(r, 14_999, 10_000), ['boundary', 'naive_resume']);
-    assert.deepEqual(deadlockOf(r, 15_000, 10_000), {
+    assert.equal(deadlockOf(r, 14_999, 10_000, 0), null);
+    assert.deepEqual(flagsOf(r, 14_999, 10_000, 0), ['boundary', 'naive_resume']);
+    assert.deepEqual(deadlockOf(r, 15_000, 10_000, 0), {
       startedAt: new Date(5000).toISOString(),
       endedAt: null,
       durationMs: 10_000,
       ongoing: true,
     });
-    assert.deepEqual(flagsOf(r, 15_000, 10_000), ['boundary', 'deadlock', 'naive_resume']);
-    const v = toSessionView(r, 20_000, 10_000);
+    assert.deepEqual(flagsOf(r, 15_000, 10_000, 0), ['boundary', 'deadlock', 'naive_resume']);
+    const v = toSessionView(r, 20_000, 10_000, 0);
     ZSessionView.parse(v);
     assert.equal(v.deadlockCandidateSince, new Date(5000).toISOString());
     assert.equal(v.deadlock!.durationMs, 15_000);
@@ -200,14 +200,38 @@ describe('session view (reader’s clock)', () => {
   test('an ended deadlock is reported as stored whatever the clock', () => {
     const r = row({ flags: 'boundary deadlock naive_resume', deadlockEndedAt: 305_000, deadlockDurationMs: 300_000, state: 'terminated' });
     for (const now of [0, 1e13]) {
-      assert.deepEqual(deadlockOf(r, now, 10_000), {
+      assert.deepEqual(deadlockOf(r, now, 10_000, 0), {
         startedAt: new Date(5000).toISOString(),
         endedAt: new Date(305_000).toISOString(),
         durationMs: 300_000,
         ongoing: false,
       });
-      assert.ok(flagsOf(r, now, 10_000).includes('deadlock'));
+      assert.ok(flagsOf(r, now, 10_000, 0).includes('deadlock'));
     }
-    assert.equal(toSessionView(r, 0, 10_000).deadlockCandidateSince, null);
+    assert.equal(toSessionView(r, 0, 10_000, 0).deadlockCandidateSince, null);
+  });
+
+  test('with a maximum, an unended deadlock that old is "end unreported": a deadlock still, no longer ongoing', () => {
+    const r = row({});
+    // Started at 5,000; threshold 10 s, maximum 60 s.
+    assert.equal(deadlockOf(r, 64_999, 10_000, 60_000)!.ongoing, true);
+    const at = (now: number) => deadlockOf(r, now, 10_000, 60_000);
+    for (const now of [65_000, 1e13]) {
+      assert.deepEqual(at(now), {
+        startedAt: new Date(5000).toISOString(),
+        endedAt: null,
+        durationMs: 60_000,
+        ongoing: false,
+        endUnreported: true,
+      });
+      assert.deepEqual(flagsOf(r, now, 10_000, 60_000), ['boundary', 'deadlock', 'naive_resume']);
+    }
+    const v = toSessionView(r, 1e13, 10_000, 60_000);
+    ZSessionView.parse(v);
+    assert.equal(v.deadlockCandidateSince, new Date(5000).toISOString(), 'still unended');
+    // An ended one is what it was, and without a maximum (0) nothing ever is unreported.
+    const ended = row({ flags: 'boundary deadlock naive_resume', deadlockEndedAt: 305_000, state: 'terminated' });
+    assert.equal(deadlockOf(ended, 1e13, 10_000, 60_000)!.endedAt, new Date(305_000).toISOString());
+    assert.equal(deadlockOf(r, 1e13, 10_000, 0)!.ongoing, true);
   });
 });

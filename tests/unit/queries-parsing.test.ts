@@ -47,7 +47,7 @@ describe('time range at the API edge (grammar and properties: tests/unit/time.te
       withParam('invalid_time_range', 'from'),
     );
     assert.throws(
-      () => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams('to=now%2B999999999w')), NOW, 10_000),
+      () => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams('to=now%2B999999999w')), NOW, 10_000, 0),
       withParam('invalid_time_range', 'to'),
     );
   });
@@ -96,7 +96,7 @@ describe('cursor', () => {
 });
 
 describe('session list parameters', () => {
-  const parse = (qs: string) => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams(qs)), NOW, 10_000);
+  const parse = (qs: string) => parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams(qs)), NOW, 10_000, 0);
 
   test('defaults', () => {
     const q = parse('');

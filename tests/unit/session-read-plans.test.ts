@@ -44,7 +44,7 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
   const cases: [string, (sql: SqlExecutor) => Promise<unknown>, RegExp][] = [
     [
       'ongoing deadlocks of one server',
-      (sql) => ongoingDeadlocks(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000 }),
+      (sql) => ongoingDeadlocks(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000 }),
       /Session_deadlock/,
     ],
     [
@@ -65,12 +65,13 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
     ],
     [
       'refusal latencies per version of one server',
-      (sql) => versionRefusalLatencies(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, versions: [] }),
+      (sql) =>
+        versionRefusalLatencies(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000, versions: [] }),
       /Session_refused_refusedAt_idx/,
     ],
     [
       'sessions stuck now per server (/metrics, alerts, stats)',
-      (sql) => stuckDeadlocks(sql, { server: null, toMs: NOW, cutoffMs: NOW - 10_000 }),
+      (sql) => stuckDeadlocks(sql, { server: null, toMs: NOW, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000 }),
       /Session_deadlock_unended_idx/,
     ],
     ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql), /Session_upgrade_pending_idx/],
@@ -147,6 +148,7 @@ test('the Session indexes read for a minority of sessions are partial, and each 
     toMs: null,
     nowMs: NOW,
     thresholdMs: 30_000,
+    maxMs: 0,
     ...over,
   });
   const allServers = { ...range, server: null };
@@ -175,7 +177,8 @@ test('the Session indexes read for a minority of sessions are partial, and each 
     ],
     [
       'the version split, all servers',
-      (sql) => versionCounts(sql, { ...allServers, bucketMs: 60_000, cutoffMs: NOW - 10_000, versions: [] }),
+      (sql) =>
+        versionCounts(sql, { ...allServers, bucketMs: 60_000, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000, versions: [] }),
       [PARTIAL.deadlocks, PARTIAL.renegotiated],
     ],
     ['deadlock starts, all servers', (sql) => lastDeadlockStarts(sql, { ...allServers, cutoffMs: NOW - 10_000 }), [PARTIAL.deadlocks]],
@@ -224,7 +227,7 @@ test('the version split of one server walks no part of its whole history', async
   const { plan } = await migratedPlans(t);
   for (const versions of [[], ['v1.2.0']]) {
     const { sql, sent } = recordingSql();
-    await versionCounts(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, versions });
+    await versionCounts(sql, { ...range, bucketMs: 60_000, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000, versions });
     const p = plan(sent[0].text, sent[0].params);
     assert.match(p, new RegExp(`USING (COVERING )?INDEX ${PARTIAL.renegotiated} `), p);
     // An index searched by the server alone (no range after it) is the whole history.

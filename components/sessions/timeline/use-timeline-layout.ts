@@ -89,7 +89,7 @@ export function useTimelineLayout(
       ? inPlot(x(boundaryIdx), x(answerIdx))
       : null;
   const bracketText = deadlock
-    ? `${deadlock.ongoing ? 'deadlocked for ' : 'deadlock '}${fmtDuration(deadlock.durationMs)}`
+    ? `${deadlock.ongoing ? 'deadlocked for ' : deadlock.endUnreported ? 'deadlock ≥ ' : 'deadlock '}${fmtDuration(deadlock.durationMs)}`
     : `refused in ${fmtLatency(session.refusalLatencyMs)}`;
   const bracketSpan = dlSpan ?? refusalSpan;
 

@@ -17,24 +17,34 @@ export const ZLatencySummary = z.object({
 });
 
 export const ZDeadlockTotals = z.object({
-  /** Ended deadlocks that started in range (rollups) + ongoing ones that started in range. */
+  /** Ended deadlocks that started in range (rollups) + unended ones (ongoing or end unreported) that started in range. */
   total: ZCount,
-  /** Unended naive resumes that started in range and whose idle time reached the threshold by the reader's clock. */
+  /**
+   * Unended naive resumes that started in range and whose idle time reached the threshold by the reader's
+   * clock, and not DOORWATCH_DEADLOCK_MAX_MS (when set) or more.
+   */
   ongoing: ZCount,
   /**
-   * Sessions stuck now: unended deadlocks (at least the threshold old by the reader's clock) that began
-   * before the range's end, however long before its start. `ongoing` counts only those that began in
+   * Deadlocks that started in range and never reported their end, older than DOORWATCH_DEADLOCK_MAX_MS:
+   * counted in `total`, not in `ongoing` or `stuckNow` (a client's wait cannot outlast its server's idle
+   * timeout). Always 0 without a maximum.
+   */
+  unreported: ZCount,
+  /**
+   * Sessions stuck now: unended deadlocks (at least the threshold old by the reader's clock, younger
+   * than the maximum when one is set) that began before the range's end, however long before its start. `ongoing` counts only those that began in
    * range, so a client stuck for longer than a live range dropped out of it while still waiting.
    */
   stuckNow: ZCount,
   /** When the longest-waiting of the `stuckNow` sessions began to wait, null when none is stuck. */
   stuckSince: ZIsoMs.nullable(),
-  /** Ended durations + (now − start) for ongoing ones. */
+  /** Ended durations + (now − start) for ongoing ones + the maximum for each one whose end went unreported. */
   idleMs: z.number().min(0),
   /**
    * When the next unended naive resume that started in range reaches the threshold (its start +
-   * deadlockThresholdMs), null if none is waiting: `ongoing` changes then by the clock alone, with
-   * no event to announce it, so a reader that wants to stay current asks again at that time.
+   * deadlockThresholdMs), or the longest-waiting client stuck now reaches DOORWATCH_DEADLOCK_MAX_MS
+   * (when set), whichever comes first; null if neither will: `ongoing` and `stuckNow` change then by
+   * the clock alone, with no event to announce it, so a reader that wants to stay current asks again then.
    */
   nextOngoingAt: ZIsoMs.nullable(),
 });
