@@ -14,6 +14,9 @@ export function useSessionClock(detail: TSessionDetailResponse | undefined, rece
   const browserNow = useDataNow(ongoing ? 1000 : NEVER);
   const answerNow = detail ? Date.parse(detail.now) : 0;
   const nowMs = ongoing ? liveServerNow(answerNow, receivedAt, browserNow) : answerNow;
-  const session = useMemo(() => (detail ? sessionAt(detail.session, answerNow, nowMs) : undefined), [detail, answerNow, nowMs]);
+  const session = useMemo(
+    () => (detail ? sessionAt(detail.session, answerNow, nowMs, detail.deadlockMaxMs) : undefined),
+    [detail, answerNow, nowMs],
+  );
   return { nowMs, session };
 }

@@ -123,5 +123,6 @@ async function readDetail(
     timeline,
     chain: { predecessors, successors, truncated },
     now: toIsoMs(nowMs),
+    deadlockMaxMs: maxMs,
   };
 }

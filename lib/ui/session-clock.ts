@@ -9,9 +9,15 @@ export function liveServerNow(answerNowMs: number, receivedAt: number, browserNo
   return answerNowMs + Math.max(0, browserNow - receivedAt);
 }
 
-/** The session as of `liveNowMs`: an ongoing deadlock's duration grows by the time since the answer. */
-export function sessionAt(session: TSessionView, answerNowMs: number, liveNowMs: number): TSessionView {
+/**
+ * The session as of `liveNowMs`: an ongoing deadlock's duration grows by the time since the answer,
+ * up to `maxMs` (DOORWATCH_DEADLOCK_MAX_MS, 0: none), where it becomes "end unreported" as the next
+ * answer would say (lib/boundary/deadlock-as-of.ts): no event announces that moment.
+ */
+export function sessionAt(session: TSessionView, answerNowMs: number, liveNowMs: number, maxMs: number): TSessionView {
   const d = session.deadlock;
   if (!d?.ongoing) return session;
-  return { ...session, deadlock: { ...d, durationMs: d.durationMs + Math.max(0, liveNowMs - answerNowMs) } };
+  const durationMs = d.durationMs + Math.max(0, liveNowMs - answerNowMs);
+  if (maxMs > 0 && durationMs >= maxMs) return { ...session, deadlock: { ...d, durationMs: maxMs, ongoing: false, endUnreported: true } };
+  return { ...session, deadlock: { ...d, durationMs } };
 }

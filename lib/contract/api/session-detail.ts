@@ -40,5 +40,10 @@ export const ZSessionDetailResponse = z.object({
     truncated: z.boolean(),
   }),
   now: ZIsoMs,
+  /**
+   * DOORWATCH_DEADLOCK_MAX_MS the answer was read with (0: none): a page that counts an ongoing
+   * deadlock on from `now` stops at it, where the next read would say "end unreported".
+   */
+  deadlockMaxMs: z.int().min(0),
 });
 export type TSessionDetailResponse = z.infer<typeof ZSessionDetailResponse>;
