@@ -75,10 +75,10 @@ export function SessionHead({
                 <>
                   The server accepted a resume after <code>upgrade.accepted</code> and handed back an idle SSE stream; the client{' '}
                   {s.deadlock.ongoing ? 'is still waiting for a handshake.' : 'waited for a handshake that never came.'}
-                  {s.deadlock.endUnreported &&
-                    ' The server never reported how the session ended, and a wait cannot outlast its idle timeout: no longer counted as stuck.'}
                 </>
               )}
+              {s.deadlock.endUnreported &&
+                ' The server never reported how the session ended, and a wait cannot outlast its idle timeout: no longer counted as stuck.'}
             </div>
           </div>
         </div>

@@ -117,8 +117,8 @@ async function sweepSessions(sql: Sql, nowMs: number, report: SweepReport, pagin
 
 /**
  * Links the deadlocks ongoing now (unended, started at least `thresholdMs` ago and less than the
- * maximum, when one is set) to their server's
- * unresolved deadlock incident, `paging.page` at a time, at most `paging.maxPages` per incident.
+ * maximum when one is set) to their server's unresolved deadlock incident, `paging.page` at a time,
+ * at most `paging.maxPages` per incident.
  */
 async function sweepOngoingDeadlocks(
   sql: Sql,
