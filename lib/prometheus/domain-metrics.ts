@@ -96,12 +96,12 @@ export function registerDomainMetrics(registry: Registry, src: DomainSources): D
     });
   sessionGauge(
     'doorwatch_deadlocks_ongoing',
-    'Unended naive resumes idle for at least the deadlock threshold now.',
+    'Unended naive resumes idle for at least the deadlock threshold now (and less than DOORWATCH_DEADLOCK_MAX_MS when set).',
     (s) => s.deadlocksOngoing,
   );
   sessionGauge(
     'doorwatch_upgrades_pending',
-    'Sessions with an upgrade-accepted whose WebSocket handshake has not completed.',
+    'Sessions with an upgrade-accepted whose WebSocket handshake has not completed (and an event less than DOORWATCH_DEADLOCK_MAX_MS ago when set).',
     (s) => s.upgradesPending,
   );
 

@@ -85,7 +85,7 @@ export async function readDomainSnapshot(sql: SqlExecutor, nowMs: number, thresh
     stuckDeadlocks(sql, { server: null, toMs: nowMs, cutoffMs: nowMs - thresholdMs, unreportedUpTo: endUnreportedUpTo(nowMs, maxMs) }).then(
       (rows) => new Map(rows.map((r) => [r.server, Number(r.n)])),
     ),
-    upgradesPendingByServer(sql),
+    upgradesPendingByServer(sql, endUnreportedUpTo(nowMs, maxMs)),
   ]);
   return zeroFilled({ registered, rollups, rejections, deadlocksOngoing, upgradesPending });
 }

@@ -75,11 +75,15 @@ export async function lastEventAtByServer(sql: SqlExecutor): Promise<Map<string,
 /**
  * Sessions waiting on their upgrade, per server (the gauge of upgrades pending), read on every
  * /metrics scrape through the partial Session_upgrade_pending_idx. The state is a literal, not a
- * parameter: neither database proves a partial index's condition from a bound value.
+ * parameter: neither database proves a partial index's condition from a bound value. Those whose
+ * last event is at or before `silentUpTo` are left out: no server keeps a session that long without
+ * a word (DOORWATCH_DEADLOCK_MAX_MS, lib/boundary/deadlock-as-of.ts), so its end went unreported.
  */
-export async function upgradesPendingByServer(sql: SqlExecutor): Promise<Map<string, number>> {
+export async function upgradesPendingByServer(sql: SqlExecutor, silentUpTo: number): Promise<Map<string, number>> {
   const rows = await sql.query<{ server: string; n: unknown }>(
-    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session} WHERE "state" = 'upgrade_pending' GROUP BY "server"`,
+    `SELECT "server", COUNT(*) AS "n" FROM ${TABLE_SQL.session}
+      WHERE "state" = 'upgrade_pending' AND +"lastEventAt" > ? GROUP BY "server"`,
+    [silentUpTo],
   );
   return new Map(rows.map((r) => [r.server, Number(r.n)]));
 }

@@ -83,8 +83,12 @@ test('an unended deadlock older than the maximum leaves stuck-now, the gauge and
   const [byVersion] = s.byVersion!;
   assert.deepEqual([byVersion.deadlocks, byVersion.ongoingDeadlocks], [2, 1], 'the version split agrees with the totals');
 
-  // The gauge and the alert measure read the same (the measure reads the setting).
-  assert.equal((await readDomainSnapshot(database().sql, now, threshold, MAX)).deadlocksOngoing.get(server), 1);
+  // The gauges and the alert measure read the same (the measure reads the setting). The orphan's
+  // upgrade is no longer pending either: no server keeps a session that long without a word.
+  const gauges = await readDomainSnapshot(database().sql, now, threshold, MAX);
+  assert.equal(gauges.deadlocksOngoing.get(server), 1);
+  assert.equal(gauges.upgradesPending.get(server), 1);
+  assert.equal((await readDomainSnapshot(database().sql, now, threshold, 0)).upgradesPending.get(server), 2);
   const alert = (nowMs: number) => measure(database().sql, 'deadlocks_ongoing', { server, fromMs: nowMs - 15 * MIN, toMs: nowMs });
   assert.equal(await alert(now), 1);
   // Once the second one passes the maximum too, nothing is stuck and the alert can resolve.

@@ -74,7 +74,7 @@ test('per-server stats reads are led by their time range, the /metrics gauges by
       (sql) => stuckDeadlocks(sql, { server: null, toMs: NOW, cutoffMs: NOW - 10_000, unreportedUpTo: NOW - 3_600_000 }),
       /Session_deadlock_unended_idx/,
     ],
-    ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql), /Session_upgrade_pending_idx/],
+    ['upgrades pending per server (/metrics)', (sql) => upgradesPendingByServer(sql, NOW - 3_600_000), /Session_upgrade_pending_idx/],
     // The incident sweep's pages read flagged sessions only: a healthy session written since the
     // cursor costs them nothing (the whole-table "updatedAt" index made them walk every one).
     [
