@@ -142,11 +142,11 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   // Stuck now = still upgrade_pending with an ongoing deadlock (a deadlock ends only with the session;
   // one whose end went unreported past the maximum is listed with the rest).
   const pending = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
-  const stuck = { sessions: pending.sessions.filter((s) => s.deadlock?.ongoing) };
+  const stuck = pending.sessions.filter((s) => s.deadlock?.ongoing);
   const page = await listSessions(db, q);
   const keyOf = (s: { server: string; token: string }) => `${s.server}\u0000${s.token}`;
-  const listed = new Set(stuck.sessions.map(keyOf));
-  const merged = [...stuck.sessions, ...page.sessions.filter((s) => !listed.has(keyOf(s)))].slice(0, q.limit);
+  const listed = new Set(stuck.map(keyOf));
+  const merged = [...stuck, ...page.sessions.filter((s) => !listed.has(keyOf(s)))].slice(0, q.limit);
   const sessions = merged.map((s) => ({
     server: s.server,
     token: s.token,

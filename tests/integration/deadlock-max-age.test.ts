@@ -54,14 +54,19 @@ const stats = async (server: string, nowMs: number, maxMs: number) =>
     }),
   );
 
+/** On `server`: a client whose server died mid-deadlock at T0, and one waiting since T0 + 50 min (read at T0 + 60 min). */
+async function orphanAndWaiting(server: string, T0: number, orphan: string, waiting: string) {
+  await addServer(database(), server);
+  await ingestEvents(database(), server, naiveSession(orphan, T0), { now: T0 + 1_000 });
+  await ingestEvents(database(), server, naiveSession(waiting, T0 + 50 * MIN), { now: T0 + 50 * MIN + 1_000 });
+}
+
 test('an unended deadlock older than the maximum leaves stuck-now, the gauge and the alert, and stays a deadlock', async (t) => {
   withMaximum(t, MAX);
   const server = 'max-age';
-  await addServer(database(), server);
   const T0 = Date.UTC(2026, 11, 6, 12, 0, 0);
   // Its server died 60 minutes ago mid-deadlock; another client has waited 10 minutes.
-  await ingestEvents(database(), server, naiveSession('orphan', T0), { now: T0 + 1_000 });
-  await ingestEvents(database(), server, naiveSession('waiting', T0 + 50 * MIN), { now: T0 + 50 * MIN + 1_000 });
+  await orphanAndWaiting(server, T0, 'orphan', 'waiting');
   const now = T0 + 60 * MIN;
   const threshold = deadlockThresholdMs();
 
@@ -141,10 +146,8 @@ test('MCP stuck_sessions lists an end-unreported deadlock with the rest, not amo
 
 test("the incident sweep links the deadlocks ongoing to their server's deadlock incident, not one whose end went unreported", async () => {
   const server = 'max-age-incident';
-  await addServer(database(), server);
   const T0 = Date.UTC(2026, 11, 6, 14, 0, 0);
-  await ingestEvents(database(), server, naiveSession('orphan-i', T0), { now: T0 + 1_000 });
-  await ingestEvents(database(), server, naiveSession('waiting-i', T0 + 50 * MIN), { now: T0 + 50 * MIN + 1_000 });
+  await orphanAndWaiting(server, T0, 'orphan-i', 'waiting-i');
   const now = T0 + 60 * MIN;
   // What a deadlocks_ongoing rule firing on the server records (lib/alerts/incident-link.ts).
   await database().sql.transaction((tx) => recordEvidence(tx, [{ server, kind: 'deadlock', at: now, ref: `tr_${server}` }], 'alert', now));
