@@ -60,8 +60,9 @@ export async function flaggedSessionsSince(
 
 /**
  * Up to `limit` of `server`'s unended deadlocks that started at or before `startedBy` and after
- * `unreportedUpTo` (ongoing by that clock, not "end unreported") and are not yet linked to `incidentId`, oldest first. A deadlocked session gets no events
- * while it waits, so the cursor's read never sees it become ongoing. Leaving out the linked ones is
+ * `unreportedUpTo` (ongoing by that clock, not "end unreported") and are not yet linked to
+ * `incidentId`, oldest first. A deadlocked session gets no events while it waits, so the cursor's
+ * read never sees it become ongoing. Leaving out the linked ones is
  * what lets a pass move on when more are ongoing than one read takes. Session_deadlock_unended_idx
  * holds only unended deadlocks (its condition spelled out so that both databases use it).
  */

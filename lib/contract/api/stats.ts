@@ -32,8 +32,9 @@ export const ZDeadlockTotals = z.object({
   unreported: ZCount,
   /**
    * Sessions stuck now: unended deadlocks (at least the threshold old by the reader's clock, younger
-   * than the maximum when one is set) that began before the range's end, however long before its start. `ongoing` counts only those that began in
-   * range, so a client stuck for longer than a live range dropped out of it while still waiting.
+   * than the maximum when one is set) that began before the range's end, however long before its
+   * start. `ongoing` counts only those that began in range, so a client stuck for longer than a live
+   * range dropped out of it while still waiting.
    */
   stuckNow: ZCount,
   /** When the longest-waiting of the `stuckNow` sessions began to wait, null when none is stuck. */
