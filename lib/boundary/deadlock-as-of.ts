@@ -10,6 +10,13 @@
 import type { Deadlock } from '@/lib/contract/summary';
 import { toIsoMs } from '@/lib/contract/timestamp';
 
+/**
+ * The default `maxMs` (DOORWATCH_DEADLOCK_MAX_MS): one hour, twice the reporter adapter's 30-minute idle
+ * timeout and twelve times the 300 s of the design note's servers. Without one, a server that died
+ * mid-deadlock kept its deadlock "stuck now" (and its alert firing) for ever.
+ */
+export const DEFAULT_DEADLOCK_MAX_MS = 3_600_000;
+
 export function deadlockAsOf(
   startMs: number | null,
   endMs: number | null,

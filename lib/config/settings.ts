@@ -6,6 +6,7 @@
 import { processSlot } from './process-state';
 import { z } from 'zod';
 import { DEFAULT_DEADLOCK_THRESHOLD_MS } from '@/lib/boundary/summarize';
+import { DEFAULT_DEADLOCK_MAX_MS } from '@/lib/boundary/deadlock-as-of';
 import { databaseUrlProblem, readDatabaseConfig, DEFAULT_DATABASE_URL } from '@/lib/config/database-url';
 import { DEFAULT_ALARM_HOLD_MS } from './alarm-defaults';
 import { readPreviousSealingKey, readSealingKey, SecretSealingError } from './sealing-key';
@@ -113,10 +114,10 @@ export const ZSettings = z.object({
     description: 'milliseconds after which an unended naive resume counts as an ongoing deadlock',
   }),
   DOORWATCH_DEADLOCK_MAX_MS: wholeNumber({
-    default: 0,
+    default: DEFAULT_DEADLOCK_MAX_MS,
     min: 0,
     description:
-      'the longest a deadlock can last (your servers\' longest idle timeout plus a margin): an unended one older than this is "end unreported", no longer stuck now; 0 = ongoing until its end is reported',
+      'the longest a deadlock can last (your servers\' longest idle timeout plus a margin): an unended one older than this is "end unreported", no longer stuck now; 0 = ongoing until its end is reported (default: 1 hour)',
   }),
   DOORWATCH_ALARM_HOLD_MS: wholeNumber({
     default: DEFAULT_ALARM_HOLD_MS,
@@ -347,8 +348,11 @@ export function readSettings(env: Env): Settings {
     // A maximum at or under the threshold would call a deadlock over the moment it is one.
     const { DOORWATCH_DEADLOCK_MAX_MS: maxMs, DOORWATCH_DEADLOCK_THRESHOLD_MS: thresholdMs } = parsed.data;
     if (maxMs > 0 && maxMs <= thresholdMs) {
+      // A threshold raised past the default maximum without setting one lands here too: say so.
+      const unset = trimmed(env.DOORWATCH_DEADLOCK_MAX_MS) === undefined;
       throw new SettingsError([
-        `DOORWATCH_DEADLOCK_MAX_MS: must be 0 or more than DOORWATCH_DEADLOCK_THRESHOLD_MS (${thresholdMs}) (got "${maxMs}")`,
+        `DOORWATCH_DEADLOCK_MAX_MS: must be 0 or more than DOORWATCH_DEADLOCK_THRESHOLD_MS (${thresholdMs}) ` +
+          (unset ? `(unset: its default is ${maxMs}; set it above the threshold, or 0)` : `(got "${maxMs}")`),
       ]);
     }
     const oidcProblems = oidcSettingProblems(parsed.data);

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measure } from '@/lib/alerts/measures';
+import { DEFAULT_DEADLOCK_MAX_MS } from '@/lib/boundary/deadlock-as-of';
 import { deadlockThresholdMs, readSettings, reloadSettings, SettingsError } from '@/lib/config/settings';
 import { ZStuckSessionsInput, ZStuckSessionsOutput } from '@/lib/contract/mcp-tools';
 import { ZStatsResponse } from '@/lib/contract/api/stats';
@@ -170,4 +171,24 @@ test('a maximum at or under the deadlock threshold is refused at start, with the
   );
   assert.equal(readSettings({ ...process.env, DOORWATCH_DEADLOCK_MAX_MS: '0' }).DOORWATCH_DEADLOCK_MAX_MS, 0);
   assert.equal(readSettings({ ...process.env, DOORWATCH_DEADLOCK_MAX_MS: '3600000' }).DOORWATCH_DEADLOCK_MAX_MS, 3_600_000);
+});
+
+test('the default maximum is an hour; a threshold raised past it with no maximum set names the default', () => {
+  const env: Record<string, string | undefined> = { ...process.env, DOORWATCH_DEADLOCK_THRESHOLD_MS: '10000' };
+  delete env.DOORWATCH_DEADLOCK_MAX_MS;
+  assert.equal(readSettings(env).DOORWATCH_DEADLOCK_MAX_MS, DEFAULT_DEADLOCK_MAX_MS);
+  assert.equal(DEFAULT_DEADLOCK_MAX_MS, 3_600_000);
+  assert.equal(
+    readSettings({ ...env, DOORWATCH_DEADLOCK_MAX_MS: ' ' }).DOORWATCH_DEADLOCK_MAX_MS,
+    DEFAULT_DEADLOCK_MAX_MS,
+    'blank is unset',
+  );
+  assert.throws(
+    () => readSettings({ ...env, DOORWATCH_DEADLOCK_THRESHOLD_MS: '3600000' }),
+    (e: unknown) =>
+      e instanceof SettingsError &&
+      e.message.includes(
+        'DOORWATCH_DEADLOCK_MAX_MS: must be 0 or more than DOORWATCH_DEADLOCK_THRESHOLD_MS (3600000) (unset: its default is 3600000; set it above the threshold, or 0)',
+      ),
+  );
 });

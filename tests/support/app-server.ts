@@ -65,8 +65,10 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       env: {
         DATABASE_URL: databaseUrl,
         DOORWATCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        // Tests post events at fixed historical times: no pruning unless a test asks for it.
+        // Tests post events at fixed historical times: no pruning unless a test asks for it, and no
+        // deadlock maximum (their days-old deadlocks would all be "end unreported"; '' asks for the default).
         DOORWATCH_RETENTION_DAYS: '0',
+        DOORWATCH_DEADLOCK_MAX_MS: '0',
         // The tests' MCP servers (the simulator) listen on loopback; tests of the address policy set their own.
         DOORWATCH_PROBE_ALLOW: 'public,private,loopback',
         ...options.env,

@@ -17,15 +17,18 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'upgrade');
 /**
  * The settings both the release that writes a fixture and the app that reads it run with: no pruning
  * (the data is dated in the past), probe targets on loopback allowed, the leader's incident sweep
- * every half second (the fixture waits for its incidents), and incidents that never resolve by
- * themselves for being quiet (the upgraded app would otherwise resolve them: an answer decided by
- * the time between writing and reading, not by the upgrade).
+ * every half second (the fixture waits for its incidents), incidents that never resolve by
+ * themselves for being quiet, and no deadlock maximum (the upgraded app would otherwise resolve the
+ * incidents and call the fixture's 29 Nov deadlock "end unreported": answers decided by the time
+ * between writing and reading, not by the upgrade; releases before v0.47.0 ignore the setting and
+ * had no maximum).
  */
 export const FIXTURE_ENV: Record<string, string> = {
   DOORWATCH_RETENTION_DAYS: '0',
   DOORWATCH_PROBE_ALLOW: 'public,private,loopback',
   DOORWATCH_ALERT_INTERVAL_MS: '500',
   DOORWATCH_INCIDENT_QUIET_MS: String(10 * 365 * 86_400_000),
+  DOORWATCH_DEADLOCK_MAX_MS: '0',
 };
 
 export const fixtureDir = (release: string) => join(FIXTURES, release);

@@ -18,14 +18,15 @@ const MIN = 60_000;
 const ask = async (args: Record<string, unknown>) =>
   ZStuckSessionsOutput.parse(await stuckSessions(database(), ZStuckSessionsInput.parse(args)));
 
-test('a client stuck for two hours leads the list, past 25 newer deadlocks that ended, and a later from reaches it', async () => {
-  // The tool reads Doorwatch's clock: the sessions are placed relative to it.
+test('a client stuck for 55 minutes leads the list, past 25 newer deadlocks that ended, and a later from reaches it', async () => {
+  // The tool reads Doorwatch's clock: the sessions are placed relative to it, inside the default
+  // DOORWATCH_DEADLOCK_MAX_MS (an hour: older unended deadlocks are "end unreported", not stuck now).
   const now = Date.now();
   await addServer(database(), 'stuck-mcp');
   await addServer(database(), 'stuck-mcp-other');
-  await ingestEvents(database(), 'stuck-mcp', naiveSession('waiting', now - 120 * MIN), { now: now - 120 * MIN + 1_000 });
+  await ingestEvents(database(), 'stuck-mcp', naiveSession('waiting', now - 55 * MIN), { now: now - 55 * MIN + 1_000 });
   for (let i = 0; i < 25; i++) {
-    const t = now - 60 * MIN + i * MIN;
+    const t = now - 50 * MIN + i * 90_000; // the last ones inside the 15-minute question below
     const ended = [
       ...naiveSession(`ended-${i}`, t),
       { id: `ended-${i}.5`, token: `ended-${i}`, type: 'session.timeout', at: new Date(t + 30_000).toISOString(), data: {} },
@@ -33,7 +34,7 @@ test('a client stuck for two hours leads the list, past 25 newer deadlocks that 
     await ingestEvents(database(), 'stuck-mcp', ended, { now: t + 30_000 });
   }
   // Stuck too, on another server: left out when the question names one server.
-  await ingestEvents(database(), 'stuck-mcp-other', naiveSession('elsewhere', now - 90 * MIN), { now: now - 90 * MIN + 1_000 });
+  await ingestEvents(database(), 'stuck-mcp-other', naiveSession('elsewhere', now - 52 * MIN), { now: now - 52 * MIN + 1_000 });
 
   const all = await ask({ server: ['stuck-mcp'] });
   assert.equal(all.total, 26, 'every deadlocked session of the server');
@@ -47,7 +48,7 @@ test('a client stuck for two hours leads the list, past 25 newer deadlocks that 
     'then the rest, newest activity first',
   );
 
-  // A 15-minute question: the ended deadlocks of the last 15 minutes, and the client stuck for two hours.
+  // A 15-minute question: the ended deadlocks of the last 15 minutes, and the client stuck for 55 minutes.
   const recent = await ask({ server: ['stuck-mcp'], from: 'now-15m' });
   assert.equal(recent.sessions[0]!.token, 'waiting', 'the range reaches back to the longest wait');
   assert.equal(recent.ongoing, 1);

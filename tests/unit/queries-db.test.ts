@@ -22,6 +22,7 @@ import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { RejectionRecorder } from '@/lib/ingest/rejection-recorder';
 import { countRejections, foldRejectionsBefore, rejectionTotals } from '@/lib/store/ingest-rejections';
 import { addServer } from '@/lib/store/servers/server-registry';
+import { DEFAULT_DEADLOCK_MAX_MS } from '@/lib/boundary/deadlock-as-of';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 
 let db: Db;
@@ -82,7 +83,8 @@ describe('stats', () => {
       stuckNow: 1,
       stuckSince: new Date(Q_ONGOING_START).toISOString(),
       idleMs: Q_EXPECTED.endedDeadlockIdleMs + (NOW - Q_ONGOING_START),
-      nextOngoingAt: null,
+      // When the stuck client's wait passes the default DOORWATCH_DEADLOCK_MAX_MS (its end unreported).
+      nextOngoingAt: new Date(Q_ONGOING_START + DEFAULT_DEADLOCK_MAX_MS).toISOString(),
     });
     assert.equal(s.bucketMs, 60_000);
     assert.equal(s.series.length, 10);
