@@ -13,7 +13,6 @@ import {
   FLAG_LABELS,
   STATE_LABELS,
   fmtDateTime,
-  fmtDuration,
   fmtLatency,
   fmtInt,
   shortToken,
@@ -27,7 +26,7 @@ import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
 import { FlagChip, Flags, StateChip } from './flag-chip';
-import { OngoingDuration, type AnswerClock } from './ongoing-duration';
+import { DeadlockChip, type AnswerClock } from './deadlock-chip';
 import { TextFilter } from './text-filter';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
@@ -35,19 +34,7 @@ export function sessionHref(link: (p: string) => string, s: { server: string; to
 }
 
 function Outcome({ s, clock }: { s: TSessionView; clock: AnswerClock }) {
-  if (s.deadlock) {
-    return (
-      <span
-        className={`chip bad`}
-        title={`idle since ${s.deadlock.startedAt}${s.deadlock.endUnreported ? ': its end was never reported' : ''}`}
-        data-testid="deadlock-chip"
-      >
-        {s.deadlock.ongoing ? 'deadlocked ' : s.deadlock.endUnreported ? 'deadlock ≥ ' : 'deadlock '}
-        {s.deadlock.ongoing ? <OngoingDuration ms={s.deadlock.durationMs} clock={clock} /> : fmtDuration(s.deadlock.durationMs)}
-        {s.deadlock.endUnreported && ', end unreported'}
-      </span>
-    );
-  }
+  if (s.deadlock) return <DeadlockChip s={s} deadlock={s.deadlock} clock={clock} />;
   if (s.refusalLatencyMs !== null) return <span className="num">refused in {fmtLatency(s.refusalLatencyMs)}</span>;
   if (s.boundaryOutcome === 'pending') return <span className="chip warn">unanswered</span>;
   // A naive resume that has not (yet) become a deadlock is still the wrong answer: never a bare dash.
@@ -157,7 +144,11 @@ export function SessionsView() {
   const params = sessionListParams(get, global);
   const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
-  const clock: AnswerClock = { answerNowMs: q.data ? Date.parse(q.data.now) : 0, receivedAt: q.dataUpdatedAt };
+  const clock: AnswerClock = {
+    answerNowMs: q.data ? Date.parse(q.data.now) : 0,
+    receivedAt: q.dataUpdatedAt,
+    maxMs: q.data?.deadlockMaxMs ?? 0,
+  };
 
   const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });

@@ -27,6 +27,7 @@ export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionLis
     limit: q.limit,
     sort: q.sort,
     now: toIsoMs(q.filter.nowMs),
+    deadlockMaxMs: q.filter.maxMs,
     total,
     totalCapped,
   };

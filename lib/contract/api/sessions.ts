@@ -40,6 +40,8 @@ export const ZSessionListResponse = z.object({
   limit: z.int().positive(),
   sort: z.enum(SESSION_SORTS),
   now: ZIsoMs,
+  /** DOORWATCH_DEADLOCK_MAX_MS the answer was read with (0: none): a row's ticking deadlock stops at it. */
+  deadlockMaxMs: z.int().min(0),
   ...zListTotal('sessions'),
 });
 export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
