@@ -8,16 +8,7 @@ import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { Tip } from '@/components/term';
 import { WindowExportLinks } from '@/components/window-export-links';
-import {
-  FLAG_HINTS,
-  FLAG_LABELS,
-  STATE_LABELS,
-  fmtDateTime,
-  fmtLatency,
-  fmtInt,
-  shortToken,
-  type TimeZoneMode,
-} from '@/lib/ui/format';
+import { FLAG_HINTS, FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { useSessions } from '@/lib/ui/queries';
 import { splitList } from '@/lib/ui/list-paging';
 import { sessionExportUrl } from '@/lib/ui/query-defs';
