@@ -51,6 +51,20 @@ function builtRelease(commit: string): string {
       execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: tree, stdio: 'inherit' });
     }
   }
+  // A copy taken while this tree's `npm ci` is still running lacks the native build that finishes last
+  // (better-sqlite3's binary): the release built and then failed at its first start (7 Dec). Say so first.
+  try {
+    const load =
+      "try { new (require('better-sqlite3'))(':memory:').close() } catch (e) { console.error(e.message.split('\\n')[0]); process.exit(1) }";
+    execFileSync(process.execPath, ['-e', load], { cwd: tree, stdio: 'pipe' });
+  } catch (err) {
+    const why = (err as { stderr?: Buffer }).stderr?.toString().trim() || String(err);
+    throw new Error(
+      `the release's worktree cannot load better-sqlite3 (${why}). Was \`npm ci\` still running in this tree? ` +
+        `Let it finish, remove the worktree (git worktree remove --force ${tree}) and run this again.`,
+      { cause: err },
+    );
+  }
   const node = (script: string) => execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
   node('scripts/prisma-generate.mjs');
   node('scripts/ensure-build.mjs');
