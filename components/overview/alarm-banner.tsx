@@ -13,6 +13,7 @@ import { useUiSettings } from '@/lib/ui/ui-settings';
 import { fmtTime, type TimeZoneMode } from '@/lib/ui/format';
 import type { Staleness } from '@/lib/ui/connection';
 import { useDataNow, useStaleness } from '@/lib/ui/use-staleness';
+import { stuckSessionsParams } from '@/lib/ui/stuck-sessions-link';
 import { useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 
 export interface AlarmView {
@@ -60,13 +61,6 @@ export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receive
       {fmtDuration(ms)}
     </span>
   );
-}
-
-/** The stuck sessions' list: from when the longest-waiting began (before the range's start, if it was). */
-function stuckSessionsParams(stats: TStatsResponse): ParamPatch {
-  const since = stats.deadlocks.stuckSince;
-  const before = since !== null && Date.parse(since) < Date.parse(stats.range.from);
-  return { flag: 'deadlock', state: 'upgrade_pending', ...(before && { from: since }) };
 }
 
 /**
@@ -159,7 +153,7 @@ export function AlarmBanner({
       </div>
       <RowLink
         className="btn"
-        href={sessionsLink(stuck > 0 ? stuckSessionsParams(stats) : { flag: 'deadlock' })}
+        href={sessionsLink(stuck > 0 ? stuckSessionsParams(stats.deadlocks.stuckSince, stats.range.from) : { flag: 'deadlock' })}
         data-testid="ongoing-deadlocks-link"
       >
         {stuck > 0 ? 'Show stuck sessions →' : 'Show deadlocks →'}

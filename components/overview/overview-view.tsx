@@ -84,7 +84,7 @@ export function OverviewView() {
           )}
           {alarm && <AlarmBanner alarm={alarm} stats={s} receivedAt={stats.dataUpdatedAt} sessionsLink={sessionsLink} />}
 
-          <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} tz={tz} />
+          <ServerStrip servers={servers.data} byServer={s.byServer ?? []} filter={server} rangeFrom={s.range.from} tz={tz} />
 
           <RangeNotices stats={s} servers={servers.data} server={server} link={link} />
 

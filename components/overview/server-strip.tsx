@@ -9,6 +9,7 @@ import type { TServerSplit } from '@/lib/contract/api/stats';
 import { lastSeenTone } from '@/lib/ui/data-age';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
 import { useDataNow } from '@/lib/ui/use-staleness';
+import { stuckSessionsParams } from '@/lib/ui/stuck-sessions-link';
 import { useUrlState } from '@/lib/ui/url-state';
 import { VerdictChip } from './server-table';
 
@@ -72,11 +73,14 @@ export function ServerStrip({
   servers,
   byServer,
   filter,
+  rangeFrom,
   tz,
 }: {
   servers: TServerListResponse | undefined;
   byServer: readonly TServerSplit[];
   filter: string;
+  /** The stats' resolved range start: a server's stuck list widens back to its longest wait. */
+  rangeFrom: string;
   tz: TimeZoneMode;
 }) {
   const { link } = useUrlState();
@@ -124,7 +128,7 @@ export function ServerStrip({
             </div>
             <div className="strip-figures">
               <RowLink
-                href={link('/sessions', { server: r.name, flag: 'deadlock', state: 'upgrade_pending' })}
+                href={link('/sessions', { server: r.name, ...stuckSessionsParams(sp?.stuckSince ?? null, rangeFrom) })}
                 className={stuck > 0 ? 'bad-text' : ''}
                 data-testid={`strip-stuck-${r.name}`}
               >

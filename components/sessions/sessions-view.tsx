@@ -1,24 +1,19 @@
 'use client';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
-import { ListPage, toggled } from '@/components/list-page';
-import { ServerSelect } from '@/components/server-select';
+import { ListPage } from '@/components/list-page';
 import type { TSessionView } from '@/lib/contract/api/sessions';
-import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
-import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
-import { Tip } from '@/components/term';
 import { WindowExportLinks } from '@/components/window-export-links';
-import { FLAG_HINTS, FLAG_LABELS, STATE_LABELS, fmtDateTime, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
+import { fmtDateTime, fmtLatency, fmtInt, shortToken, type TimeZoneMode } from '@/lib/ui/format';
 import { useSessions } from '@/lib/ui/queries';
-import { splitList } from '@/lib/ui/list-paging';
 import { sessionExportUrl } from '@/lib/ui/query-defs';
 import { sessionListParams } from '@/lib/ui/session-list-params';
 import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
-import { FlagChip, Flags, StateChip } from './flag-chip';
+import { Flags, StateChip } from './flag-chip';
 import { DeadlockChip, type AnswerClock } from './deadlock-chip';
-import { TextFilter } from './text-filter';
+import { SessionFilters } from './session-filters';
 
 export function sessionHref(link: (p: string) => string, s: { server: string; token: string }) {
   return link(`/servers/${encodeURIComponent(s.server)}/sessions/${encodeURIComponent(s.token)}`);
@@ -123,15 +118,13 @@ function SortHeader({
   );
 }
 
+/** The list's filters read straight from the URL (SessionFilters); server and synthetic have their own rules. */
+const TEXT_FILTERS = ['flag', 'state', 'deadlock', 'token', 'version'];
+
 export function SessionsView() {
   const now = useNow(30_000);
   const { global, get, set, link } = useUrlState();
   const { from, to, tz, refresh } = global;
-  const flags = splitList(get('flag'));
-  const states = splitList(get('state'));
-  const server = global.server;
-  const token = get('token') ?? '';
-  const version = get('version') ?? '';
   const params = sessionListParams(get, global);
   const { synthetic, sort } = params;
   const q = useSessions(params, refresh);
@@ -141,11 +134,11 @@ export function SessionsView() {
     maxMs: q.data?.deadlockMaxMs ?? 0,
   };
 
-  const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);
-  const anyFilter = Boolean(flags.length || states.length || server || token || version || synthetic !== 'include');
+  // As the URL has them (a hand-edited value the list ignores still shows "Clear filters").
+  const anyFilter = Boolean(global.server) || synthetic !== 'include' || TEXT_FILTERS.some((k) => get(k));
 
   return (
     <ListPage
@@ -159,82 +152,8 @@ export function SessionsView() {
           href={(window, format) => sessionExportUrl({ ...params, ...window, format })}
         />
       }
-      filters={
-        <>
-          <TextFilter
-            id="token-filter"
-            label="Token"
-            value={token}
-            width={200}
-            placeholder="prefix…"
-            onChange={(v) => set({ token: v, cursor: null }, 'replace')}
-          />
-          <ServerSelect id="server-select" testId="server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
-          <TextFilter
-            id="version-filter"
-            label="Version"
-            value={version}
-            width={120}
-            placeholder="any"
-            title="Versions (builds) that served the session, comma-separated: any of"
-            onChange={(v) => set({ version: v?.replace(/\s+/g, '') || null, cursor: null }, 'replace')}
-          />
-          <div className="field">
-            <label htmlFor="state-select">State</label>
-            <select
-              id="state-select"
-              className="select"
-              value={states.join(',')}
-              onChange={(e) => set({ state: e.target.value || null, cursor: null })}
-              data-testid="state-select"
-            >
-              <option value="">Any</option>
-              {/* A link or API user may ask for several states (any of): show that choice as it is. */}
-              {states.length > 1 && <option value={states.join(',')}>{states.map((x) => STATE_LABELS[x] ?? x).join(' or ')}</option>}
-              {SESSION_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {STATE_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field term">
-            <label htmlFor="synthetic-select">Door-probe sessions</label>
-            <select
-              id="synthetic-select"
-              className="select"
-              aria-describedby="synthetic-tip"
-              value={synthetic}
-              onChange={(e) => set({ synthetic: e.target.value === 'include' ? null : e.target.value, cursor: null })}
-              data-testid="synthetic-select"
-            >
-              <option value="include">Shown</option>
-              <option value="exclude">Hidden</option>
-              <option value="only">Only these</option>
-            </select>
-            <Tip id="synthetic-tip">
-              Sessions Doorwatch opened itself to test a server’s door (Servers page, door probes); they never count in the figures.
-            </Tip>
-          </div>
-          <div className="field" role="group" aria-label="Flags (all must match)">
-            <span className="small muted">Flags</span>
-            {[...SESSION_FLAGS, ...RESUMPTION_FLAGS].map((f) => (
-              <label key={f} className="flag-toggle term">
-                <input
-                  type="checkbox"
-                  checked={flags.includes(f)}
-                  onChange={() => toggleFlag(f)}
-                  aria-describedby={`flag-tip-${f}`}
-                  data-testid={`flag-${f}`}
-                />
-                {flags.includes(f) ? <FlagChip flag={f} /> : <span className="chip">{FLAG_LABELS[f]}</span>}
-                <Tip id={`flag-tip-${f}`}>Show only sessions where: {FLAG_HINTS[f]}</Tip>
-              </label>
-            ))}
-          </div>
-        </>
-      }
-      filterParams={['flag', 'state', 'server', 'token', 'version', 'synthetic']}
+      filters={<SessionFilters />}
+      filterParams={[...TEXT_FILTERS, 'server', 'synthetic']}
       filtered={anyFilter}
       listLabel="Session list"
       query={q}

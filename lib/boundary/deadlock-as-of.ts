@@ -7,7 +7,7 @@
 // longest a deadlock can last (the servers' longest idle timeout plus a margin); an unended one older
 // than that is "end unreported": it was a deadlock, it is no longer a client stuck now. 0: a
 // deadlock is ongoing until its end is reported, however old.
-import type { Deadlock } from '@/lib/contract/summary';
+import type { Deadlock, DeadlockStatus } from '@/lib/contract/summary';
 import { toIsoMs } from '@/lib/contract/timestamp';
 
 /**
@@ -40,4 +40,9 @@ export function deadlockAsOf(
  */
 export function endUnreportedUpTo(nowMs: number, maxMs: number): number {
   return maxMs > 0 ? nowMs - maxMs : Number.MIN_SAFE_INTEGER;
+}
+
+/** Which of the three a deadlock read by `deadlockAsOf` is (the session list's `deadlock=` filter). */
+export function deadlockStatus(d: Deadlock): DeadlockStatus {
+  return d.ongoing ? 'ongoing' : d.endUnreported ? 'end_unreported' : 'ended';
 }

@@ -40,6 +40,13 @@ export const ZDeadlock = z.object({
 });
 export type Deadlock = z.infer<typeof ZDeadlock>;
 
+/**
+ * A deadlock as read at one moment (lib/boundary/deadlock-as-of.ts): its client still waits, its end was
+ * reported, or no end was reported and it is older than DOORWATCH_DEADLOCK_MAX_MS.
+ */
+export const DEADLOCK_STATUSES = ['ongoing', 'ended', 'end_unreported'] as const;
+export type DeadlockStatus = (typeof DEADLOCK_STATUSES)[number];
+
 export const ZSessionSummary = z.object({
   server: z.string().nullable(),
   token: z.string(),

@@ -125,7 +125,7 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   const thresholdMs = deadlockThresholdMs();
   const maxMs = deadlockMaxMs();
   const q = parseSessionQuery(
-    { ...args, flag: ['deadlock'], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
+    { ...args, flag: ['deadlock'], deadlock: [], state: [], version: [], sort: '-lastEventAt', synthetic: 'include' },
     nowMs,
     thresholdMs,
     maxMs,
@@ -139,10 +139,9 @@ export async function stuckSessions(db: Db, args: In<typeof ZStuckSessionsInput>
   const firsts = stuckRows.filter((r) => args.server.length === 0 || args.server.includes(String(r.server))).map((r) => Number(r.first));
   const stuckSince = firsts.length ? Math.min(...firsts) : null;
   if (stuckSince !== null && q.filter.fromMs !== null && stuckSince < q.filter.fromMs) q.filter.fromMs = stuckSince;
-  // Stuck now = still upgrade_pending with an ongoing deadlock (a deadlock ends only with the session;
-  // one whose end went unreported past the maximum is listed with the rest).
-  const pending = await listSessions(db, { ...q, filter: { ...q.filter, states: ['upgrade_pending'] } });
-  const stuck = pending.sessions.filter((s) => s.deadlock?.ongoing);
+  // Stuck now: the ongoing deadlocks, by the list's own filter (one whose end went unreported past the
+  // maximum is listed with the rest).
+  const { sessions: stuck } = await listSessions(db, { ...q, filter: { ...q.filter, deadlocks: ['ongoing'] } });
   const page = await listSessions(db, q);
   const keyOf = (s: { server: string; token: string }) => `${s.server}\u0000${s.token}`;
   const listed = new Set(stuck.map(keyOf));

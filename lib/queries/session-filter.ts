@@ -23,6 +23,7 @@ export function parseSessionQuery(
       servers: q.server,
       states: q.state,
       flags: q.flag,
+      deadlocks: q.deadlock,
       token: q.token || null,
       fromMs,
       toMs,

@@ -346,6 +346,7 @@ async function splitByServer(
         ...emptyCounts(),
         ongoingDeadlocks: 0,
         stuckNow: 0,
+        stuckSince: null,
         lastDeadlockAt: null,
         series: starts.map((t) => ({ t: toIsoMs(t), boundary: 0, refused: 0, naiveResumes: 0, deadlocks: 0, renegotiations: 0 })),
       };
@@ -374,7 +375,11 @@ async function splitByServer(
     if (cell) cell.deadlocks += n;
   }
   // A server stuck since before the range has an entry too, though nothing of it happened in range.
-  for (const row of stuckRows) entry(String(row.server)).stuckNow += Number(row.n);
+  for (const row of stuckRows) {
+    const e = entry(String(row.server));
+    e.stuckNow += Number(row.n);
+    e.stuckSince = toIsoMs(Number(row.first));
+  }
   // The newest deadlock start per server ("last deadlock 25 s ago on demo-us-1"), from the deadlockStartedAt index.
   const lastRows = await lastDeadlockStarts(db.sql, { fromMs, toMs, server: q.server, cutoffMs: q.nowMs - q.thresholdMs });
   for (const r of lastRows) if (r.last !== null) entry(String(r.server)).lastDeadlockAt = toIsoMs(Number(r.last));

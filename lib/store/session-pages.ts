@@ -2,7 +2,8 @@
 // capped count of the matching rows. lib/queries decides the filter and the cursor; the SQL is here.
 import type { Provider } from '@/lib/config/database-url';
 import type { SqlExecutor } from '@/lib/db/sql';
-import type { SessionFlag, SessionState } from '@/lib/contract/summary';
+import type { DeadlockStatus, SessionFlag, SessionState } from '@/lib/contract/summary';
+import { endUnreportedUpTo } from '@/lib/boundary/deadlock-as-of';
 import type { ResumptionFlag } from '@/lib/contract/resumption';
 import { SESSION_TOTAL_CAP, type TSessionSort, type TSyntheticFilter } from '@/lib/contract/api/sessions';
 import { countUpTo, type CappedTotal } from './capped-count';
@@ -16,6 +17,8 @@ export interface SessionFilter {
   states: SessionState[];
   /** All must hold (AND). */
   flags: (SessionFlag | ResumptionFlag)[];
+  /** The deadlock as read at `nowMs` (any of); absent or empty = any session. */
+  deadlocks?: DeadlockStatus[];
   /** Whole token or prefix. */
   token: string | null;
   /** Sessions active in [fromMs, toMs): lastEventAt ≥ from and firstEventAt < to. Null = any time. */
@@ -72,6 +75,7 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
       params.push(`% ${flag} %`);
     }
   }
+  if (f.deadlocks?.length) where.push(deadlockStatusSql(f, f.deadlocks, params));
   if (f.token !== null) {
     // The range narrows through the token index, bytewise on both (session-token-term.ts); substr
     // (not LIKE: exact and case-sensitive on both, no escaping) decides.
@@ -89,6 +93,29 @@ export function filterSql(f: SessionFilter, provider: Provider): SqlFragment {
     params.push(f.toMs);
   }
   return { where, params };
+}
+
+/**
+ * Sessions whose deadlock reads as any of `statuses` at the filter's clock, the SQL of
+ * lib/boundary/deadlock-as-of.ts: ongoing is what the stats' "stuck now" counts (lib/store/session-stats.ts).
+ */
+function deadlockStatusSql(f: SessionFilter, statuses: DeadlockStatus[], params: unknown[]): string {
+  const cutoff = f.nowMs - f.thresholdMs;
+  const upTo = endUnreportedUpTo(f.nowMs, f.maxMs);
+  const any: string[] = [];
+  for (const status of new Set(statuses)) {
+    if (status === 'ended') {
+      any.push('"deadlockEndedAt" IS NOT NULL');
+    } else if (status === 'ongoing') {
+      any.push('("deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ? AND "deadlockStartedAt" > ?)');
+      params.push(cutoff, upTo);
+    } else {
+      // At least the threshold and the maximum old (the maximum, when set, is above the threshold).
+      any.push('("deadlockEndedAt" IS NULL AND "deadlockStartedAt" <= ? AND "deadlockStartedAt" <= ?)');
+      params.push(cutoff, upTo);
+    }
+  }
+  return `("deadlockStartedAt" IS NOT NULL AND (${any.join(' OR ')}))`;
 }
 
 /** The sort's column and direction. */

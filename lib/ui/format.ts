@@ -1,5 +1,6 @@
 /** Display formatting shared by every page. Times honour the UTC/local toggle. */
 import { wallClock, zoneOffsetMinutes, type TimeZone } from '@/lib/time/zone';
+import type { DeadlockStatus } from '@/lib/contract/summary';
 
 /**
  * The zone times are shown in: 'utc', or the operator's own zone — by IANA name once known
@@ -128,6 +129,13 @@ export const STATE_LABELS: Record<string, string> = {
   upgrade_pending: 'upgrade pending',
   websocket_bound: 'WebSocket bound',
   terminated: 'terminated',
+};
+
+/** The session list's deadlock filter (DEADLOCK_STATUSES), in the words of the list's own chips. */
+export const DEADLOCK_STATUS_LABELS: Record<DeadlockStatus, string> = {
+  ongoing: 'stuck now',
+  ended: 'ended',
+  end_unreported: 'end unreported',
 };
 
 /** Tone for a flag chip: bad outcomes are loud, the good one is calm. */

@@ -3,7 +3,7 @@
 // build it identically — the query key is this object.
 import { SESSION_SORTS, SYNTHETIC_FILTERS } from '@/lib/contract/api/sessions';
 import { ZServerVersion } from '@/lib/contract/ingest-envelope';
-import { SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
+import { DEADLOCK_STATUSES, SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import type { GlobalState } from './global-params';
 import { listPaging, splitList } from './list-paging';
 import type { SessionListParams } from './query-defs';
@@ -17,6 +17,7 @@ export function sessionListParams(
 ): ResolvedSessionListParams {
   const flags = splitList(get('flag'));
   const states = splitList(get('state'));
+  const deadlocks = splitList(get('deadlock'));
   const token = get('token') ?? '';
   const sortParam = get('sort') ?? '-lastEventAt';
   const { limit, cursor } = listPaging(get);
@@ -27,6 +28,7 @@ export function sessionListParams(
     // Only values the API knows (a hand-edited link with a typo filters nothing rather than failing).
     flag: SESSION_FLAGS.filter((f) => flags.includes(f)),
     state: SESSION_STATES.filter((s) => states.includes(s)),
+    deadlock: DEADLOCK_STATUSES.filter((d) => deadlocks.includes(d)),
     token: token || undefined,
     // Well-formed versions only, as for the flags: a typo in a link filters nothing instead of failing.
     version: splitList(get('version')).filter((v) => ZServerVersion.safeParse(v).success),

@@ -262,6 +262,23 @@ describe('alarm', () => {
       // "Show stuck sessions" lists from when the longest-waiting began, not from the range's start.
       const stuckLink = new URL((await page.locator('[data-testid="ongoing-deadlocks-link"]').getAttribute('href'))!, app.url);
       assert.equal(Date.parse(stuckLink.searchParams.get('from')!), now - 20 * 60_000, stuckLink.search);
+      // It opens the list of those very sessions (the ongoing deadlocks, probes left out as in the count); each
+      // card's "N stuck now" opens that server's, also from when its longest wait began.
+      const listed = async (href: string) => {
+        const list = await context.newPage();
+        try {
+          await list.goto(new URL(href, app.url).href);
+          await list.locator('[data-testid="list-total"]').waitFor();
+          assert.equal(await list.locator('[data-testid="deadlock-select"]').inputValue(), 'ongoing');
+          const rows = list.locator('[data-testid="session-row"]');
+          return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-token')))).sort();
+        } finally {
+          await list.close();
+        }
+      };
+      assert.deepEqual(await listed(stuckLink.href), ['tok-qr-stuck', 'tok-strip-stuck']);
+      const redLink = (await page.locator(`[data-testid="strip-stuck-${QUIET.red.name}"]`).getAttribute('href'))!;
+      assert.deepEqual(await listed(redLink), ['tok-qr-stuck']);
       // Five stuck-then-closed sessions, all answered naively; four ended deadlocks plus the stuck one.
       assert.match(await page.locator(`[data-testid="strip-answered-${SERVERS.naive.name}"]`).innerText(), /^5 answered \(5 naive\)/);
       assert.match(await page.locator(`[data-testid="strip-deadlocks-${SERVERS.naive.name}"]`).innerText(), /^5 deadlocks/);

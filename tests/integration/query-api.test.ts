@@ -9,6 +9,7 @@ import { SESSION_CSV_COLUMNS, ZSessionListResponse, ZSessionView } from '@/lib/c
 import { ZSessionDetailResponse } from '@/lib/contract/api/session-detail';
 import { ZServerListResponse } from '@/lib/contract/api/servers';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
+import { searchParams } from '../support/search-params';
 
 const SECRETS: Record<string, string> = {
   alpha: generateSecret(),
@@ -36,9 +37,7 @@ after(async () => {
 });
 
 async function get(path: string, query: Record<string, string | string[]> = {}) {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) for (const x of [v].flat()) p.append(k, x);
-  const qs = p.toString();
+  const qs = searchParams(query).toString();
   const res = await fetch(`${app.url}${path}${qs ? `?${qs}` : ''}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   const text = await res.text();
   let body: any = text;

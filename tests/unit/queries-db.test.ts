@@ -24,6 +24,7 @@ import { countRejections, foldRejectionsBefore, rejectionTotals } from '@/lib/st
 import { addServer } from '@/lib/store/servers/server-registry';
 import { DEFAULT_DEADLOCK_MAX_MS } from '@/lib/boundary/deadlock-as-of';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
+import { searchParams } from '../support/search-params';
 
 let db: Db;
 let testDb: TestDatabase;
@@ -46,13 +47,8 @@ after(async () => {
   await testDb?.drop();
 });
 
-const params = (o: Record<string, string | string[]>) => {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(o)) for (const x of [v].flat()) p.append(k, x);
-  return p;
-};
-const sessionParams = (o: Record<string, string | string[]>) => parseQuery(ZSessionListQuery, params(o));
-const statsParams = (o: Record<string, string | string[]>) => parseQuery(ZStatsQuery, params(o));
+const sessionParams = (o: Record<string, string | string[]>) => parseQuery(ZSessionListQuery, searchParams(o));
+const statsParams = (o: Record<string, string | string[]>) => parseQuery(ZStatsQuery, searchParams(o));
 
 async function list(o: Record<string, string | string[]>, nowMs = NOW) {
   return listSessions(db, parseSessionQuery(sessionParams(o), nowMs, THRESHOLD, 0));

@@ -1,7 +1,7 @@
 // GET /api/v1/sessions — a page of session summaries; /api/v1/sessions/export streams the whole filtered set.
 import { z } from 'zod';
 import { ZServerVersion } from '@/lib/contract/ingest-envelope';
-import { SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
+import { DEADLOCK_STATUSES, SESSION_FLAGS, SESSION_STATES, ZSessionSummary } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS, ZResumptionHealth } from '@/lib/contract/resumption';
 import { LIST_TOTAL_CAP, ZCursorParam, ZIsoMs, zInstantParam, zLimitParam, zListTotal } from './common';
 import { zRepeatable, zText } from './route-contract';
@@ -98,6 +98,10 @@ export const ZSessionFilterQuery = z.object({
   }),
   server: zRepeatable(zText(128)).meta({ description: 'Server name (repeatable: any of)' }),
   state: zRepeatable(z.enum(SESSION_STATES)).meta({ description: `Repeatable (any of): ${SESSION_STATES.join(', ')}` }),
+  deadlock: zRepeatable(z.enum(DEADLOCK_STATUSES)).meta({
+    description:
+      'The deadlock as read now, repeatable (any of): ongoing (its client waits now: the overview\'s "stuck now"), ended (its end was reported), end_unreported (no end reported, older than DOORWATCH_DEADLOCK_MAX_MS)',
+  }),
   from: zInstantParam(`Start: RFC 3339, epoch ms, or relative as in Grafana (now-15m, now-1d/d).${SESSIONS_ACTIVE}`),
   to: zInstantParam(`End (exclusive), same forms.${SESSIONS_ACTIVE}`),
   token: zText(256).optional().meta({ description: 'Whole token or prefix' }),

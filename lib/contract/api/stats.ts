@@ -122,6 +122,8 @@ export const ZServerSplit = ZStatsCounts.extend({
   ongoingDeadlocks: ZCount,
   /** The server's sessions stuck now, however long before the range they began to wait (as `deadlocks.stuckNow`). */
   stuckNow: ZCount,
+  /** When the longest-waiting of its `stuckNow` sessions began to wait (as `deadlocks.stuckSince`), null when none is. */
+  stuckSince: ZIsoMs.nullable(),
   /** Start of the newest deadlock (ended or ongoing) that started in range. */
   lastDeadlockAt: ZIsoMs.nullable(),
   series: z.array(ZServerSplitBucket),

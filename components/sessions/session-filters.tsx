@@ -1,0 +1,128 @@
+'use client';
+// The session list's filters, all in the URL: token prefix, server, version, state, deadlock status,
+// door-probe sessions and flags (all must match). Each change goes back to the first page.
+import { toggled } from '@/components/list-page';
+import { ServerSelect } from '@/components/server-select';
+import { Tip } from '@/components/term';
+import { DEADLOCK_STATUSES, SESSION_FLAGS, SESSION_STATES, type DeadlockStatus } from '@/lib/contract/summary';
+import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
+import { DEADLOCK_STATUS_LABELS, FLAG_HINTS, FLAG_LABELS, STATE_LABELS } from '@/lib/ui/format';
+import { splitList } from '@/lib/ui/list-paging';
+import { sessionListParams } from '@/lib/ui/session-list-params';
+import { useUrlState } from '@/lib/ui/url-state';
+import { FlagChip } from './flag-chip';
+import { TextFilter } from './text-filter';
+
+export function SessionFilters() {
+  const { global, get, set } = useUrlState();
+  const flags = splitList(get('flag'));
+  const states = splitList(get('state'));
+  const deadlocks = splitList(get('deadlock'));
+  const server = global.server;
+  const token = get('token') ?? '';
+  const version = get('version') ?? '';
+  const { synthetic } = sessionListParams(get, global);
+  const toggleFlag = (f: string) => set({ flag: toggled(flags, f).join(',') || null, cursor: null });
+  return (
+    <>
+      <TextFilter
+        id="token-filter"
+        label="Token"
+        value={token}
+        width={200}
+        placeholder="prefix…"
+        onChange={(v) => set({ token: v, cursor: null }, 'replace')}
+      />
+      <ServerSelect id="server-select" testId="server-select" value={server} onChange={(v) => set({ server: v, cursor: null })} />
+      <TextFilter
+        id="version-filter"
+        label="Version"
+        value={version}
+        width={120}
+        placeholder="any"
+        title="Versions (builds) that served the session, comma-separated: any of"
+        onChange={(v) => set({ version: v?.replace(/\s+/g, '') || null, cursor: null }, 'replace')}
+      />
+      <div className="field">
+        <label htmlFor="state-select">State</label>
+        <select
+          id="state-select"
+          className="select"
+          value={states.join(',')}
+          onChange={(e) => set({ state: e.target.value || null, cursor: null })}
+          data-testid="state-select"
+        >
+          <option value="">Any</option>
+          {/* A link or API user may ask for several states (any of): show that choice as it is. */}
+          {states.length > 1 && <option value={states.join(',')}>{states.map((x) => STATE_LABELS[x] ?? x).join(' or ')}</option>}
+          {SESSION_STATES.map((s) => (
+            <option key={s} value={s}>
+              {STATE_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field term">
+        <label htmlFor="deadlock-select">Deadlock</label>
+        <select
+          id="deadlock-select"
+          className="select"
+          aria-describedby="deadlock-tip"
+          value={deadlocks.join(',')}
+          onChange={(e) => set({ deadlock: e.target.value || null, cursor: null })}
+          data-testid="deadlock-select"
+        >
+          <option value="">Any session</option>
+          {deadlocks.length > 1 && (
+            <option value={deadlocks.join(',')}>
+              {deadlocks.map((x) => DEADLOCK_STATUS_LABELS[x as DeadlockStatus] ?? x).join(' or ')}
+            </option>
+          )}
+          {DEADLOCK_STATUSES.map((d) => (
+            <option key={d} value={d}>
+              {DEADLOCK_STATUS_LABELS[d]}
+            </option>
+          ))}
+        </select>
+        <Tip id="deadlock-tip">
+          Stuck now: the client still waits for a handshake that will not come. Ended: the server reported the wait’s end. End unreported:
+          no end was reported and the wait is older than the longest a deadlock can last.
+        </Tip>
+      </div>
+      <div className="field term">
+        <label htmlFor="synthetic-select">Door-probe sessions</label>
+        <select
+          id="synthetic-select"
+          className="select"
+          aria-describedby="synthetic-tip"
+          value={synthetic}
+          onChange={(e) => set({ synthetic: e.target.value === 'include' ? null : e.target.value, cursor: null })}
+          data-testid="synthetic-select"
+        >
+          <option value="include">Shown</option>
+          <option value="exclude">Hidden</option>
+          <option value="only">Only these</option>
+        </select>
+        <Tip id="synthetic-tip">
+          Sessions Doorwatch opened itself to test a server’s door (Servers page, door probes); they never count in the figures.
+        </Tip>
+      </div>
+      <div className="field" role="group" aria-label="Flags (all must match)">
+        <span className="small muted">Flags</span>
+        {[...SESSION_FLAGS, ...RESUMPTION_FLAGS].map((f) => (
+          <label key={f} className="flag-toggle term">
+            <input
+              type="checkbox"
+              checked={flags.includes(f)}
+              onChange={() => toggleFlag(f)}
+              aria-describedby={`flag-tip-${f}`}
+              data-testid={`flag-${f}`}
+            />
+            {flags.includes(f) ? <FlagChip flag={f} /> : <span className="chip">{FLAG_LABELS[f]}</span>}
+            <Tip id={`flag-tip-${f}`}>Show only sessions where: {FLAG_HINTS[f]}</Tip>
+          </label>
+        ))}
+      </div>
+    </>
+  );
+}
