@@ -1,10 +1,11 @@
 // A deadlock whose server never reported its end, past DOORWATCH_DEADLOCK_MAX_MS, reads as such in
 // the browser: the session page's banner stops ticking, says "at least" and why, the session list's
 // chip says "end unreported", and the overview counts only the client still waiting as stuck now.
-// Screenshots at 1440 (light) and 390 (dark).
+// Screenshots at 1440 (light) and 390 (dark). A list row still ticking turns "end unreported" at the
+// maximum by its own clock (the browser's, moved on by hand).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { startAppServer, type AppServer } from '../support/app-server';
 import { postEvents } from '../support/post-events';
 import { signedIn } from '../support/signed-in';
@@ -77,4 +78,69 @@ for (const [width, height, theme] of [
       await context.close();
     }
   });
+}
+
+test('1440 light: a ticking deadlock in the list turns "end unreported" at the maximum by its own clock, with no new answer', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  // The browser's clock, moved on by hand below; the app's is not, so no answer can say "end unreported".
+  // Installed before any page loads: installed under the open overview, its first ticks read a clock near
+  // 1970 at times ("from=now-15m is outside the supported instants", a page error).
+  await context.clock.install();
+  const page = await signedIn(context, app.url, errors);
+  try {
+    // A client waiting 11 s (threshold 10 s), posted now: the maximum is 109 s away whatever the tests
+    // before took. The last test of the file, so the counts above never see it.
+    const naive = SERVERS.naive;
+    const posted = await postEvents(app.url, naive.name, naive.secret, naiveSession('ticking', Date.now() - 11_250));
+    assert.equal(posted.status, 200, JSON.stringify(posted.body));
+    const asked: string[] = [];
+    let inFlight = 0;
+    const isList = (url: string) => new URL(url).pathname === '/api/v1/sessions';
+    page.on('request', (r) => {
+      if (!isList(r.url())) return;
+      asked.push(r.url());
+      inFlight++;
+    });
+    const settled = (r: Request) => void (isList(r.url()) && inFlight--);
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
+    // An absolute range with auto-refresh off: nothing refetches the list, so only the chip's own clock
+    // can move it, as on a live page where nothing changes. (With the live stream, its `ready` refetches
+    // what is on screen whenever it arrives: this case's first version, counting requests from the chip's
+    // first paint, caught one under load in CI.)
+    const range = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+    await page.goto(
+      `${app.url}/sessions?from=${range(Date.now() - 3_600_000)}&to=${range(Date.now() + 3_600_000)}&server=${naive.name}&token=ticking&refresh=off`,
+    );
+    const chip = page.locator('[data-testid="deadlock-chip"]');
+    await chip.waitFor();
+    assert.match((await chip.innerText()).trim(), /^deadlocked [\d.]+ s$/);
+    // Hydrated, and whatever hydration asked for answered (a refetch on mount when the server's answer is
+    // over the 2 s staleTime old by then): from here on nothing may ask again.
+    await page.locator('html[data-hydrated="1"]').waitFor({ state: 'attached' });
+    await quiet(() => inFlight === 0, 500);
+    const before = asked.length;
+    await page.clock.fastForward(MAX_MS);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="deadlock-chip"]')?.textContent?.trim() === 'deadlock ≥ 2 m 00 s, end unreported',
+      undefined,
+      { timeout: 10_000 },
+    );
+    assert.deepEqual(asked.slice(before), [], 'the chip changed by its own clock, not by a new answer');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Resolves once `idle()` has held for `forMs` in a row (real time, checked every 50 ms); 10 s at most. */
+async function quiet(idle: () => boolean, forMs: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let since = idle() ? Date.now() : null;
+  while (since === null || Date.now() - since < forMs) {
+    assert.ok(Date.now() < deadline, 'requests still in flight after 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+    since = idle() ? (since ?? Date.now()) : null;
+  }
 }
