@@ -5,7 +5,7 @@
 import { keepWhole } from '@/components/keep-whole';
 import { RowLink } from '@/components/row-link';
 import { Term } from '@/components/term';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { TStatsResponse } from '@/lib/contract/api/stats';
 import { alarmLevel, alarmSample, alarmText, decideAlarm, heldSince, type AlarmSample, type AlarmState } from '@/lib/ui/alarm';
 import { fmtDuration, fmtInt } from '@/lib/ui/format';
@@ -33,23 +33,6 @@ export function useAlarm(s: TStatsResponse | undefined): AlarmView | null {
   // Derived state updated during render (React's documented pattern): one decision per response.
   setHeld({ stats: s, key, view });
   return view;
-}
-
-/**
- * A naive resume becomes a deadlock by the clock alone: no event is pushed at that moment, and an
- * absolute range does not refetch on a timer, so the stats say when the next one turns
- * (`deadlocks.nextOngoingAt`) and the overview asks again then.
- */
-export function useRefetchAtNextDeadlock(s: TStatsResponse | undefined, receivedAt: number, refetch: () => unknown, enabled: boolean) {
-  const next = s?.deadlocks.nextOngoingAt ?? null;
-  const answeredAt = s ? Date.parse(s.now) : 0;
-  useEffect(() => {
-    if (!enabled || next === null) return;
-    // The server's clock as the browser carries it on since the answer arrived (no clock skew).
-    const delay = Date.parse(next) - (answeredAt + (Date.now() - receivedAt));
-    const timer = setTimeout(() => void refetch(), Math.max(0, delay) + 100);
-    return () => clearTimeout(timer);
-  }, [enabled, next, answeredAt, receivedAt, refetch]);
 }
 
 export function IdleTime({ stats, receivedAt }: { stats: TStatsResponse; receivedAt: number }) {

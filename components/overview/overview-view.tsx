@@ -11,7 +11,8 @@ import { useAnnotations, useMe, useServers, useStats } from '@/lib/ui/queries';
 import { useNow } from '@/lib/ui/use-now';
 import { readSplit, useUrlState, type ParamPatch } from '@/lib/ui/url-state';
 import { AnnotationForm } from './annotation-form';
-import { AlarmBanner, useAlarm, useRefetchAtNextDeadlock } from './alarm-banner';
+import { AlarmBanner, useAlarm } from './alarm-banner';
+import { useRefetchAt } from '@/lib/ui/use-refetch-at';
 import { BoundaryPanel } from './boundary-panel';
 import { useChartFrame } from './chart-frame';
 import { DeadlocksPanel } from './deadlocks-panel';
@@ -49,7 +50,8 @@ export function OverviewView() {
 
   const s = stats.data;
   const alarm = useAlarm(s);
-  useRefetchAtNextDeadlock(s, stats.dataUpdatedAt, stats.refetch, refresh !== 'off');
+  // A naive resume becomes a deadlock by the clock alone: the stats say when the next one turns.
+  useRefetchAt(s?.deadlocks.nextOngoingAt ?? null, s?.now ?? null, stats.dataUpdatedAt, stats.refetch, refresh !== 'off');
   const { frame, chartRef } = useChartFrame(s, { split, tz, drill, sessionsLink, annotations: annotations.data });
   const serverNames = servers.data?.servers.map((x) => x.name) ?? [];
 

@@ -11,6 +11,7 @@ import { sessionListParams } from '@/lib/ui/session-list-params';
 import { describeRange } from '@/lib/time/describe';
 import { useNow } from '@/lib/ui/use-now';
 import { useUrlState } from '@/lib/ui/url-state';
+import { useRefetchAt } from '@/lib/ui/use-refetch-at';
 import { Flags, StateChip } from './flag-chip';
 import { DeadlockChip, type AnswerClock } from './deadlock-chip';
 import { SessionFilters } from './session-filters';
@@ -134,6 +135,8 @@ export function SessionsView() {
     maxMs: q.data?.deadlockMaxMs ?? 0,
   };
 
+  // A row's deadlock changes by the clock alone (it turns, or its end goes unreported): ask again then.
+  useRefetchAt(q.data?.nextChangeAt ?? null, q.data?.now ?? null, q.dataUpdatedAt, q.refetch, refresh !== 'off');
   const onSort = (s: string) => set({ sort: s === '-lastEventAt' ? null : s, cursor: null });
 
   const rangeText = describeRange(from, to, (ms) => fmtDateTime(ms, tz).slice(0, 16), now);

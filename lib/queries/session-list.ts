@@ -1,7 +1,7 @@
 // The session list: one keyset page, or every matching row in pages (for export).
 import type { Db } from '@/lib/db/client';
 import type { SessionRow } from '@/lib/store/session-row';
-import { countSessions, sessionPage, sortParts } from '@/lib/store/session-pages';
+import { countSessions, nextClockChange, sessionPage, sortParts } from '@/lib/store/session-pages';
 import type { TSessionListResponse, TSessionSort, TSessionView } from '@/lib/contract/api/sessions';
 import { toIsoMs } from '@/lib/contract/timestamp';
 import { decodeCursor, encodeCursor, type SessionCursor } from './session-cursor';
@@ -19,6 +19,7 @@ export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionLis
   // Same executor as the page (the replica when the route reads one), and after it: the total counts
   // every row the page shows, plus any committed since (not one snapshot; the incident list is).
   const { total, totalCapped } = await countSessions(db.sql, q.filter);
+  const nextChangeAt = await nextClockChange(db.sql, q.filter);
   const page = rows.slice(0, q.limit);
   const more = rows.length > q.limit;
   return {
@@ -28,6 +29,7 @@ export async function listSessions(db: Db, q: SessionQuery): Promise<TSessionLis
     sort: q.sort,
     now: toIsoMs(q.filter.nowMs),
     deadlockMaxMs: q.filter.maxMs,
+    nextChangeAt: nextChangeAt === null ? null : toIsoMs(nextChangeAt),
     total,
     totalCapped,
   };

@@ -152,6 +152,30 @@ export function sessionPage(
   return sql.query<SessionRow>(text, [...params, limit]);
 }
 
+/**
+ * The next moment the reader's clock alone changes the filter's rows: an unended naive resume reaching
+ * the threshold (it becomes a deadlock, gains the flag, enters `deadlock=ongoing`), or an ongoing one
+ * reaching the maximum (end unreported). Null when none will. The filter's deadlock conditions are left
+ * out, since they are what changes. Both walk the deadlockStartedAt index from the cutoff.
+ */
+export async function nextClockChange(sql: SqlExecutor, f: SessionFilter): Promise<number | null> {
+  const { where, params } = filterSql({ ...f, flags: f.flags.filter((x) => x !== 'deadlock'), deadlocks: [] }, sql.provider);
+  const cutoff = f.nowMs - f.thresholdMs;
+  const first = async (extra: string, extraParams: number[]) => {
+    const conds = [...where, '"deadlockStartedAt" IS NOT NULL', '"deadlockEndedAt" IS NULL', extra];
+    const [row] = await sql.query<{ first: number | string | null }>(
+      `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session} WHERE ${conds.join(' AND ')}`,
+      [...params, ...extraParams],
+    );
+    return row?.first === null || row?.first === undefined ? null : Number(row.first);
+  };
+  const candidate = await first('"deadlockStartedAt" > ?', [cutoff]);
+  const ongoing =
+    f.maxMs > 0 ? await first('"deadlockStartedAt" <= ? AND "deadlockStartedAt" > ?', [cutoff, endUnreportedUpTo(f.nowMs, f.maxMs)]) : null;
+  const moments = [...(candidate === null ? [] : [candidate + f.thresholdMs]), ...(ongoing === null ? [] : [ongoing + f.maxMs])];
+  return moments.length ? Math.min(...moments) : null;
+}
+
 /** How many sessions match the filter, up to the cap. */
 export function countSessions(sql: SqlExecutor, filter: SessionFilter): Promise<CappedTotal> {
   const { where, params } = filterSql(filter, sql.provider);

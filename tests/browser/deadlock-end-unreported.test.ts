@@ -106,9 +106,10 @@ test('1440 light: a ticking deadlock in the list turns "end unreported" at the m
     page.on('requestfinished', settled);
     page.on('requestfailed', settled);
     // An absolute range with auto-refresh off: nothing refetches the list, so only the chip's own clock
-    // can move it, as on a live page where nothing changes. (With the live stream, its `ready` refetches
-    // what is on screen whenever it arrives: this case's first version, counting requests from the chip's
-    // first paint, caught one under load in CI.)
+    // can move it. Live, two refetches would come: the stream's `ready` refetches what is on screen
+    // whenever it arrives (this case's first version, counting requests from the chip's first paint,
+    // caught one under load in CI), and the list asks again at its answer's `nextChangeAt`, which the
+    // moved clock reaches at once while the app's clock, not moved, still reads the deadlock ongoing.
     const range = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
     await page.goto(
       `${app.url}/sessions?from=${range(Date.now() - 3_600_000)}&to=${range(Date.now() + 3_600_000)}&server=${naive.name}&token=ticking&refresh=off`,
@@ -144,3 +145,29 @@ async function quiet(idle: () => boolean, forMs: number): Promise<void> {
     since = idle() ? (since ?? Date.now()) : null;
   }
 }
+
+test('1440 light: a client that gets stuck enters the "stuck now" list by the clock alone, on an absolute range', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  const page = await signedIn(context, app.url, errors);
+  try {
+    // Answered naively 1 s ago: a deadlock 9 s from now (threshold 10 s), and no event will say so.
+    const naive = SERVERS.naive;
+    const posted = await postEvents(app.url, naive.name, naive.secret, naiveSession('turning', Date.now() - 1_250));
+    assert.equal(posted.status, 200, JSON.stringify(posted.body));
+    const range = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+    await page.goto(
+      `${app.url}/sessions?from=${range(Date.now() - 3_600_000)}&to=${range(Date.now() + 3_600_000)}&server=${naive.name}&token=turning&deadlock=ongoing`,
+    );
+    assert.equal(await page.locator('[data-testid="list-total"]').innerText(), '0 sessions match');
+    await page.locator('[data-testid="data-age"][data-stream="open"]').waitFor();
+    // The answer said when its row turns (nextChangeAt); the list asks again then.
+    const row = page.locator('[data-testid="session-row"][data-token="turning"]');
+    await row.waitFor({ timeout: 20_000 });
+    assert.match((await row.locator('[data-testid="deadlock-chip"]').innerText()).trim(), /^deadlocked [\d.]+ s$/);
+    assert.equal(await page.locator('[data-testid="list-total"]').innerText(), '1 session matches');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -66,7 +66,9 @@ before(async () => {
   // A session with no boundary at all.
   events.push({ id: 'plain.0', token: 'edge-plain', type: 'session.opened', at: new Date(T0 + 5 * MIN).toISOString(), data: {} });
   assert.deepEqual((await ingestEvents(db, 'edge', events, { now: LAST_EVENT })).rejected, []);
-  assert.deepEqual((await ingestEvents(db, 'other', naive('o1', 'other-1', T0 + 95 * MIN, null), { now: LAST_EVENT })).rejected, []);
+  // other-late's naive answer came 5 s before the last event: a candidate still at the earliest clocks drawn.
+  const other = [...naive('o1', 'other-1', T0 + 95 * MIN, null), ...naive('o2', 'other-late', LAST_EVENT - 5_250, null)];
+  assert.deepEqual((await ingestEvents(db, 'other', other, { now: LAST_EVENT })).rejected, []);
   // A door probe's session stuck the same way: listed, but never in the fleet's "stuck now".
   await storeBatch(db.sql, 'edge', naive('probe', 'probe-1', T0 + 99 * MIN, null), {
     now: LAST_EVENT,
@@ -88,12 +90,26 @@ async function list(o: Record<string, string | string[]>, nowMs: number, maxMs: 
 
 const tokens = (rows: { token: string }[]) => rows.map((s) => s.token).sort();
 
+/** A reader's clock after every event; a third of them within 20 s of the last, while other-late is a candidate. */
+const readerClock = fc.oneof(
+  fc.integer({ min: LAST_EVENT, max: T0 + 240 * MIN }),
+  fc.integer({ min: LAST_EVENT, max: LAST_EVENT + 20_000 }),
+  fc.integer({ min: LAST_EVENT, max: T0 + 240 * MIN }),
+);
+
+/** Each row of a list with what the clock can change in it: its deadlock's status, or "candidate". */
+async function statuses(o: Record<string, string | string[]>, nowMs: number, maxMs: number): Promise<string[]> {
+  const rows = await list(o, nowMs, maxMs);
+  const status = (s: (typeof rows)[number]) => (s.deadlock ? deadlockStatus(s.deadlock) : s.deadlockCandidateSince ? 'candidate' : '-');
+  return rows.map((s) => `${s.token}:${status(s)}`).sort();
+}
+
 describe('the session list by deadlock status', () => {
   test('at one clock: stuck now, ended, end unreported and any of them', async () => {
     const now = T0 + 125 * MIN;
     const maxMs = 60 * MIN;
     // Unended: edge-1 and edge-5 began 75 min ago or more (end unreported); edge-7 (55 min), edge-9 and the others are ongoing.
-    assert.deepEqual(tokens(await list({ deadlock: 'ongoing' }, now, maxMs)), ['edge-7', 'edge-9', 'other-1', 'probe-1']);
+    assert.deepEqual(tokens(await list({ deadlock: 'ongoing' }, now, maxMs)), ['edge-7', 'edge-9', 'other-1', 'other-late', 'probe-1']);
     assert.deepEqual(tokens(await list({ deadlock: 'end_unreported' }, now, maxMs)), ['edge-1', 'edge-5']);
     assert.deepEqual(tokens(await list({ deadlock: 'ended' }, now, maxMs)), [
       'edge-0',
@@ -112,7 +128,15 @@ describe('the session list by deadlock status', () => {
     ]);
     // Without a maximum nothing is end unreported: every unended deadlock is ongoing.
     assert.deepEqual(await list({ deadlock: 'end_unreported' }, now, 0), []);
-    assert.deepEqual(tokens(await list({ deadlock: 'ongoing' }, now, 0)), ['edge-1', 'edge-5', 'edge-7', 'edge-9', 'other-1', 'probe-1']);
+    assert.deepEqual(tokens(await list({ deadlock: 'ongoing' }, now, 0)), [
+      'edge-1',
+      'edge-5',
+      'edge-7',
+      'edge-9',
+      'other-1',
+      'other-late',
+      'probe-1',
+    ]);
     // The three together are the deadlock flag.
     assert.deepEqual(
       tokens(await list({ deadlock: [...DEADLOCK_STATUSES] }, now, maxMs)),
@@ -130,7 +154,7 @@ describe('the session list by deadlock status', () => {
   test('any clock and maximum: the filter keeps exactly the rows whose deadlock reads as an asked status', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: LAST_EVENT, max: T0 + 240 * MIN }),
+        readerClock,
         fc.oneof(fc.constant(0), fc.integer({ min: THRESHOLD + 1, max: 150 * MIN })),
         fc.subarray([...DEADLOCK_STATUSES], { minLength: 1 }),
         async (now, maxMs, statuses) => {
@@ -146,7 +170,7 @@ describe('the session list by deadlock status', () => {
   test('ongoing, probes excluded, from stuckSince: the very sessions the stats count as stuck now', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: LAST_EVENT, max: T0 + 240 * MIN }),
+        readerClock,
         fc.oneof(fc.constant(0), fc.integer({ min: THRESHOLD + 1, max: 150 * MIN })),
         fc.constantFrom(null, 'edge', 'other'),
         async (now, maxMs, server) => {
@@ -176,6 +200,40 @@ describe('the session list by deadlock status', () => {
         },
       ),
       { numRuns: 25 },
+    );
+  });
+
+  test('nextChangeAt: nothing the clock changes comes before it, and something changes at it', async () => {
+    const FILTERS: Record<string, string | string[]>[] = [
+      {},
+      { flag: 'deadlock' },
+      { deadlock: 'ongoing' },
+      { deadlock: 'end_unreported', server: 'edge' },
+      { server: 'other' },
+      { token: 'edge-' },
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        readerClock,
+        fc.oneof(fc.constant(0), fc.integer({ min: THRESHOLD + 1, max: 150 * MIN })),
+        fc.constantFrom(...FILTERS),
+        async (now, maxMs, filter) => {
+          const q = parseSessionQuery(parseQuery(ZSessionListQuery, searchParams({ limit: '500', ...filter })), now, THRESHOLD, maxMs);
+          const answer = await listSessions(db, q);
+          const before = await statuses(filter, now, maxMs);
+          // The filter without its deadlock conditions: the rows whose deadlock the clock can move in or out.
+          const { deadlock: _d, flag: _f, ...base } = filter;
+          if (answer.nextChangeAt === null) {
+            assert.deepEqual(await statuses(filter, now + 24 * 60 * MIN, maxMs), before, 'null, yet a day later the list differs');
+            return;
+          }
+          const at = Date.parse(answer.nextChangeAt);
+          assert.ok(at > now, `${answer.nextChangeAt} is not after the answer's now`);
+          assert.deepEqual(await statuses(filter, at - 1, maxMs), before, 'the list changed before nextChangeAt');
+          assert.notDeepEqual(await statuses(base, at, maxMs), await statuses(base, now, maxMs), 'nothing changed at nextChangeAt');
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });

@@ -42,6 +42,10 @@ export const ZSessionListResponse = z.object({
   now: ZIsoMs,
   /** DOORWATCH_DEADLOCK_MAX_MS the answer was read with (0: none): a row's ticking deadlock stops at it. */
   deadlockMaxMs: z.int().min(0),
+  nextChangeAt: ZIsoMs.nullable().meta({
+    description:
+      "when the reader's clock alone next changes a row of this filter (a naive resume becoming a deadlock, or an ongoing one reaching deadlockMaxMs); no event announces it, so ask again then. Null if none will",
+  }),
   ...zListTotal('sessions'),
 });
 export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
