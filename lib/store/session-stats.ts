@@ -73,14 +73,22 @@ export function stuckDeadlocks(
   );
 }
 
-/** The start of the next unended deadlock candidate in range younger than `cutoffMs`, or null. */
-export async function nextDeadlockCandidate(sql: SqlExecutor, r: SessionRange & { cutoffMs: number }): Promise<number | null> {
+/**
+ * The start of the next unended deadlock candidate (younger than `cutoffMs`) that began before the range's
+ * end, or null: however long before its start, as stuck now counts it (one that began before the range
+ * changes stuck now, not `ongoing`, when it turns). Only a range that starts within the threshold of now,
+ * or a threshold longer than the range, can have one before it.
+ */
+export async function nextDeadlockCandidate(
+  sql: SqlExecutor,
+  r: Omit<SessionRange, 'fromMs'> & { cutoffMs: number },
+): Promise<number | null> {
   const server = sessionServerTerm(sql.provider, r.server);
   const [row] = await sql.query<{ first: number | null }>(
     `SELECT MIN("deadlockStartedAt") AS "first" FROM ${TABLE_SQL.session}
-      WHERE "synthetic" = 0 AND "deadlockStartedAt" >= ? AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
+      WHERE "synthetic" = 0 AND "deadlockStartedAt" < ? AND "deadlockStartedAt" > ?
         AND "deadlockEndedAt" IS NULL${server.text}`,
-    [r.fromMs, r.toMs, r.cutoffMs, ...server.params],
+    [r.toMs, r.cutoffMs, ...server.params],
   );
   return row?.first === null || row?.first === undefined ? null : Number(row.first);
 }

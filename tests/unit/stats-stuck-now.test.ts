@@ -66,3 +66,22 @@ test('a client stuck since before the range is stuck now: in the totals, its ser
   const after = await stats({ from: new Date(T0 + 10 * MIN).toISOString(), to: new Date(T0 + 20 * MIN).toISOString() });
   assert.equal(after.deadlocks.stuckNow, 1, 'stuck through that range and still now');
 });
+
+test('a naive answer before the range begins: nextOngoingAt says when it turns into a client stuck now', async () => {
+  await addServer(database(), 'stuck-turning');
+  // A threshold longer than the range (ranges start on a whole minute, so with the usual 10 s one a wait
+  // younger than the threshold has begun in range): answered naively 3 min before NOW, a deadlock at NOW + 2 min.
+  const threshold = 5 * MIN;
+  const answered = NOW - 3 * MIN;
+  await ingestEvents(database(), 'stuck-turning', naiveSession('turning', answered - 250), { now: NOW });
+  const at = async (nowMs: number) => {
+    const query = { from: new Date(NOW - MIN).toISOString(), to: new Date(NOW + 10 * MIN).toISOString(), server: 'stuck-turning' };
+    const parsed = parseQuery(ZStatsQuery, new URLSearchParams(query));
+    return ZStatsResponse.parse(await computeStats(database(), { ...parseStatsQuery(parsed, nowMs), thresholdMs: threshold }));
+  };
+  const now = await at(NOW);
+  assert.deepEqual([now.deadlocks.stuckNow, now.deadlocks.ongoing], [0, 0]);
+  assert.equal(now.deadlocks.nextOngoingAt, new Date(answered + threshold).toISOString(), 'the dashboard asks again then');
+  const then = await at(answered + threshold);
+  assert.deepEqual([then.deadlocks.stuckNow, then.deadlocks.ongoing], [1, 0], 'stuck now, though it began before the range');
+});
