@@ -4,12 +4,9 @@
 // probes excluded, from `stuckSince`, is exactly what the stats count as stuck now. The overview's
 // "Show stuck sessions" links there: it listed `flag=deadlock&state=upgrade_pending`, which also
 // showed the deadlocks whose end went unreported, so its list was longer than its count.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { storeBatch } from '@/lib/ingest/store-batch';
 import { parseQuery } from '@/lib/http/parse-input';
@@ -23,7 +20,7 @@ import { listSessions } from '@/lib/queries/session-list';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
 import { addServer } from '@/lib/store/servers/server-registry';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 import { searchParams } from '../support/search-params';
 
 const T0 = Date.parse('2026-11-29T10:00:00.000Z');
@@ -31,8 +28,7 @@ const MIN = 60_000;
 const THRESHOLD = 10_000;
 /** After every stored event: the reader's clocks the property draws lie beyond it. */
 const LAST_EVENT = T0 + 110 * MIN;
-let db: Db;
-let testDb: TestDatabase;
+const database = migratedDatabaseForFile();
 
 /** opened, durable upgrade, drop, boundary resume answered naively at start + 250 ms (the deadlock's start). */
 function naive(prefix: string, token: string, start: number, endAfterMs: number | null): DoorwatchEvent[] {
@@ -49,43 +45,9 @@ function naive(prefix: string, token: string, start: number, endAfterMs: number 
   return events as DoorwatchEvent[];
 }
 
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
-  await addServer(db, 'edge');
-  await addServer(db, 'other');
-  // Naive resumes every 10 minutes for 100 minutes: every other one reported its end after 300 s, one
-  // after 5 s (shorter than the threshold), the rest never did.
-  const events: DoorwatchEvent[] = [];
-  for (let i = 0; i <= 10; i++) {
-    const end = i === 3 ? 5_000 : i % 2 === 0 ? 300_000 : null;
-    events.push(...naive(`e${i}`, `edge-${i}`, T0 + i * 10 * MIN, end));
-  }
-  // A session with no boundary at all.
-  events.push({ id: 'plain.0', token: 'edge-plain', type: 'session.opened', at: new Date(T0 + 5 * MIN).toISOString(), data: {} });
-  assert.deepEqual((await ingestEvents(db, 'edge', events, { now: LAST_EVENT })).rejected, []);
-  // other-late's naive answer came 5 s before the last event: a candidate still at the earliest clocks drawn.
-  const other = [...naive('o1', 'other-1', T0 + 95 * MIN, null), ...naive('o2', 'other-late', LAST_EVENT - 5_250, null)];
-  assert.deepEqual((await ingestEvents(db, 'other', other, { now: LAST_EVENT })).rejected, []);
-  // A door probe's session stuck the same way: listed, but never in the fleet's "stuck now".
-  await storeBatch(db.sql, 'edge', naive('probe', 'probe-1', T0 + 99 * MIN, null), {
-    now: LAST_EVENT,
-    writtenAt: LAST_EVENT,
-    floorAtDatabaseClock: false,
-    deadlockThresholdMs: THRESHOLD,
-    synthetic: { runId: 'run-1', tokens: ['probe-1'] },
-  });
-});
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
-
 async function list(o: Record<string, string | string[]>, nowMs: number, maxMs: number) {
   const q = parseSessionQuery(parseQuery(ZSessionListQuery, searchParams({ limit: '500', ...o })), nowMs, THRESHOLD, maxMs);
-  return (await listSessions(db, q)).sessions;
+  return (await listSessions(database(), q)).sessions;
 }
 
 const tokens = (rows: { token: string }[]) => rows.map((s) => s.token).sort();
@@ -105,6 +67,34 @@ async function statuses(o: Record<string, string | string[]>, nowMs: number, max
 }
 
 describe('the session list by deadlock status', () => {
+  // Inside the suite: a second root hook beside migratedDatabaseForFile's ran before the database was open.
+  before(async () => {
+    const db = database();
+    await addServer(db, 'edge');
+    await addServer(db, 'other');
+    // Naive resumes every 10 minutes for 100 minutes: every other one reported its end after 300 s, one
+    // after 5 s (shorter than the threshold), the rest never did.
+    const events: DoorwatchEvent[] = [];
+    for (let i = 0; i <= 10; i++) {
+      const end = i === 3 ? 5_000 : i % 2 === 0 ? 300_000 : null;
+      events.push(...naive(`e${i}`, `edge-${i}`, T0 + i * 10 * MIN, end));
+    }
+    // A session with no boundary at all.
+    events.push({ id: 'plain.0', token: 'edge-plain', type: 'session.opened', at: new Date(T0 + 5 * MIN).toISOString(), data: {} });
+    assert.deepEqual((await ingestEvents(db, 'edge', events, { now: LAST_EVENT })).rejected, []);
+    // other-late's naive answer came 5 s before the last event: a candidate still at the earliest clocks drawn.
+    const other = [...naive('o1', 'other-1', T0 + 95 * MIN, null), ...naive('o2', 'other-late', LAST_EVENT - 5_250, null)];
+    assert.deepEqual((await ingestEvents(db, 'other', other, { now: LAST_EVENT })).rejected, []);
+    // A door probe's session stuck the same way: listed, but never in the fleet's "stuck now".
+    await storeBatch(db.sql, 'edge', naive('probe', 'probe-1', T0 + 99 * MIN, null), {
+      now: LAST_EVENT,
+      writtenAt: LAST_EVENT,
+      floorAtDatabaseClock: false,
+      deadlockThresholdMs: THRESHOLD,
+      synthetic: { runId: 'run-1', tokens: ['probe-1'] },
+    });
+  });
+
   test('at one clock: stuck now, ended, end unreported and any of them', async () => {
     const now = T0 + 125 * MIN;
     const maxMs = 60 * MIN;
@@ -176,7 +166,7 @@ describe('the session list by deadlock status', () => {
         async (now, maxMs, server) => {
           const range = { from: new Date(now - 15 * MIN).toISOString(), to: new Date(now).toISOString() };
           const q = parseStatsQuery(parseQuery(ZStatsQuery, searchParams({ ...range, ...(server && { server }), split: 'server' })), now);
-          const stats = await computeStats(db, { ...q, thresholdMs: THRESHOLD, maxMs });
+          const stats = await computeStats(database(), { ...q, thresholdMs: THRESHOLD, maxMs });
           const since = stats.deadlocks.stuckSince;
           const from = since !== null && Date.parse(since) < Date.parse(stats.range.from) ? since : stats.range.from;
           const listed = await list(
@@ -219,7 +209,7 @@ describe('the session list by deadlock status', () => {
         fc.constantFrom(...FILTERS),
         async (now, maxMs, filter) => {
           const q = parseSessionQuery(parseQuery(ZSessionListQuery, searchParams({ limit: '500', ...filter })), now, THRESHOLD, maxMs);
-          const answer = await listSessions(db, q);
+          const answer = await listSessions(database(), q);
           const before = await statuses(filter, now, maxMs);
           // The filter without its deadlock conditions: the rows whose deadlock the clock can move in or out.
           const { deadlock: _d, flag: _f, ...base } = filter;
