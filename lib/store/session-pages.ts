@@ -169,9 +169,10 @@ export async function nextClockChange(sql: SqlExecutor, f: SessionFilter): Promi
     );
     return row?.first === null || row?.first === undefined ? null : Number(row.first);
   };
-  const candidate = await first('"deadlockStartedAt" > ?', [cutoff]);
-  const ongoing =
-    f.maxMs > 0 ? await first('"deadlockStartedAt" <= ? AND "deadlockStartedAt" > ?', [cutoff, endUnreportedUpTo(f.nowMs, f.maxMs)]) : null;
+  const [candidate, ongoing] = await Promise.all([
+    first('"deadlockStartedAt" > ?', [cutoff]),
+    f.maxMs > 0 ? first('"deadlockStartedAt" <= ? AND "deadlockStartedAt" > ?', [cutoff, endUnreportedUpTo(f.nowMs, f.maxMs)]) : null,
+  ]);
   const moments = [...(candidate === null ? [] : [candidate + f.thresholdMs]), ...(ongoing === null ? [] : [ongoing + f.maxMs])];
   return moments.length ? Math.min(...moments) : null;
 }

@@ -84,6 +84,13 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
     // The server list: the overview's status strip and the Servers page load it with the stats.
     const servers = await measure('servers', () => `${app.url}/api/v1/servers?from=now-24h`, requests, warmup);
     const list = await measure('list', () => `${app.url}/api/v1/sessions?flag=refused&limit=50`, requests, warmup);
+    // The overview's "Show stuck sessions": the deadlocks ongoing now, probe sessions left out.
+    const stuck = await measure(
+      'stuck list',
+      () => `${app.url}/api/v1/sessions?deadlock=ongoing&synthetic=exclude&limit=50`,
+      requests,
+      warmup,
+    );
     const first = (await timeGet(`${app.url}/api/v1/sessions?flag=naive_resume&limit=50`)).body;
     const cursor = first?.nextCursor ?? first?.cursor ?? null;
     const listPage2 = cursor
@@ -126,6 +133,7 @@ export async function queryAt(databaseUrl: string, requests: number, seeded: See
       statsMs: stats,
       serversMs: servers,
       listFlagRefusedMs: list,
+      listStuckMs: stuck,
       listNaiveCursorPageMs: listPage2,
       detailMs: detail,
       tokenLookupMs: lookup,
