@@ -168,7 +168,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <div className="toolbar">
           <TimeRangePicker />
           <RefreshPicker />
-          {/* On a phone these four sit behind "⋯" so the top bar keeps to two rows; wider, the wrapper
+          {/* Below 900 px these four sit behind "⋯" so the top bar keeps to two rows; wider, the wrapper
               is display: contents and they stand in the toolbar as before. */}
           <button
             type="button"

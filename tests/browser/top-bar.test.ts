@@ -1,8 +1,9 @@
 // The top bar at the widths an operator uses (issue 27): one row and no control over another at every width
 // from 1280 to 1920 px (relative, absolute and two-day ranges), the range label whole unless the token lookup
 // has given all its room first (then it ellipsizes, its title whole), and on a phone two rows with every
-// control reachable from the row or from "⋯". Every page at every width (layout and readability) is
-// page-sweep.ts' (pages-light, pages-dark). Screenshots land in test-output/screenshots/layout-topbar-*.
+// control reachable from the row or from "⋯"; between the two (701-1279 px) two rows, the tools under "⋯" below
+// 900 px. Every page at every width (layout and readability) is page-sweep.ts' (pages-light, pages-dark).
+// Screenshots land in test-output/screenshots/layout-topbar-*.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -76,6 +77,52 @@ describe('the top bar at every width', () => {
       assert.deepEqual(problems, []);
       // Where the label had to give way (the lookup spent, the live state's text as long as it happened to be).
       if (cutAt.length) console.log(`# range label ellipsized at: ${cutAt.join('; ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('between phone and desktop (701-1279 px): two rows, no control over another or past the edge, every control reachable', async () => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark', timezoneId: 'UTC' });
+    const problems: string[] = [];
+    try {
+      const page = await signedIn(context, app.url, consoleErrors);
+      const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+      const twoDays = `from=${new Date(today - 86_400_000 + 20 * 3600_000 + 29 * 60_000).toISOString()}&to=${new Date(today + 9 * 3600_000).toISOString()}`;
+      const controls = ['tz-toggle', 'theme-toggle', 'sign-out', 'token-lookup', 'time-range-button', 'refresh-select'];
+      for (const query of ['from=now-1h&to=now', twoDays]) {
+        await page.goto(`${app.url}/sessions?${query}`);
+        await page.locator('[data-testid="time-range-button"]').waitFor();
+        for (const width of [701, 768, 820, 899, 900, 1024, 1100, 1279]) {
+          await page.setViewportSize({ width, height: 800 });
+          const at = `${width} px, ${query.startsWith('from=now') ? 'relative' : 'two days'}`;
+          const rows = await topBarRows(page);
+          if (rows > 2) problems.push(`${at}: the top bar has ${rows} rows`);
+          const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+          if (wide > width) problems.push(`${at}: the page is ${wide} px wide`);
+          for (const p of await layoutProblems(page, { headsOneLine: false })) if (p.startsWith('top bar')) problems.push(`${at}: ${p}`);
+          // Each control in view, or (below 900 px) under "⋯"; none cut by the window's edge.
+          const hidden: string[] = [];
+          for (const id of controls) {
+            const el = page.locator(`[data-testid="${id}"]`);
+            if (!(await el.isVisible())) hidden.push(id);
+            else if ((await el.boundingBox())!.x + (await el.boundingBox())!.width > width + 0.5)
+              problems.push(`${at}: ${id} past the edge`);
+          }
+          if (hidden.length && width >= 900) problems.push(`${at}: ${hidden.join(', ')} not shown`);
+          if (hidden.length && width < 900) {
+            await page.click('[data-testid="more-toggle"]');
+            for (const id of hidden)
+              if (!(await page.locator(`[data-testid="${id}"]`).isVisible())) problems.push(`${at}: ${id} unreachable`);
+            await page.keyboard.press('Escape');
+          }
+        }
+      }
+      await page.setViewportSize({ width: 1024, height: 800 });
+      await page.screenshot({ path: shot('layout-topbar-1024-dark-two-days'), clip: { x: 0, y: 0, width: 1024, height: 100 } });
+      await page.setViewportSize({ width: 768, height: 800 });
+      await page.screenshot({ path: shot('layout-topbar-768-dark-two-days'), clip: { x: 0, y: 0, width: 768, height: 100 } });
+      assert.deepEqual(problems, []);
     } finally {
       await context.close();
     }
