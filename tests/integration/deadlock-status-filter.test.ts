@@ -67,7 +67,7 @@ async function statuses(o: Record<string, string | string[]>, nowMs: number, max
 }
 
 describe('the session list by deadlock status', () => {
-  // Inside the suite: a second root hook beside migratedDatabaseForFile's ran before the database was open.
+  // Inside the suite: a root-level one would not wait for migratedDatabaseForFile's (see there).
   before(async () => {
     const db = database();
     await addServer(db, 'edge');

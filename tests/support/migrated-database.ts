@@ -6,7 +6,11 @@ import { readDatabaseConfig } from '@/lib/config/database-url';
 import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
-/** Registers the hooks; the returned function gives the open database inside the tests. */
+/**
+ * Registers the hooks; the returned function gives the open database inside the tests. Seed it in a
+ * `before` inside a `describe`, or in the tests: on Node 20.20 a second root-level `before` does not wait
+ * for this one (root hooks start together), so it would find no database yet.
+ */
 export function migratedDatabaseForFile(): () => Db {
   let db: Db | undefined;
   let testDb: TestDatabase | undefined;
