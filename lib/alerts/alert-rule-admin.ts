@@ -57,6 +57,7 @@ function ruleView(r: AlertRuleRow, states: readonly AlertStateRow[] = [], nowMs:
       s && s.state !== 'inactive' && s.series ? s.series : r.server,
       (s?.activeSince ?? nowMs) - r.windowMs,
       nowMs,
+      r.measure,
     ),
   };
 }

@@ -41,10 +41,10 @@ export function transitionSummary(t: AlertTransitionRow): string {
   return `${t.kind.toUpperCase()}: ${t.ruleName} on ${server ?? 'all servers'} — ${MEASURE_LABELS[t.measure]}: ${fmtValue(t.value)}, ${stopped ? `no longer ${condition}` : condition}`;
 }
 
-/** The alert's window: the rule's window up to the transition, to the next whole minute. */
-export function transitionSessionsPath(t: Pick<AlertTransitionRow, 'server' | 'series' | 'at' | 'windowMs'>): string {
+/** The alert's window (the rule's window up to the transition, to the next whole minute), filtered to its evidence. */
+export function transitionSessionsPath(t: Pick<AlertTransitionRow, 'server' | 'series' | 'at' | 'windowMs' | 'measure'>): string {
   const to = Math.ceil((t.at + 1) / 60_000) * 60_000;
-  return sessionsPath(transitionServer(t), t.at - t.windowMs, to);
+  return sessionsPath(transitionServer(t), t.at - t.windowMs, to, t.measure);
 }
 
 export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

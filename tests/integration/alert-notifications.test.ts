@@ -119,7 +119,7 @@ test('rules for all servers fire per server, and each message names its server',
   assert.match(texts[0], /^\*FIRING: Naive resume anywhere on alpha — naive resumes: 1, more than 0 over the last 5 min\*/);
   assert.match(texts[1], /^\*FIRING: Naive resume anywhere on beta — /);
   assert.ok(texts.every((t) => !t.includes('all servers')));
-  assert.match(texts[0], /&server=alpha\|/);
+  assert.match(texts[0], /&server=alpha&flag=naive_resume&synthetic=exclude\|/);
   const rules = await until(
     'each server evaluated',
     async () => (await api(app, '/api/v1/alerts/rules')).body.rules,

@@ -148,7 +148,7 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   assert.equal(n.json.kind, 'firing');
   assert.equal(n.json.rule.id, 'default-naive-resume');
   assert.equal(n.json.value, 1);
-  assert.match(n.json.sessionsUrl, /^https:\/\/dw\.example\.test\/sessions\?from=.+&to=.+&server=alpha$/);
+  assert.match(n.json.sessionsUrl, /^https:\/\/dw\.example\.test\/sessions\?from=.+&to=.+&server=alpha&flag=naive_resume&synthetic=exclude$/);
 
   await flaky.waitFor((r) => r.length >= 3, 'three attempts at the flaky receiver');
   assert.deepEqual(
@@ -187,7 +187,7 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   );
   const firing = history.body.transitions[1];
   assert.deepEqual(firing.deliveries.map((d: any) => d.status).sort(), ['delivered', 'delivered', 'delivered', 'failed']);
-  assert.match(firing.sessionsPath, /^\/sessions\?from=.+&server=alpha$/);
+  assert.match(firing.sessionsPath, /^\/sessions\?from=.+&server=alpha&flag=naive_resume&synthetic=exclude$/);
   await api(app, '/api/v1/alerts/rules/default-naive-resume', { method: 'PATCH', body: { enabled: true, contactPointIds: [] } });
 });
 

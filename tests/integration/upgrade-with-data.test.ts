@@ -52,6 +52,8 @@ function comparable(path: string, body: unknown, release: Recorded): unknown {
 
 /** The first release whose `deadlocks_ongoing` measure counts the deadlocks ongoing now. */
 const DEADLOCKS_ONGOING_NOW = 'v0.45.0';
+/** The first release whose alert links name the measure's evidence (`&flag=…&synthetic=exclude`, 10cffd1). */
+const ALERT_LINKS_FILTERED = 'v0.49.0';
 /** Which release recorded the answers, and when. */
 type Recorded = { release: string; generatedAt: string };
 const before = (release: string, change: string) => release.localeCompare(change, 'en', { numeric: true }) < 0;
@@ -64,9 +66,14 @@ const before = (release: string, change: string) => release.localeCompare(change
  *   begun on 29 Nov) was outside the window when the release evaluated it; the upgraded app counts it,
  *   so that rule's state, its history and (once its `for` has passed) the "Deadlocks on beta"
  *   incident it opens are the new meaning's, not the release's.
+ * - An alert change's `sessionsPath` names the measure's evidence (`&flag=naive_resume&synthetic=exclude`,
+ *   10cffd1): taken off again for releases before it, the rest of the link is compared.
  */
 function withoutMeaningChanges(route: string, body: any, recorded: Recorded): unknown {
-  if (!before(recorded.release, DEADLOCKS_ONGOING_NOW) || !body || typeof body !== 'object') return body;
+  if (!body || typeof body !== 'object') return body;
+  if (before(recorded.release, ALERT_LINKS_FILTERED) && route === '/api/v1/alerts/history' && Array.isArray(body.transitions))
+    for (const t of body.transitions) t.sessionsPath = String(t.sessionsPath).replace(/&flag=[a-z_]+&synthetic=exclude$/, '');
+  if (!before(recorded.release, DEADLOCKS_ONGOING_NOW)) return body;
   if (route === '/api/v1/alerts/rules')
     for (const rule of body.rules ?? [])
       if (rule.measure === 'deadlocks_ongoing') for (const k of ['status', 'servers', 'firingServers']) delete rule[k];

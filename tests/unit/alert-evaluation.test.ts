@@ -153,12 +153,26 @@ const transition: AlertTransitionRow = {
   sequence: 4,
 };
 
+test('a notification links to its evidence: the flag of the measure, probes left out; no filter where no one kind of session is', () => {
+  const path = (measure: AlertTransitionRow['measure']) =>
+    new URL(transitionSessionsPath({ ...transition, measure }), 'https://dw.example').searchParams;
+  assert.deepEqual([path('deadlocks_ongoing').get('flag'), path('deadlocks_ongoing').get('synthetic')], ['deadlock', 'exclude']);
+  assert.equal(path('dual_negotiations').get('flag'), 'dual_negotiation');
+  assert.equal(path('burned_token_reuses').get('flag'), 'burned_token_reuse');
+  assert.equal(path('refusal_latency_p95_ms').get('flag'), 'refused');
+  for (const m of ['renegotiation_rate', 'rejected_requests', 'server_silence_seconds', 'probes_failing'] as const)
+    assert.deepEqual([path(m).get('flag'), path(m).get('synthetic')], [null, null], m);
+  // The window and server stay as they were.
+  assert.equal(path('deadlocks_ongoing').get('server'), 'mcp-eu-1');
+  assert.equal(path('deadlocks_ongoing').get('from'), '2026-12-01T00:57:30.000Z');
+});
+
 test('notification bodies: the standard JSON contract, Slack text with an escaped <url|label> link, both signable', () => {
   const standard = ZAlertNotification.parse(JSON.parse(notificationBody('standard', transition, 'https://dw.example')));
   assert.equal(standard.kind, 'firing');
   assert.equal(
     standard.sessionsUrl,
-    'https://dw.example/sessions?from=2026-12-01T00%3A57%3A30.000Z&to=2026-12-01T01%3A03%3A00.000Z&server=mcp-eu-1',
+    'https://dw.example/sessions?from=2026-12-01T00%3A57%3A30.000Z&to=2026-12-01T01%3A03%3A00.000Z&server=mcp-eu-1&flag=naive_resume&synthetic=exclude',
   );
   assert.equal(standard.summary, 'FIRING: Naive <resume> on mcp-eu-1 — naive resumes: 3, more than 0 over the last 5 min');
   assert.equal(standard.server, 'mcp-eu-1');
@@ -167,13 +181,16 @@ test('notification bodies: the standard JSON contract, Slack text with an escape
   const slack = JSON.parse(notificationBody('slack', transition, 'https://dw.example')) as { text: string };
   assert.deepEqual(Object.keys(slack), ['text']);
   assert.match(slack.text, /Naive &lt;resume&gt;/);
-  assert.match(slack.text, /<https:\/\/dw\.example\/sessions\?from=[^|]+&server=mcp-eu-1\|Sessions in the alert's window>/);
+  assert.match(
+    slack.text,
+    /<https:\/\/dw\.example\/sessions\?from=[^|]+&server=mcp-eu-1&flag=naive_resume&synthetic=exclude\|Sessions in the alert's window>/,
+  );
   assert.equal(transitionSessionsPath({ ...transition, server: null, series: '' }).includes('server='), false);
   // A rule for all servers fires per server: the link and the body name the server of the change.
   const perServer = ZAlertNotification.parse(
     JSON.parse(notificationBody('standard', { ...transition, server: null }, 'https://dw.example')),
   );
-  assert.match(perServer.sessionsUrl, /&server=mcp-eu-1$/);
+  assert.equal(new URL(perServer.sessionsUrl).searchParams.get('server'), 'mcp-eu-1');
   assert.equal(perServer.rule.server, null);
   assert.equal(perServer.server, 'mcp-eu-1');
   assert.doesNotMatch(perServer.summary, /all servers/);
