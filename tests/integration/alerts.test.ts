@@ -148,7 +148,10 @@ test('a naive resume fires the rule; notifications are signed, retried, Slack-sh
   assert.equal(n.json.kind, 'firing');
   assert.equal(n.json.rule.id, 'default-naive-resume');
   assert.equal(n.json.value, 1);
-  assert.match(n.json.sessionsUrl, /^https:\/\/dw\.example\.test\/sessions\?from=.+&to=.+&server=alpha&flag=naive_resume&synthetic=exclude$/);
+  assert.match(
+    n.json.sessionsUrl,
+    /^https:\/\/dw\.example\.test\/sessions\?from=.+&to=.+&server=alpha&flag=naive_resume&synthetic=exclude$/,
+  );
 
   await flaky.waitFor((r) => r.length >= 3, 'three attempts at the flaky receiver');
   assert.deepEqual(
