@@ -13,24 +13,37 @@ type Brush = { x0: number; x1: number };
 export function useBrush(axis: TimelineLayout['axis'], onZoom: (z: ZoomWindow) => void) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [brush, setBrush] = useState<Brush | null>(null);
+  // The drag as the events say it, not as last rendered: on a busy page the moves and the release can
+  // all arrive before React renders the press, and a drag read from the rendered state was then taken for
+  // a click (a CI run's brush under load zoomed nothing). The release's own position ends the drag.
+  const drag = useRef<Brush | null>(null);
   const pxOf = (ev: ReactPointerEvent) => ev.clientX - (svgRef.current?.getBoundingClientRect().left ?? 0);
   const handlers = {
     onPointerDown: (ev: ReactPointerEvent<SVGSVGElement>) => {
       if (ev.button !== 0 || (ev.target as Element).closest('.ev-dot')) return;
       const px = axis.clip(pxOf(ev));
       ev.currentTarget.setPointerCapture(ev.pointerId);
-      setBrush({ x0: px, x1: px });
+      drag.current = { x0: px, x1: px };
+      setBrush(drag.current);
     },
     onPointerMove: (ev: ReactPointerEvent<SVGSVGElement>) => {
-      if (brush) setBrush({ ...brush, x1: axis.clip(pxOf(ev)) });
+      if (!drag.current) return;
+      drag.current = { ...drag.current, x1: axis.clip(pxOf(ev)) };
+      setBrush(drag.current);
     },
-    onPointerUp: () => {
-      if (!brush) return;
+    onPointerUp: (ev: ReactPointerEvent<SVGSVGElement>) => {
+      const d = drag.current;
+      if (!d) return;
+      drag.current = null;
       setBrush(null);
-      const [a, b] = [Math.min(brush.x0, brush.x1), Math.max(brush.x0, brush.x1)];
+      const x1 = axis.clip(pxOf(ev));
+      const [a, b] = [Math.min(d.x0, x1), Math.max(d.x0, x1)];
       if (b - a >= BRUSH_MIN_PX) onZoom({ fromMs: axis.invert(a), toMs: axis.invert(b) });
     },
-    onPointerCancel: () => setBrush(null),
+    onPointerCancel: () => {
+      drag.current = null;
+      setBrush(null);
+    },
   };
   return { svgRef, brush, handlers };
 }
