@@ -226,7 +226,11 @@ describe('dashboard', () => {
     return {
       p,
       held,
-      close: () => held.close(),
+      // A held script can still be in route.continue() at close; its rejection would land after the test.
+      close: async () => {
+        await p.unrouteAll({ behavior: 'ignoreErrors' });
+        await held.close();
+      },
       release: () => release(),
       /** Loads `path` as a full page with its scripts held (not p.goto: the fixtures' goto waits for hydration). */
       open: async (path: string, loaded: RegExp | ((u: URL) => boolean)) => {
