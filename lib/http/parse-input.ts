@@ -7,11 +7,24 @@ import { queryObject } from '@/lib/contract/api/route-contract';
 
 export type InputPart = 'query' | 'params' | 'body';
 
-function rejected(part: InputPart, error: z.ZodError): ApiError {
+/**
+ * How a person would write the refused parameter: `flag=bogus`, not the issue's path `flag.1=`
+ * (a repeated parameter's path carries its index, which the details keep for machines).
+ */
+function asWritten(part: InputPart, path: readonly PropertyKey[], raw: unknown): string {
+  const [name, index] = path;
+  if (name === undefined) return part;
+  const value = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[String(name)] : undefined;
+  const one = Array.isArray(value) && typeof index === 'number' ? value[index] : value;
+  if (typeof one !== 'string') return `${String(name)}=`;
+  return `${String(name)}=${one.length > 60 ? `${one.slice(0, 60)}…` : one}`;
+}
+
+function rejected(part: InputPart, error: z.ZodError, raw: unknown): ApiError {
   const issues = error.issues.map((i) => ({ parameter: i.path.join('.') || part, message: i.message }));
   const first = issues[0];
   const code = part === 'body' ? 'invalid_body' : `invalid_${first.parameter.split('.')[0]}`;
-  const where = part === 'body' ? first.parameter : `${first.parameter}=`;
+  const where = part === 'body' ? first.parameter : asWritten(part, error.issues[0].path, raw);
   return new ApiError(400, code, `${where}: ${first.message}`, {}, { in: part, issues });
 }
 
@@ -36,7 +49,7 @@ function refuseNul(part: InputPart, raw: Record<string, string | string[]>) {
 export function parseInput<S extends z.ZodType>(part: InputPart, schema: S, raw: unknown): z.output<S> {
   if (part !== 'body' && raw && typeof raw === 'object') refuseNul(part, raw as Record<string, string | string[]>);
   const result = schema.safeParse(raw);
-  if (!result.success) throw rejected(part, result.error);
+  if (!result.success) throw rejected(part, result.error, raw);
   return result.data;
 }
 

@@ -157,6 +157,22 @@ describe('session list parameters', () => {
     );
   });
 
+  test("the 400's message names the parameter and the value as written, not the repeated value's index", () => {
+    assert.throws(
+      () => parse('flag=refused&flag=bogus'),
+      (e: any) => e.message.startsWith('flag=bogus: ') && e.details.issues[0].parameter === 'flag.1',
+    );
+    assert.throws(
+      () => parse('limit=ten'),
+      (e: any) => e.message.startsWith('limit=ten: '),
+    );
+    const long = 'x'.repeat(200);
+    assert.throws(
+      () => parse(`sort=${long}`),
+      (e: any) => e.message.startsWith(`sort=${'x'.repeat(60)}…: `),
+    );
+  });
+
   test('NUL in any parameter is a 400 naming it, never a database error', () => {
     assert.throws(() => parse('token=a%00b'), code('invalid_token'));
     assert.throws(() => parse('server=a%00'), code('invalid_server'));
