@@ -4,20 +4,19 @@
 import { toggled } from '@/components/list-page';
 import { ServerSelect } from '@/components/server-select';
 import { Tip } from '@/components/term';
-import { DEADLOCK_STATUSES, SESSION_FLAGS, SESSION_STATES, type DeadlockStatus } from '@/lib/contract/summary';
+import { DEADLOCK_STATUSES, SESSION_FLAGS, SESSION_STATES } from '@/lib/contract/summary';
 import { RESUMPTION_FLAGS } from '@/lib/contract/resumption';
 import { DEADLOCK_STATUS_LABELS, FLAG_HINTS, FLAG_LABELS, STATE_LABELS } from '@/lib/ui/format';
 import { splitList } from '@/lib/ui/list-paging';
 import { sessionListParams } from '@/lib/ui/session-list-params';
 import { useUrlState } from '@/lib/ui/url-state';
+import { AnyOfSelect } from './any-of-select';
 import { FlagChip } from './flag-chip';
 import { TextFilter } from './text-filter';
 
 export function SessionFilters() {
   const { global, get, set } = useUrlState();
   const flags = splitList(get('flag'));
-  const states = splitList(get('state'));
-  const deadlocks = splitList(get('deadlock'));
   const server = global.server;
   const token = get('token') ?? '';
   const version = get('version') ?? '';
@@ -43,52 +42,15 @@ export function SessionFilters() {
         title="Versions (builds) that served the session, comma-separated: any of"
         onChange={(v) => set({ version: v?.replace(/\s+/g, '') || null, cursor: null }, 'replace')}
       />
-      <div className="field">
-        <label htmlFor="state-select">State</label>
-        <select
-          id="state-select"
-          className="select"
-          value={states.join(',')}
-          onChange={(e) => set({ state: e.target.value || null, cursor: null })}
-          data-testid="state-select"
-        >
-          <option value="">Any</option>
-          {/* A link or API user may ask for several states (any of): show that choice as it is. */}
-          {states.length > 1 && <option value={states.join(',')}>{states.map((x) => STATE_LABELS[x] ?? x).join(' or ')}</option>}
-          {SESSION_STATES.map((s) => (
-            <option key={s} value={s}>
-              {STATE_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field term">
-        <label htmlFor="deadlock-select">Deadlock</label>
-        <select
-          id="deadlock-select"
-          className="select"
-          aria-describedby="deadlock-tip"
-          value={deadlocks.join(',')}
-          onChange={(e) => set({ deadlock: e.target.value || null, cursor: null })}
-          data-testid="deadlock-select"
-        >
-          <option value="">Any session</option>
-          {deadlocks.length > 1 && (
-            <option value={deadlocks.join(',')}>
-              {deadlocks.map((x) => DEADLOCK_STATUS_LABELS[x as DeadlockStatus] ?? x).join(' or ')}
-            </option>
-          )}
-          {DEADLOCK_STATUSES.map((d) => (
-            <option key={d} value={d}>
-              {DEADLOCK_STATUS_LABELS[d]}
-            </option>
-          ))}
-        </select>
-        <Tip id="deadlock-tip">
-          Stuck now: the client still waits for a handshake that will not come. Ended: the server reported the wait’s end. End unreported:
-          no end was reported and the wait is older than the longest a deadlock can last.
-        </Tip>
-      </div>
+      <AnyOfSelect id="state" label="State" values={SESSION_STATES} labels={STATE_LABELS} anyLabel="Any" />
+      <AnyOfSelect
+        id="deadlock"
+        label="Deadlock"
+        values={DEADLOCK_STATUSES}
+        labels={DEADLOCK_STATUS_LABELS}
+        anyLabel="Any session"
+        tip="Stuck now: the client still waits for a handshake that will not come. Ended: the server reported the wait’s end. End unreported: no end was reported and the wait is older than the longest a deadlock can last."
+      />
       <div className="field term">
         <label htmlFor="synthetic-select">Door-probe sessions</label>
         <select
