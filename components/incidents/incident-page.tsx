@@ -13,6 +13,7 @@ import { useIncident, useMe } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
+import { IncidentTimeline } from './incident-timeline';
 import { OneLineForm } from './one-line-form';
 import { STATUS_TONE } from './incidents-view';
 
@@ -145,17 +146,7 @@ export function IncidentPage({ id }: { id: string }) {
       </h1>
       <Header incident={incident} tz={global.tz} />
       {admin && <Actions incident={incident} />}
-      <Panel id="incident-timeline" title="Timeline" aside={q.data.timelineTruncated ? 'newest 200 of each source' : null}>
-        <ol className="timeline-list" data-testid="incident-timeline">
-          {timeline.map((e) => (
-            <li key={`${e.source}-${e.ref ?? e.at}`} data-source={e.source} data-kind={e.kind}>
-              <span className="ts">{fmtDateTime(e.at, global.tz)}</span> <span className="chip">{e.source}</span>{' '}
-              {e.path ? <RowLink href={link(e.path)}>{e.summary}</RowLink> : <span>{e.summary}</span>}
-              {e.actor && <span className="small muted"> — {e.actor}</span>}
-            </li>
-          ))}
-        </ol>
-      </Panel>
+      <IncidentTimeline timeline={timeline} truncated={q.data.timelineTruncated} />
       <Panel id="incident-sessions" title="Sessions" aside={`${fmtInt(sessions.total)} affected`}>
         {sessions.total === 0 ? (
           <Empty title="No sessions">None of its evidence is a session: alerts and door probes open incidents too.</Empty>

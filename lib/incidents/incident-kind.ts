@@ -15,6 +15,12 @@ export const KIND_OF_MEASURE: Record<TAlertMeasure, TIncidentKind> = {
   probes_failing: 'probe_failure',
 };
 
+/** The measure whose alerts are an incident kind's own evidence (one each way). */
+export const MEASURE_OF_KIND = Object.fromEntries(Object.entries(KIND_OF_MEASURE).map(([m, k]) => [k, m])) as Record<
+  TIncidentKind,
+  TAlertMeasure
+>;
+
 const KIND_TITLES: Record<TIncidentKind, string> = {
   naive_resume: 'Naive resumes',
   dual_negotiation: 'Dual negotiations',

@@ -4,6 +4,9 @@
 // server from LEAD_IN_MS before it began (the deploy that caused it comes before its first evidence).
 // Each source is read on its own (at most SOURCE_LIMIT entries) and the assembly (pure) merges them
 // in time order, so another source is one more reader in `readSources`.
+// The server's other alerts, and its door probes unless the incident is a failing probe, are
+// `context`: what else went on, which a reader may hide, and which never takes the incident's own
+// entries' place under the limit (they are separate sources).
 import type { SqlExecutor } from '@/lib/db/sql';
 import type { TTimelineEntry } from '@/lib/contract/api/incidents';
 import { toIsoMs } from '@/lib/contract/timestamp';
@@ -11,10 +14,11 @@ import type { IncidentRow } from '@/lib/store/incidents';
 import type { ActivityRow } from '@/lib/store/incident-activity';
 import { incidentSessionPage } from '@/lib/store/incident-sessions';
 import { listActivity } from '@/lib/store/incident-activity';
-import { incidentTransitions } from '@/lib/store/alert-transitions';
+import { incidentTransitions, type AlertTransitionRow } from '@/lib/store/alert-transitions';
 import { probeRunsBetween } from '@/lib/store/probe-runs';
 import { annotationsInWindow } from '@/lib/store/annotations';
 import { versionsFirstSeenIn } from '@/lib/store/server-versions';
+import { MEASURE_OF_KIND } from './incident-kind';
 import { sessionPath } from './session-path';
 
 export const SOURCE_LIMIT = 200;
@@ -50,6 +54,18 @@ const activityEntry = (a: ActivityRow): TimelineSource['entries'][number] => ({
   actor: a.actor,
   ref: a.id,
   path: null,
+  context: false,
+});
+
+const alertEntry = (t: AlertTransitionRow, context: boolean): TimelineSource['entries'][number] => ({
+  at: t.at,
+  source: 'alert',
+  kind: t.kind,
+  summary: `${t.kind.toUpperCase()}: ${t.ruleName}${t.value === null ? '' : ` (value ${t.value})`}`,
+  actor: null,
+  ref: t.id,
+  path: '/alerts',
+  context,
 });
 
 /** A note just added, as the timeline shows it. */
@@ -57,9 +73,11 @@ export const noteEntry = (a: ActivityRow): TTimelineEntry => ({ ...activityEntry
 
 export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: number): Promise<TimelineSource[]> {
   const { fromMs, toMs } = incidentWindow(r, nowMs);
-  const [sessions, transitions, probes, activity, annotations, versions] = await Promise.all([
+  const alerts = { incidentId: r.id, server: r.server, measure: MEASURE_OF_KIND[r.kind], fromMs, toMs, limit: SOURCE_LIMIT };
+  const [sessions, ownAlerts, otherAlerts, probes, activity, annotations, versions] = await Promise.all([
     incidentSessionPage(sql, r.id, SOURCE_LIMIT, 0),
-    incidentTransitions(sql, { incidentId: r.id, server: r.server, fromMs, toMs, limit: SOURCE_LIMIT }),
+    incidentTransitions(sql, { ...alerts, part: 'own' }),
+    incidentTransitions(sql, { ...alerts, part: 'context' }),
     probeRunsBetween(sql, r.server, fromMs, toMs, SOURCE_LIMIT),
     listActivity(sql, r.id, SOURCE_LIMIT),
     annotationsInWindow(sql, { fromMs: fromMs - LEAD_IN_MS, toMs, server: r.server, limit: SOURCE_LIMIT }),
@@ -75,19 +93,11 @@ export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: numbe
         actor: null,
         ref: s.token,
         path: sessionPath(r.server, s.token),
+        context: false,
       })),
     ),
-    source(
-      transitions.map((t) => ({
-        at: t.at,
-        source: 'alert',
-        kind: t.kind,
-        summary: `${t.kind.toUpperCase()}: ${t.ruleName}${t.value === null ? '' : ` (value ${t.value})`}`,
-        actor: null,
-        ref: t.id,
-        path: '/alerts',
-      })),
-    ),
+    source(ownAlerts.map((t) => alertEntry(t, false))),
+    source(otherAlerts.map((t) => alertEntry(t, true))),
     source(
       probes.map((p) => ({
         at: p.startedAt,
@@ -97,6 +107,7 @@ export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: numbe
         actor: null,
         ref: p.id,
         path: `/servers/${encodeURIComponent(r.server)}`,
+        context: r.kind !== 'probe_failure',
       })),
     ),
     source(activity.map(activityEntry)),
@@ -109,6 +120,7 @@ export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: numbe
         actor: a.createdBy,
         ref: a.id,
         path: null,
+        context: false,
       })),
     ),
     source(
@@ -120,6 +132,7 @@ export async function readSources(sql: SqlExecutor, r: IncidentRow, nowMs: numbe
         actor: null,
         ref: v.version,
         path: `/servers/${encodeURIComponent(r.server)}`,
+        context: false,
       })),
     ),
   ];

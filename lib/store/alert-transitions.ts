@@ -83,14 +83,24 @@ const fromRow = (r: AlertTransitionRow): AlertTransitionRow => ({
   sequence: Number(r.sequence),
 });
 
-/** An incident's transitions: those linked to it and its server's in [fromMs, toMs]; newest first. */
+/**
+ * An incident's transitions, newest first, read in two parts so the server's other alerts cannot
+ * crowd its own evidence out of the limit. `own`: those linked to it, and its server's on its
+ * measure in [fromMs, toMs] (its rule resolving, going pending again). `context`: its server's on
+ * every other measure in the window.
+ */
 export async function incidentTransitions(
   sql: SqlExecutor,
-  q: { incidentId: string; server: string; fromMs: number; toMs: number; limit: number },
+  q: { incidentId: string; server: string; measure: TAlertMeasure; part: 'own' | 'context'; fromMs: number; toMs: number; limit: number },
 ): Promise<AlertTransitionRow[]> {
+  const inWindow = '"series" = ? AND "at" >= ? AND "at" <= ?';
   const rows = await sql.query<AlertTransitionRow>(
-    `SELECT * FROM ${T} WHERE "incidentId" = ? OR ("series" = ? AND "at" >= ? AND "at" <= ?) ORDER BY "at" DESC, "id" DESC LIMIT ?`,
-    [q.incidentId, q.server, q.fromMs, q.toMs, q.limit],
+    q.part === 'own'
+      ? `SELECT * FROM ${T} WHERE "incidentId" = ? OR (${inWindow} AND "measure" = ?) ORDER BY "at" DESC, "id" DESC LIMIT ?`
+      : `SELECT * FROM ${T} WHERE ${inWindow} AND "measure" <> ? AND ("incidentId" IS NULL OR "incidentId" <> ?) ORDER BY "at" DESC, "id" DESC LIMIT ?`,
+    q.part === 'own'
+      ? [q.incidentId, q.server, q.fromMs, q.toMs, q.measure, q.limit]
+      : [q.server, q.fromMs, q.toMs, q.measure, q.incidentId, q.limit],
   );
   return rows.map(fromRow);
 }

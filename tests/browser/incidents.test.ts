@@ -36,25 +36,40 @@ before(async () => {
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
 
-/** A naive resume on the naive server at `t`, served by `version` (the reporter's envelope). */
-async function postNaive(token: string, version: string, t: number) {
-  const ev = (type: string, ms: number, data: Record<string, unknown> = {}) => ({
-    id: `${token}-${type}`,
+type Step = readonly [type: string, ms: number, data?: Record<string, unknown>];
+
+/** One session's events on the naive server from `t`, with `version` in the envelope if given. */
+async function postSession(token: string, t: number, steps: Step[], version?: string) {
+  const events = steps.map(([type, ms, data = {}]) => ({
+    id: `${token}-${type}-${ms}`,
     token,
     type,
     at: new Date(t + ms).toISOString(),
     data,
-  });
-  const events = [
-    ev('session.opened', 0),
-    ev('upgrade.accepted', 100, { eventId: 4 }),
-    ev('stream.dropped', 150),
-    ev('resume.requested', 200, { lastEventId: 4 }),
-    ev('resume.accepted', 212, { replayed: 0 }),
-  ];
-  const res = await postSigned(app.url, SERVERS.naive.name, SERVERS.naive.secret, JSON.stringify({ version, events }));
+  }));
+  const res = await postSigned(
+    app.url,
+    SERVERS.naive.name,
+    SERVERS.naive.secret,
+    JSON.stringify({ ...(version ? { version } : {}), events }),
+  );
   assert.equal(res.status, 200);
 }
+
+/** A naive resume on the naive server at `t`, served by `version` (the reporter's envelope). */
+const postNaive = (token: string, version: string, t: number) =>
+  postSession(
+    token,
+    t,
+    [
+      ['session.opened', 0],
+      ['upgrade.accepted', 100, { eventId: 4 }],
+      ['stream.dropped', 150],
+      ['resume.requested', 200, { lastEventId: 4 }],
+      ['resume.accepted', 212, { replayed: 0 }],
+    ],
+    version,
+  );
 
 after(async () => {
   await context?.close();
@@ -115,6 +130,40 @@ test('open the incident from the list: its version and deploy; acknowledge, add 
   await page.screenshot({ path: shot('62-incident-390'), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 1, `no sideways scroll at 390 px (overflow ${overflow}px)`);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("the server's other alerts are context on the incident: marked, and hidden with one click (kept in the URL)", async () => {
+  // A dual negotiation on the naive server: its own rule fires, inside the naive incident's window.
+  await postSession('tok-incident-dual', Date.now() - 1000, [
+    ['session.opened', 0],
+    ['upgrade.accepted', 100, { eventId: 4 }],
+    ['stream.dropped', 140],
+    ['resume.requested', 190, { lastEventId: null }],
+    ['upgrade.accepted', 200, { eventId: 5 }],
+    ['upgrade.rejected', 280, { status: 409 }],
+  ]);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const other = page.locator('[data-testid="incident-timeline"] li[data-context="true"][data-source="alert"]', {
+    hasText: 'Dual negotiation',
+  });
+  await other.first().waitFor();
+  assert.match(await other.first().innerText(), /· context$/);
+  const own = page.locator('[data-testid="incident-timeline"] li[data-source="alert"][data-context="false"]');
+  assert.ok((await own.count()) > 0, "the naive rule's own alerts");
+  assert.ok((await own.allInnerTexts()).every((x) => x.includes('Naive resume')));
+  const toggle = page.locator('[data-testid="timeline-context-toggle"]');
+  await toggle.click(); // controlled by the URL: it changes once the URL has
+  await page.waitForURL((u) => u.searchParams.get('context') === 'hide');
+  assert.equal(await page.locator('[data-testid="incident-timeline"] li[data-context="true"]').count(), 0);
+  assert.ok((await own.count()) > 0, 'the own alerts stay');
+  await page.reload();
+  await page.locator('[data-testid="incident-page"]').waitFor();
+  assert.equal(await toggle.isChecked(), false, 'kept in the URL');
+  assert.equal(await page.locator('[data-testid="incident-timeline"] li[data-context="true"]').count(), 0);
+  await toggle.click();
+  await other.first().waitFor();
+  await page.screenshot({ path: shot('63-incident-context-1440'), fullPage: true });
   assert.deepEqual(pageErrors, []);
 });
 

@@ -71,6 +71,10 @@ export const ZTimelineEntry = z.object({
   actor: z.string().nullable(),
   ref: z.string().nullable().meta({ description: 'a session token, transition id, probe run id, activity id, annotation id or version' }),
   path: z.string().nullable().meta({ description: 'link within this dashboard' }),
+  context: z.boolean().meta({
+    description:
+      "true: the server's other alerts, and its door probes unless the incident is a failing probe, in the incident's window (what else went on); false: the incident's own evidence, its activity, and the deploys and versions before it",
+  }),
 });
 export type TTimelineEntry = z.infer<typeof ZTimelineEntry>;
 
@@ -83,7 +87,10 @@ export const ZIncidentDetailQuery = z.object({
 export const ZIncidentDetail = z.object({
   incident: ZIncident,
   sessions: z.object({ items: z.array(ZIncidentSession), total: ZCount, offset: ZCount, limit: ZCount }),
-  timeline: z.array(ZTimelineEntry).meta({ description: 'oldest first; each source holds its newest 200 entries' }),
+  timeline: z.array(ZTimelineEntry).meta({
+    description:
+      "oldest first; each source holds its newest 200 entries (the incident's own alerts and the server's other alerts are separate sources)",
+  }),
   timelineTruncated: z.boolean(),
 });
 export type TIncidentDetail = z.infer<typeof ZIncidentDetail>;
