@@ -1,5 +1,6 @@
 'use client';
-// Every state change of every rule, newest first, filterable by kind, with each notification's fate.
+// Every state change of every rule, newest first, filterable by kind and by rule (`rule=` in the URL,
+// as an incident's timeline links it), with each notification's fate.
 import { DataTable, Panel } from '@/components/panel';
 import { toggled } from '@/components/list-page';
 import { RelTime } from '@/components/rel-time';
@@ -7,7 +8,7 @@ import { RowLink } from '@/components/row-link';
 import { Empty, ListStates } from '@/components/states';
 import { ZAlertTransitionKind, type TAlertTransition, type TAlertTransitionKind, type TDeliverySummary } from '@/lib/contract/api/alerts';
 import { fmtInt, fmtMatchCount } from '@/lib/ui/format';
-import { useAlertHistory } from '@/lib/ui/queries';
+import { useAlertHistory, useAlertRules } from '@/lib/ui/queries';
 import { useUrlState } from '@/lib/ui/url-state';
 import { KIND_TONE, condition, fmtValue } from './alert-text';
 
@@ -46,11 +47,27 @@ function DeliveryChip({ d }: { d: TDeliverySummary }) {
 
 const HISTORY_KINDS = ZAlertTransitionKind.options;
 
+/** The one rule the history is narrowed to, by name (its id if it was deleted), and the way back to all. */
+function RuleFilter({ id, onClear }: { id: string; onClear: () => void }) {
+  const rules = useAlertRules();
+  const name = rules.data?.rules.find((r) => r.id === id)?.name ?? id;
+  return (
+    <div className="field" data-testid="history-rule-filter">
+      <span className="small muted">Rule</span>
+      <span className="chip neutral">{name}</span>
+      <button type="button" className="btn btn-xs btn-ghost" onClick={onClear} data-testid="history-rule-clear">
+        Every rule
+      </button>
+    </div>
+  );
+}
+
 export function HistoryPanel() {
   const { global, link, get, set } = useUrlState();
   // Kinds in the URL (?kind=firing,resolved), so a link to "what fired" keeps its filter.
   const kinds = (get('kind') ?? '').split(',').filter((k): k is TAlertTransitionKind => (HISTORY_KINDS as readonly string[]).includes(k));
-  const q = useAlertHistory(global.refresh, kinds);
+  const rule = get('rule');
+  const q = useAlertHistory(global.refresh, kinds, rule);
   const rows: TAlertTransition[] = q.data?.transitions ?? [];
   return (
     <Panel
@@ -68,6 +85,7 @@ export function HistoryPanel() {
       }
     >
       <div className="filters" role="group" aria-label="History filters">
+        {rule && <RuleFilter id={rule} onClear={() => set({ rule: null })} />}
         <div className="field" role="group" aria-label="Changes (any of)">
           <span className="small muted">Changes</span>
           {HISTORY_KINDS.map((k) => (
@@ -88,8 +106,10 @@ export function HistoryPanel() {
         loadingLabel="Loading history…"
         isEmpty={rows.length === 0}
         empty={
-          kinds.length ? (
-            <Empty title="No state change of these kinds">Clear the filter to see every change.</Empty>
+          kinds.length || rule ? (
+            <Empty title={rule ? 'No state change of this rule' : 'No state change of these kinds'}>
+              Clear the filter to see every change.
+            </Empty>
           ) : (
             <Empty title="No alert has changed state yet" />
           )
@@ -128,10 +148,7 @@ export function HistoryPanel() {
                 {t.deliveries.length ? t.deliveries.map((d) => <DeliveryChip key={d.id} d={d} />) : <span className="faint small">—</span>}
               </td>
               <td className="right">
-                <RowLink
-                  className="btn btn-xs btn-ghost"
-                  href={link(t.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(t.sessionsPath.split('?')[1])))}
-                >
+                <RowLink className="btn btn-xs btn-ghost" href={link(t.sessionsPath)}>
                   Sessions
                 </RowLink>
               </td>

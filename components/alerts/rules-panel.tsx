@@ -126,11 +126,15 @@ export function RulesPanel({ admin }: { admin: boolean }) {
                 </td>
                 <td className="small">{r.contactPointIds.length}</td>
                 <td className="right">
+                  <RowLink className="btn btn-xs btn-ghost" href={link(r.sessionsPath)}>
+                    Sessions
+                  </RowLink>{' '}
                   <RowLink
                     className="btn btn-xs btn-ghost"
-                    href={link(r.sessionsPath.split('?')[0], Object.fromEntries(new URLSearchParams(r.sessionsPath.split('?')[1])))}
+                    href={`${link('/alerts', { rule: r.id })}#h-history`}
+                    data-testid={`rule-history-${r.id}`}
                   >
-                    Sessions
+                    History
                   </RowLink>{' '}
                   {admin && (
                     <>

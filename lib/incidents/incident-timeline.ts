@@ -64,7 +64,7 @@ const alertEntry = (t: AlertTransitionRow, context: boolean): TimelineSource['en
   summary: `${t.kind.toUpperCase()}: ${t.ruleName}${t.value === null ? '' : ` (value ${t.value})`}`,
   actor: null,
   ref: t.id,
-  path: '/alerts',
+  path: `/alerts?rule=${encodeURIComponent(t.ruleId)}`,
   context,
 });
 

@@ -187,12 +187,14 @@ export function useAlertRules() {
 }
 
 /** The newest 200 state changes, of the given kinds (none: all), with the total that match. */
-export function useAlertHistory(refresh: RefreshMode, kinds: readonly string[] = []) {
+/** `rule`: one rule's changes only (its id), or null for every rule's. */
+export function useAlertHistory(refresh: RefreshMode, kinds: readonly string[] = [], rule: string | null = null) {
   const refetchInterval = useInterval(refresh);
   const kind = kinds.length ? `&kind=${encodeURIComponent(kinds.join(','))}` : '';
+  const ofRule = rule ? `&rule=${encodeURIComponent(rule)}` : '';
   return useQuery({
-    queryKey: queryKeys.alertHistory(kinds),
-    queryFn: ({ signal }) => apiFetch(`/api/v1/alerts/history?limit=200${kind}`, ZAlertHistoryResponse, { signal }),
+    queryKey: queryKeys.alertHistory(kinds, rule),
+    queryFn: ({ signal }) => apiFetch(`/api/v1/alerts/history?limit=200${kind}${ofRule}`, ZAlertHistoryResponse, { signal }),
     refetchInterval: refetchInterval || ALERT_POLL_MS,
     placeholderData: keepPreviousData,
   });

@@ -54,7 +54,7 @@ export const queryKeys = {
   deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
   alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
   /** Without kinds: the prefix of every filtered history (what invalidation uses). */
-  alertHistory: (kinds: readonly string[] = []) => [...queryKeys.all, 'alert-history', ...kinds] as const,
+  alertHistory: (kinds: readonly string[] = [], rule: string | null = null) => [...queryKeys.all, 'alert-history', rule, ...kinds] as const,
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
   /** Without parameters: the prefix of every incident read (what invalidation after an action uses). */
   incidents: (...p: unknown[]) => [...queryKeys.all, 'incidents', ...p] as const,

@@ -45,6 +45,22 @@ export function globalQuery(
   return s ? `?${s}` : '';
 }
 
+/**
+ * A link to `path` that keeps the current URL's global params. The path may carry parameters of its
+ * own (an API's `sessionsPath`, an alert's `?rule=`): they, then `extra`, win over the kept ones.
+ */
+export function hrefKeeping(
+  sp: { get(name: string): string | null },
+  path: string,
+  extra: ParamPatch = {},
+  keep: readonly string[] = GLOBAL_PARAMS,
+): string {
+  const at = path.indexOf('?');
+  if (at < 0) return `${path}${globalQuery(sp, extra, keep)}`;
+  const own = Object.fromEntries(new URLSearchParams(path.slice(at + 1)));
+  return `${path.slice(0, at)}${globalQuery(sp, { ...own, ...extra }, keep)}`;
+}
+
 export function useUrlState() {
   const sp = useSearchParams();
   const router = useRouter();
@@ -72,7 +88,7 @@ export function useUrlState() {
 
   const get = useCallback((key: string) => sp.get(key), [sp]);
   const link = useCallback(
-    (path: string, extra: ParamPatch = {}, keep: readonly string[] = GLOBAL_PARAMS) => `${path}${globalQuery(sp, extra, keep)}`,
+    (path: string, extra: ParamPatch = {}, keep: readonly string[] = GLOBAL_PARAMS) => hrefKeeping(sp, path, extra, keep),
     [sp],
   );
 

@@ -144,6 +144,7 @@ test("the server's other alerts are context on the incident: marked, and hidden 
     ['upgrade.rejected', 280, { status: 409 }],
   ]);
   await page.setViewportSize({ width: 1440, height: 900 });
+  const incidentUrl = page.url();
   const other = page.locator('[data-testid="incident-timeline"] li[data-context="true"][data-source="alert"]', {
     hasText: 'Dual negotiation',
   });
@@ -164,7 +165,38 @@ test("the server's other alerts are context on the incident: marked, and hidden 
   await toggle.click();
   await other.first().waitFor();
   await page.screenshot({ path: shot('63-incident-context-1440'), fullPage: true });
+
+  // An alert's entry opens its rule's history: that rule's changes only, until "Every rule".
+  await own.first().locator('a').click();
+  await page.waitForURL((u) => u.pathname === '/alerts' && u.searchParams.get('rule') === 'default-naive-resume');
+  const filter = page.locator('[data-testid="history-rule-filter"]');
+  assert.match(await filter.innerText(), /Naive resume/);
+  // Only that rule's rows (waited for: the previous answer may show while the filtered one loads).
+  const onlyRule = (name: string) =>
+    page.waitForFunction((n) => {
+      const cells = [...document.querySelectorAll('[data-testid="alert-history"] tbody tr td:nth-child(2)')];
+      return cells.length > 0 && cells.every((c) => (c as HTMLElement).innerText.startsWith(n));
+    }, name);
+  await onlyRule('Naive resume');
+  await page.screenshot({ path: shot('64-alerts-rule-history-1440'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: shot('65-alerts-rule-history-390'), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 1, `no sideways scroll at 390 px (overflow ${overflow}px)`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.click('[data-testid="history-rule-clear"]');
+  await page.waitForURL((u) => !u.searchParams.has('rule'));
+  await page.locator('[data-testid="alert-history"] tbody tr', { hasText: 'Dual negotiation' }).first().waitFor();
+  assert.equal(await filter.count(), 0);
+  // And from the rules table: a rule's own history.
+  await page.click('[data-testid="rule-history-default-dual-negotiation"]');
+  await page.waitForURL((u) => u.searchParams.get('rule') === 'default-dual-negotiation');
+  assert.match(await filter.innerText(), /Dual negotiation/);
+  await onlyRule('Dual negotiation');
   assert.deepEqual(pageErrors, []);
+  // The next test goes on from the incident page.
+  await page.goto(incidentUrl);
+  await page.locator('[data-testid="incident-page"]').waitFor();
 });
 
 test('silences: one made on the incident page is listed with its matcher, reason, creator and end; an admin expires it', async () => {

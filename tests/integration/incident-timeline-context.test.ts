@@ -74,6 +74,7 @@ test("a busy server's other alerts are context, and never crowd the incident's o
   const alerts = d.timeline.filter((e) => e.source === 'alert');
   const own = alerts.filter((e) => !e.context).map((e) => e.ref);
   assert.deepEqual(own, ['own-firing', 'own-resolved', 'own-pending'], "the incident's own alerts, linked or not");
+  assert.equal(alerts[0]!.path, '/alerts?rule=rule-deadlocks', "each links to its rule's history");
   const other = alerts.filter((e) => e.context);
   assert.equal(other.length, SOURCE_LIMIT, 'the newest of the other alerts, up to the limit');
   assert.ok(

@@ -54,7 +54,7 @@ function comparable(path: string, body: unknown, release: Recorded): unknown {
 const DEADLOCKS_ONGOING_NOW = 'v0.45.0';
 /** The first release whose alert links name the measure's evidence (`&flag=…&synthetic=exclude`, 10cffd1). */
 const ALERT_LINKS_FILTERED = 'v0.49.0';
-/** The first release whose incident timeline marks the server's other alerts and probes as `context`. */
+/** The first release whose incident timeline marks the server's other alerts and probes as `context`, and links an alert to its rule. */
 const TIMELINE_CONTEXT = 'v0.49.0';
 /** Which release recorded the answers, and when. */
 type Recorded = { release: string; generatedAt: string };
@@ -71,14 +71,18 @@ const before = (release: string, change: string) => release.localeCompare(change
  * - An alert change's `sessionsPath` names the measure's evidence (`&flag=naive_resume&synthetic=exclude`,
  *   10cffd1): taken off again for releases before it, the rest of the link is compared.
  * - An incident's timeline entries say whether they are `context` (the server's other alerts and
- *   probes): a field older releases did not have; every entry and its order are still compared.
+ *   probes), a field older releases did not have, and an alert's entry links to its rule's history
+ *   (`/alerts?rule=…`, not `/alerts`): every entry, its summary and its order are still compared.
  */
 function withoutMeaningChanges(route: string, body: any, recorded: Recorded): unknown {
   if (!body || typeof body !== 'object') return body;
   if (before(recorded.release, ALERT_LINKS_FILTERED) && route === '/api/v1/alerts/history' && Array.isArray(body.transitions))
     for (const t of body.transitions) t.sessionsPath = String(t.sessionsPath).replace(/&flag=[a-z_]+&synthetic=exclude$/, '');
   if (before(recorded.release, TIMELINE_CONTEXT) && route.startsWith('/api/v1/incidents/') && Array.isArray(body.timeline))
-    for (const e of body.timeline) delete e.context;
+    for (const e of body.timeline) {
+      delete e.context;
+      if (e.source === 'alert') e.path = '/alerts';
+    }
   if (!before(recorded.release, DEADLOCKS_ONGOING_NOW)) return body;
   if (route === '/api/v1/alerts/rules')
     for (const rule of body.rules ?? [])
