@@ -7,26 +7,14 @@ import { linkIncident } from '@/lib/alerts/incident-link';
 import { incidentDetail } from '@/lib/incidents/incident-read';
 import { insertAlertTransition, type AlertTransitionRow } from '@/lib/store/alert-transitions';
 import { resolveIncident } from '@/lib/store/incidents';
+import { deadlockTransition } from '../support/alert-fixtures';
 import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const database = migratedDatabaseForFile();
 const NOW = Date.parse('2026-12-06T12:00:00.000Z');
 
-const firing = (id: string, at: number, sequence: number): AlertTransitionRow => ({
-  id,
-  ruleId: 'rule-deadlocks',
-  ruleName: 'Ongoing deadlock "edge"',
-  kind: 'firing',
-  at,
-  value: 4,
-  measure: 'deadlocks_ongoing',
-  comparison: 'gt',
-  threshold: 0,
-  windowMs: 300_000,
-  server: null,
-  series: 'edge-1',
-  sequence,
-});
+const firing = (id: string, at: number, sequence: number): AlertTransitionRow =>
+  deadlockTransition({ id, kind: 'firing', at, sequence, ruleName: 'Ongoing deadlock "edge"', value: 4 });
 
 async function fire(t: AlertTransitionRow): Promise<string> {
   const db = database();

@@ -8,26 +8,13 @@ import type { ProbeResult } from '@/lib/contract/probe-result';
 import { linkIncident } from '@/lib/alerts/incident-link';
 import { incidentDetail } from '@/lib/incidents/incident-read';
 import { SOURCE_LIMIT } from '@/lib/incidents/incident-timeline';
-import { insertAlertTransition, type AlertTransitionRow } from '@/lib/store/alert-transitions';
+import { insertAlertTransition } from '@/lib/store/alert-transitions';
 import { insertProbeRun } from '@/lib/store/probe-runs';
+import { deadlockTransition } from '../support/alert-fixtures';
 import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const database = migratedDatabaseForFile();
 const NOW = Date.parse('2026-12-07T12:00:00.000Z');
-
-const transition = (over: Partial<AlertTransitionRow> & Pick<AlertTransitionRow, 'id' | 'at' | 'kind'>): AlertTransitionRow => ({
-  ruleId: 'rule-deadlocks',
-  ruleName: 'Ongoing deadlock',
-  value: 2,
-  measure: 'deadlocks_ongoing',
-  comparison: 'gt',
-  threshold: 0,
-  windowMs: 300_000,
-  server: null,
-  series: 'edge-1',
-  sequence: 1,
-  ...over,
-});
 
 const probe = (at: number): ProbeResult => ({
   target: 'http://127.0.0.1:1/mcp',
@@ -40,15 +27,15 @@ const probe = (at: number): ProbeResult => ({
 test("a busy server's other alerts are context, and never crowd the incident's own out of its timeline", async () => {
   const db = database();
   // The deadlock rule fires: the firing opens the incident. It resolves and goes pending again.
-  const firing = transition({ id: 'own-firing', at: NOW - 600_000, kind: 'firing' });
+  const firing = deadlockTransition({ id: 'own-firing', at: NOW - 600_000, kind: 'firing' });
   const { incidentId } = await db.sql.transaction(async (tx) => {
     await insertAlertTransition(tx, firing);
     return linkIncident(tx, firing, firing.at);
   });
   assert.ok(incidentId);
   await db.sql.transaction(async (tx) => {
-    await insertAlertTransition(tx, transition({ id: 'own-resolved', at: NOW - 590_000, kind: 'resolved', sequence: 2 }));
-    await insertAlertTransition(tx, transition({ id: 'own-pending', at: NOW - 580_000, kind: 'pending', sequence: 3 }));
+    await insertAlertTransition(tx, deadlockTransition({ id: 'own-resolved', at: NOW - 590_000, kind: 'resolved', sequence: 2 }));
+    await insertAlertTransition(tx, deadlockTransition({ id: 'own-pending', at: NOW - 580_000, kind: 'pending', sequence: 3 }));
   });
   // Then another rule flaps on the same server, more often than the limit, all after the incident's own;
   // the same rule on another server is not this incident's at all.
@@ -56,7 +43,7 @@ test("a busy server's other alerts are context, and never crowd the incident's o
     for (let i = 0; i < SOURCE_LIMIT + 50; i++)
       await insertAlertTransition(
         tx,
-        transition({
+        deadlockTransition({
           id: `other-${i}`,
           at: NOW - 500_000 + i * 1000,
           kind: i % 2 ? 'resolved' : 'firing',
@@ -66,7 +53,7 @@ test("a busy server's other alerts are context, and never crowd the incident's o
           sequence: i + 1,
         }),
       );
-    await insertAlertTransition(tx, transition({ id: 'elsewhere', at: NOW - 400_000, kind: 'firing', series: 'edge-2' }));
+    await insertAlertTransition(tx, deadlockTransition({ id: 'elsewhere', at: NOW - 400_000, kind: 'firing', series: 'edge-2' }));
   });
   await insertProbeRun(db.sql, 'edge-1', probe(NOW - 300_000), 'schedule', 'probe-1');
 

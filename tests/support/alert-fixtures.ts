@@ -6,6 +6,7 @@ import type { AppServer } from './app-server';
 import { TEST_ADMIN_TOKEN } from './app-server';
 import { postEvents, postSigned } from './post-events';
 import type { WebhookReceiver } from './webhook-receiver';
+import type { AlertTransitionRow } from '@/lib/store/alert-transitions';
 
 export const api = async (app: AppServer, path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
   const res = await fetch(`${app.url}${path}`, {
@@ -17,8 +18,6 @@ export const api = async (app: AppServer, path: string, init: { method?: string;
   return { status: res.status, body: text ? JSON.parse(text) : null };
 };
 
-/** A naive resume on `server` now: opened, upgrade accepted, dropped, resumed, accepted (no refusal). */
-/** A naive resume of `token`, reported as served by `version` when given (the batch's envelope). */
 /** A naive resume that began two seconds ago: opened, durable upgrade, drop, the resume answered as if nothing happened. */
 export function naiveResumeEvents(token: string) {
   const t = Date.now() - 2000;
@@ -32,6 +31,7 @@ export function naiveResumeEvents(token: string) {
   ];
 }
 
+/** A naive resume of `token` on `server`, reported as served by `version` when given (the batch's envelope). */
 export async function postNaiveResume(app: AppServer, server: string, secret: string, token: string, version?: string) {
   const events = naiveResumeEvents(token);
   const res = version
@@ -39,6 +39,23 @@ export async function postNaiveResume(app: AppServer, server: string, secret: st
     : await postEvents(app.url, server, secret, events);
   assert.equal(res.status, 200, JSON.stringify(res.body));
 }
+
+/** A stored transition of an "Ongoing deadlock" rule on edge-1, as the evaluator writes it, with `over` on top. */
+export const deadlockTransition = (
+  over: Partial<AlertTransitionRow> & Pick<AlertTransitionRow, 'id' | 'at' | 'kind'>,
+): AlertTransitionRow => ({
+  ruleId: 'rule-deadlocks',
+  ruleName: 'Ongoing deadlock',
+  value: 2,
+  measure: 'deadlocks_ongoing',
+  comparison: 'gt',
+  threshold: 0,
+  windowMs: 300_000,
+  server: null,
+  series: 'edge-1',
+  sequence: 1,
+  ...over,
+});
 
 export async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
