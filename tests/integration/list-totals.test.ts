@@ -1,11 +1,8 @@
 // Every list's total counts what its filter matches over all pages, the code/kind/verdict filters
 // included, on a real database of each provider (no app needed): sessions, dead letters, alert
 // history, probe history. Totals are counted up to a cap and say when they were cut.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { parseQuery } from '@/lib/http/parse-input';
 import { ZSessionListQuery, ZSessionListResponse } from '@/lib/contract/api/sessions';
@@ -23,20 +20,13 @@ import { storeDeadLetters } from '@/lib/store/dead-letters';
 import { insertAlertTransition } from '@/lib/store/alert-transitions';
 import { insertProbeRun } from '@/lib/store/probe-runs';
 import { TABLE_SQL } from '@/lib/store/tables';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
-let db: Db;
-let testDb: TestDatabase;
 
 const params = (q: Record<string, string>) => new URLSearchParams(q);
 
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
-
+const database = migratedDatabaseForFile(async (db) => {
   // Sessions: 7 on edge (3 refused at the boundary), 2 on other.
   const events = [];
   for (let i = 0; i < 7; i++) {
@@ -102,15 +92,13 @@ before(async () => {
   for (const [i, v] of verdicts.entries()) await insertProbeRun(db.sql, 'edge', run(v, i), 'schedule', `run-${i}`);
 });
 
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
-
 describe('list totals match the filter', () => {
   const sessions = async (q: Record<string, string>) =>
     ZSessionListResponse.parse(
-      await listSessions(db, parseSessionQuery(parseQuery(ZSessionListQuery, params({ from: 'now-1h', to: 'now', ...q })), NOW, 10_000, 0)),
+      await listSessions(
+        database(),
+        parseSessionQuery(parseQuery(ZSessionListQuery, params({ from: 'now-1h', to: 'now', ...q })), NOW, 10_000, 0),
+      ),
     );
 
   test('sessions: the total over all pages, under the server and flag filters', async () => {
@@ -123,7 +111,9 @@ describe('list totals match the filter', () => {
   });
 
   const deadLetters = async (q: Record<string, string>) =>
-    ZDeadLetterListResponse.parse(await listDeadLetters(db.sql, parseDeadLetterQuery(parseQuery(ZDeadLetterQuery, params(q)), NOW)));
+    ZDeadLetterListResponse.parse(
+      await listDeadLetters(database().sql, parseDeadLetterQuery(parseQuery(ZDeadLetterQuery, params(q)), NOW)),
+    );
 
   test('dead letters: the total follows the code filter; byCode and totalInRange cover every code', async () => {
     const all = await deadLetters({ limit: '3' });
@@ -149,7 +139,7 @@ describe('list totals match the filter', () => {
   });
 
   const history = async (q: Record<string, string>) =>
-    ZAlertHistoryResponse.parse(await alertHistory(db, parseQuery(ZAlertHistoryQuery, params(q))));
+    ZAlertHistoryResponse.parse(await alertHistory(database(), parseQuery(ZAlertHistoryQuery, params(q))));
 
   test('alert history: the total follows the rule and kind filters, not the limit', async () => {
     const all = await history({ limit: '4' });
@@ -172,7 +162,7 @@ describe('list totals match the filter', () => {
   });
 
   const probes = async (q: Record<string, string>) =>
-    ZProbeHistoryResponse.parse(await probeHistory(db, 'edge', parseQuery(ZProbeHistoryQuery, params(q))));
+    ZProbeHistoryResponse.parse(await probeHistory(database(), 'edge', parseQuery(ZProbeHistoryQuery, params(q))));
 
   test('probe history: the total follows the verdict filter, not the limit', async () => {
     const all = await probes({ limit: '3' });
@@ -181,14 +171,14 @@ describe('list totals match the filter', () => {
     assert.deepEqual([failed.total, failed.runs.length], [3, 2]);
     assert.ok(failed.runs.every((r) => r.verdict === 'fail'));
     assert.equal((await probes({ verdict: 'fail,inconclusive' })).total, 4);
-    assert.equal(ZProbeHistoryResponse.parse(await probeHistory(db, 'other', { verdict: [], limit: 5 })).total, 0);
+    assert.equal(ZProbeHistoryResponse.parse(await probeHistory(database(), 'other', { verdict: [], limit: 5 })).total, 0);
   });
 
   test('a total past the cap stops counting there and says so', async () => {
     const session = TABLE_SQL.session;
-    assert.deepEqual(await countUpTo(db.sql, session, [], [], 5), { total: 5, totalCapped: true });
-    assert.deepEqual(await countUpTo(db.sql, session, [], [], 9), { total: 9, totalCapped: false });
-    assert.deepEqual(await countUpTo(db.sql, session, ['"server" = ?'], ['edge'], 6), { total: 6, totalCapped: true });
-    assert.deepEqual(await countUpTo(db.sql, session, ['"server" = ?'], ['edge'], 7), { total: 7, totalCapped: false });
+    assert.deepEqual(await countUpTo(database().sql, session, [], [], 5), { total: 5, totalCapped: true });
+    assert.deepEqual(await countUpTo(database().sql, session, [], [], 9), { total: 9, totalCapped: false });
+    assert.deepEqual(await countUpTo(database().sql, session, ['"server" = ?'], ['edge'], 6), { total: 6, totalCapped: true });
+    assert.deepEqual(await countUpTo(database().sql, session, ['"server" = ?'], ['edge'], 7), { total: 7, totalCapped: false });
   });
 });

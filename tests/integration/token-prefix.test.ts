@@ -1,27 +1,17 @@
 // Token prefix search on a real database, both providers (no app needed; in the integration suite so it runs on each):
 // exact, case-sensitive, and indifferent to the collation, for tokens that sort awkwardly.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { parseSessionQuery } from '@/lib/queries/session-filter';
 import { parseQuery } from '@/lib/http/parse-input';
 import { ZSessionListQuery } from '@/lib/contract/api/sessions';
 import { listSessions } from '@/lib/queries/session-list';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 const TOKENS = ['ab', 'abc', 'ab-9', 'ab~z', 'abÿ', 'ab😀x', 'ab%_', 'AB', 'aB1', 'ac', 'a', 'a-b', 'b'];
-let db: Db;
-let testDb: TestDatabase;
-
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
+const database = migratedDatabaseForFile(async (db) => {
   const events = TOKENS.map((token, i) => ({
     id: `p-${i}`,
     token,
@@ -31,14 +21,10 @@ before(async () => {
   }));
   assert.deepEqual((await ingestEvents(db, 'edge', events, { now: NOW })).rejected, []);
 });
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
 
 const search = async (token: string) => {
   const page = await listSessions(
-    db,
+    database(),
     parseSessionQuery(parseQuery(ZSessionListQuery, new URLSearchParams({ token, limit: '100' })), NOW, 10_000, 0),
   );
   return page.sessions.map((s) => s.token).sort();

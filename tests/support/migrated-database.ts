@@ -7,11 +7,12 @@ import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /**
- * Registers the hooks; the returned function gives the open database inside the tests. Seed it in a
- * `before` inside a `describe`, or in the tests: on Node 20.20 a second root-level `before` does not wait
- * for this one (root hooks start together), so it would find no database yet.
+ * Registers the hooks; the returned function gives the open database inside the tests. `seed` runs in
+ * the same hook, once the database is migrated: seed there, in a `before` inside a `describe`, or in the
+ * tests, never in another root-level `before` (on Node 20.20 root hooks start together, so it would find
+ * no database yet).
  */
-export function migratedDatabaseForFile(): () => Db {
+export function migratedDatabaseForFile(seed?: (db: Db) => Promise<void>): () => Db {
   let db: Db | undefined;
   let testDb: TestDatabase | undefined;
   before(async () => {
@@ -19,6 +20,7 @@ export function migratedDatabaseForFile(): () => Db {
     const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
     await runMigrations(config);
     db = openDb(config);
+    await seed?.(db);
   });
   after(async () => {
     await db?.close();

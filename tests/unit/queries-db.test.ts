@@ -1,10 +1,7 @@
 // Query services against a real (temporary, migrated) SQLite database seeded through ingest.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { computeStats } from '@/lib/queries/stats';
 import { parseStatsQuery } from '@/lib/queries/stats-query';
@@ -26,37 +23,27 @@ import { DEFAULT_DEADLOCK_MAX_MS } from '@/lib/boundary/deadlock-as-of';
 import { Q_ALL_TOKENS, Q_BATCHES, Q_EXPECTED, Q_ONGOING_START, Q_RANGE, Q_T0 } from '../support/query-fixtures';
 import { searchParams } from '../support/search-params';
 
-let db: Db;
-let testDb: TestDatabase;
 const NOW = Q_T0 + 3_600_000; // an hour after the data: the unended naive resume is an ongoing deadlock
 const THRESHOLD = 10_000;
 
-before(async () => {
-  testDb = await createTestDatabase(); // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE=postgresql
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
+const database = migratedDatabaseForFile(async (db) => {
   await addServer(db, 'delta');
   for (const b of Q_BATCHES) {
     const r = await ingestEvents(db, b.server, b.events, { now: NOW });
     assert.deepEqual(r.rejected, []);
   }
 });
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
 
 const sessionParams = (o: Record<string, string | string[]>) => parseQuery(ZSessionListQuery, searchParams(o));
 const statsParams = (o: Record<string, string | string[]>) => parseQuery(ZStatsQuery, searchParams(o));
 
 async function list(o: Record<string, string | string[]>, nowMs = NOW) {
-  return listSessions(db, parseSessionQuery(sessionParams(o), nowMs, THRESHOLD, 0));
+  return listSessions(database(), parseSessionQuery(sessionParams(o), nowMs, THRESHOLD, 0));
 }
 
 describe('stats', () => {
   test('totals over the known timelines match the definitions', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     ZStatsResponse.parse(s);
     for (const k of [
       'events',
@@ -90,7 +77,7 @@ describe('stats', () => {
   });
 
   test('series: each counter at its anchor minute; the buckets add up to the totals', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     const m = (i: number) => s.series[i];
     assert.equal(m(0).t, Q_RANGE.from);
     assert.equal(m(0).sessions, 4);
@@ -116,7 +103,10 @@ describe('stats', () => {
   });
 
   test("split=version: read from the sessions at the rollups' anchors, the one version-less entry equals the totals and series", async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, split: 'version' }), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, split: 'version' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     ZStatsResponse.parse(s);
     assert.equal(s.byVersion?.length, 1);
     const [v] = s.byVersion!;
@@ -136,14 +126,17 @@ describe('stats', () => {
         renegotiations,
       })),
     );
-    const none = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, version: 'v9' }), NOW), thresholdMs: THRESHOLD });
+    const none = await computeStats(database(), {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, version: 'v9' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     assert.deepEqual(none.byVersion, []);
     assert.equal(none.sessions, s.sessions, 'version= narrows byVersion, not the totals');
   });
 
   test('series: exact refusal and renegotiation latency percentiles per bucket', async () => {
     const none = { count: 0, min: null, p50: null, p95: null, max: null };
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), { ...parseStatsQuery(statsParams(Q_RANGE), NOW), thresholdMs: THRESHOLD });
     // 1-minute buckets: a-ref1 (51) and a-ref2 (100) in minute 0, a-ref3 (30) in 2, g-burn (60) in 5;
     // both renegotiations (149 and 300 ms) in minute 0.
     const refusal = s.series.map((b) => b.refusalLatencyMs);
@@ -159,7 +152,10 @@ describe('stats', () => {
     );
 
     // 5-minute buckets: [30, 51, 100] → p50 at rank 2, p95 at rank 3; then g-burn alone.
-    const five = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '5m' }), NOW), thresholdMs: THRESHOLD });
+    const five = await computeStats(database(), {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '5m' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     ZStatsResponse.parse(five);
     assert.deepEqual(
       five.series.map((b) => b.refusalLatencyMs),
@@ -174,7 +170,7 @@ describe('stats', () => {
     assert.deepEqual(five.refusalLatencyHistogram, s.refusalLatencyHistogram);
 
     // Server filter applies to the per-bucket rows too: gamma has only g-burn.
-    const gamma = await computeStats(db, {
+    const gamma = await computeStats(database(), {
       ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'gamma', bucket: '5m' }), NOW),
       thresholdMs: THRESHOLD,
     });
@@ -185,7 +181,10 @@ describe('stats', () => {
   });
 
   test('server filter and the reader’s clock', async () => {
-    const alpha = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'alpha' }), NOW), thresholdMs: THRESHOLD });
+    const alpha = await computeStats(database(), {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'alpha' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     assert.equal(alpha.sessions, 4);
     assert.equal(alpha.refused, 3);
     assert.equal(alpha.renegotiations.count, 2);
@@ -193,12 +192,12 @@ describe('stats', () => {
     assert.equal(alpha.deadlocks.total, 0);
     // 5 s after the naive resume the candidate is not yet a deadlock.
     const early = Q_ONGOING_START + 5_000;
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams(Q_RANGE), early), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), { ...parseStatsQuery(statsParams(Q_RANGE), early), thresholdMs: THRESHOLD });
     assert.equal(s.deadlocks.ongoing, 0);
     assert.equal(s.deadlocks.total, 1);
     // No event will mark the moment it becomes one: the answer says when.
     assert.equal(s.deadlocks.nextOngoingAt, new Date(Q_ONGOING_START + THRESHOLD).toISOString());
-    const other = await computeStats(db, {
+    const other = await computeStats(database(), {
       ...parseStatsQuery(statsParams({ ...Q_RANGE, server: 'alpha' }), early),
       thresholdMs: THRESHOLD,
     });
@@ -206,10 +205,13 @@ describe('stats', () => {
   });
 
   test('a bucket larger than the range gives one bucket with the totals; an empty range gives zeros', async () => {
-    const s = await computeStats(db, { ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '1h' }), NOW), thresholdMs: THRESHOLD });
+    const s = await computeStats(database(), {
+      ...parseStatsQuery(statsParams({ ...Q_RANGE, bucket: '1h' }), NOW),
+      thresholdMs: THRESHOLD,
+    });
     assert.equal(s.series.length, 1);
     assert.equal(s.series[0].sessions, 9);
-    const e = await computeStats(db, {
+    const e = await computeStats(database(), {
       ...parseStatsQuery(statsParams({ from: '2020-01-01T00:00:00Z', to: '2020-01-01T01:00:00Z' }), NOW),
       thresholdMs: THRESHOLD,
     });
@@ -296,7 +298,7 @@ describe('session list', () => {
     const p1 = await list({ limit: '3' });
     const before = await list({ limit: '3', cursor: p1.nextCursor! });
     await ingestEvents(
-      db,
+      database(),
       'zeta',
       [{ id: 'z.0', token: 'z-late', type: 'session.opened', at: new Date(Q_T0 + 500_000).toISOString(), data: {} }],
       { now: NOW },
@@ -306,22 +308,22 @@ describe('session list', () => {
       after.sessions.map((s) => s.token),
       before.sessions.map((s) => s.token),
     );
-    await db.sql.execute('DELETE FROM "Session" WHERE "server" = ?', ['zeta']);
-    await db.sql.execute('DELETE FROM "Event" WHERE "server" = ?', ['zeta']);
-    await db.sql.execute('DELETE FROM "Rollup" WHERE "server" = ?', ['zeta']);
+    await database().sql.execute('DELETE FROM "Session" WHERE "server" = ?', ['zeta']);
+    await database().sql.execute('DELETE FROM "Event" WHERE "server" = ?', ['zeta']);
+    await database().sql.execute('DELETE FROM "Rollup" WHERE "server" = ?', ['zeta']);
   });
 
   test('export iterates the whole filtered set regardless of page size', async () => {
     const q = parseSessionQuery(sessionParams({ flag: 'boundary', limit: '1' }), NOW, THRESHOLD, 0);
     const out: string[] = [];
-    for await (const s of iterateSessions(db, q, 2)) out.push(s.token);
+    for await (const s of iterateSessions(database(), q, 2)) out.push(s.token);
     assert.deepEqual(out.sort(), ['a-ref1', 'a-ref2', 'a-ref3', 'b-naive', 'b-ongoing', 'g-burn']);
   });
 });
 
 describe('session detail', () => {
   test('timeline in order and the chain across servers', async () => {
-    const d = await getSessionDetail(db, 'alpha', 'a-ref1', NOW, THRESHOLD, 0);
+    const d = await getSessionDetail(database(), 'alpha', 'a-ref1', NOW, THRESHOLD, 0);
     ZSessionDetailResponse.parse(d);
     assert.deepEqual(
       d.timeline.map((e) => e.type),
@@ -335,7 +337,7 @@ describe('session detail', () => {
     );
     assert.equal(d.session.successorServer, 'beta');
     assert.equal(d.session.renegotiationLatencyMs, 149);
-    const succ = await getSessionDetail(db, 'beta', 'b-new1', NOW, THRESHOLD, 0);
+    const succ = await getSessionDetail(database(), 'beta', 'b-new1', NOW, THRESHOLD, 0);
     assert.deepEqual(
       succ.chain.predecessors.map((l) => `${l.server}/${l.token}`),
       ['alpha/a-ref1'],
@@ -345,14 +347,14 @@ describe('session detail', () => {
 
   test('unknown session → session_not_found; unknown server → server_not_found', async () => {
     await assert.rejects(
-      getSessionDetail(db, 'alpha', 'nope', NOW, THRESHOLD, 0),
+      getSessionDetail(database(), 'alpha', 'nope', NOW, THRESHOLD, 0),
       (e: any) => e.status === 404 && e.code === 'session_not_found',
     );
-    await assert.rejects(getSessionDetail(db, 'beta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(getSessionDetail(database(), 'beta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
     // delta is registered and never reported: it exists, the session does not.
-    await assert.rejects(getSessionDetail(db, 'delta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
+    await assert.rejects(getSessionDetail(database(), 'delta', 'a-ref1', NOW, THRESHOLD, 0), (e: any) => e.code === 'session_not_found');
     await assert.rejects(
-      getSessionDetail(db, 'nowhere', 'a-ref1', NOW, THRESHOLD, 0),
+      getSessionDetail(database(), 'nowhere', 'a-ref1', NOW, THRESHOLD, 0),
       (e: any) => e.status === 404 && e.code === 'server_not_found',
     );
   });
@@ -360,7 +362,7 @@ describe('session detail', () => {
 
 describe('servers', () => {
   test('verdicts, counts, last seen; registered servers without data are unknown', async () => {
-    const r = await listServerVerdicts(db, { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
+    const r = await listServerVerdicts(database(), { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
     ZServerListResponse.parse(r);
     const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
     assert.equal(by.alpha.verdict, 'refuses');
@@ -381,7 +383,7 @@ describe('servers', () => {
 
 describe('ingest rejections', () => {
   test('counted per server and reason; unknown names share one bucket with the last names; folding keeps totals', async () => {
-    const rec = new RejectionRecorder(() => db.sql, 60_000);
+    const rec = new RejectionRecorder(() => database().sql, 60_000);
     const at = Q_T0 + 30_000;
     rec.record({ server: 'delta', reason: 'signature_mismatch', at });
     rec.record({ server: 'delta', reason: 'timestamp_out_of_tolerance', at: at + 1_000, skewMs: 360_000 });
@@ -392,12 +394,12 @@ describe('ingest rejections', () => {
     rec.record({ server: 'delta', reason: 'rate_limited', at: at + 61_000 });
     await rec.flush();
 
-    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: null }), 18);
-    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: 'delta' }), 3);
-    assert.equal(await countRejections(db.sql, { fromMs: Q_T0 + 60_000, toMs: NOW, server: 'delta' }), 1);
-    assert.equal(await countRejections(db.sql, { fromMs: NOW, toMs: NOW + 60_000, server: null }), 0);
+    assert.equal(await countRejections(database().sql, { fromMs: Q_T0, toMs: NOW, server: null }), 18);
+    assert.equal(await countRejections(database().sql, { fromMs: Q_T0, toMs: NOW, server: 'delta' }), 3);
+    assert.equal(await countRejections(database().sql, { fromMs: Q_T0 + 60_000, toMs: NOW, server: 'delta' }), 1);
+    assert.equal(await countRejections(database().sql, { fromMs: NOW, toMs: NOW + 60_000, server: null }), 0);
 
-    const r = await listServerVerdicts(db, { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
+    const r = await listServerVerdicts(database(), { fromMs: Q_T0, toMs: NOW, fromInput: 'a', toInput: 'b' });
     ZServerListResponse.parse(r);
     const delta = r.servers.find((s) => s.name === 'delta')!;
     assert.deepEqual(delta.rejections.byReason, { signature_mismatch: 1, timestamp_out_of_tolerance: 1, rate_limited: 1 });
@@ -410,15 +412,15 @@ describe('ingest rejections', () => {
     assert.equal(r.unknownServers.recentNames.length, 10);
     assert.ok(r.unknownServers.recentNames.includes('nobody'));
 
-    const first = await listServerVerdicts(db, { fromMs: Q_T0, toMs: Q_T0 + 60_000, fromInput: 'a', toInput: 'b' });
+    const first = await listServerVerdicts(database(), { fromMs: Q_T0, toMs: Q_T0 + 60_000, fromInput: 'a', toInput: 'b' });
     const d1 = first.servers.find((s) => s.name === 'delta')!;
     assert.equal(d1.rejections.last?.reason, 'timestamp_out_of_tolerance');
     assert.equal(d1.rejections.last?.skewMs, 360_000);
 
-    const before = await rejectionTotals(db.sql);
-    await foldRejectionsBefore(db.sql, NOW + 3_600_000);
+    const before = await rejectionTotals(database().sql);
+    await foldRejectionsBefore(database().sql, NOW + 3_600_000);
     const sum = (rows: typeof before) => rows.reduce((n, x) => n + x.count, 0);
-    assert.equal(sum(await rejectionTotals(db.sql)), sum(before));
-    assert.equal(await countRejections(db.sql, { fromMs: Q_T0, toMs: NOW, server: null }), 0, 'folded history is in no range');
+    assert.equal(sum(await rejectionTotals(database().sql)), sum(before));
+    assert.equal(await countRejections(database().sql, { fromMs: Q_T0, toMs: NOW, server: null }), 0, 'folded history is in no range');
   });
 });

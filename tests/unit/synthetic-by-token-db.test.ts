@@ -2,11 +2,8 @@
 // registered under another name (issue 23: such sessions counted as real traffic and fired a
 // dual-negotiation alert). Before or after the probe stored its run; SQLite and PostgreSQL
 // (DOORWATCH_TEST_DATABASE).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { ingestEvents } from '@/lib/ingest/ingest-events';
 import { storeBatch } from '@/lib/ingest/store-batch';
 import { computeStats } from '@/lib/queries/stats';
@@ -15,25 +12,15 @@ import { parseQuery } from '@/lib/http/parse-input';
 import { ZStatsQuery } from '@/lib/contract/api/stats';
 import { findSession } from '@/lib/store/sessions';
 import type { DoorwatchEvent } from '@/lib/contract/event';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 import { addServer } from '@/lib/store/servers/server-registry';
 
 const T0 = Date.parse('2026-12-03T10:00:00.000Z');
 const NOW = T0 + 60_000;
 const THRESHOLD = 10_000;
-let db: Db;
-let testDb: TestDatabase;
 
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
+const database = migratedDatabaseForFile(async (db) => {
   for (const name of ['probed', 'alias']) await addServer(db, name);
-});
-after(async () => {
-  await db?.close();
-  await testDb?.drop();
 });
 
 /** A refused boundary resume: a session every fleet statistic counts. */
@@ -49,7 +36,7 @@ function refusedSession(prefix: string, token: string, offsetMs: number): Doorwa
 }
 
 const probeRun = (runId: string, token: string) =>
-  storeBatch(db.sql, 'probed', refusedSession(`probe.${runId}`, token, 0), {
+  storeBatch(database().sql, 'probed', refusedSession(`probe.${runId}`, token, 0), {
     now: NOW,
     writtenAt: NOW,
     floorAtDatabaseClock: false,
@@ -59,31 +46,31 @@ const probeRun = (runId: string, token: string) =>
 
 async function aliasStats() {
   const p = new URLSearchParams({ from: new Date(T0 - 60_000).toISOString(), to: new Date(NOW).toISOString(), server: 'alias' });
-  const s = await computeStats(db, { ...parseStatsQuery(parseQuery(ZStatsQuery, p), NOW), thresholdMs: THRESHOLD });
+  const s = await computeStats(database(), { ...parseStatsQuery(parseQuery(ZStatsQuery, p), NOW), thresholdMs: THRESHOLD });
   return { sessions: s.sessions, boundary: s.boundary, refused: s.refused };
 }
 
 describe('synthetic marking follows the token, under any server name', () => {
   test('reported under another server after the probe: synthetic, not counted', async () => {
     await probeRun('run-a', 'tok-after');
-    const r = await ingestEvents(db, 'alias', refusedSession('alias.a', 'tok-after', 5), { now: NOW });
+    const r = await ingestEvents(database(), 'alias', refusedSession('alias.a', 'tok-after', 5), { now: NOW });
     assert.deepEqual(r.rejected, []);
-    assert.equal(Number((await findSession(db.sql, 'alias', 'tok-after'))?.synthetic), 1);
+    assert.equal(Number((await findSession(database().sql, 'alias', 'tok-after'))?.synthetic), 1);
     assert.deepEqual(await aliasStats(), { sessions: 0, boundary: 0, refused: 0 });
   });
 
   test('reported under another server before the probe: flipped, its counts taken back', async () => {
-    await ingestEvents(db, 'alias', refusedSession('alias.b', 'tok-before', 1_000), { now: NOW });
-    assert.equal(Number((await findSession(db.sql, 'alias', 'tok-before'))?.synthetic), 0);
+    await ingestEvents(database(), 'alias', refusedSession('alias.b', 'tok-before', 1_000), { now: NOW });
+    assert.equal(Number((await findSession(database().sql, 'alias', 'tok-before'))?.synthetic), 0);
     assert.deepEqual(await aliasStats(), { sessions: 1, boundary: 1, refused: 1 }, 'real until the probe says otherwise');
     await probeRun('run-b', 'tok-before');
-    assert.equal(Number((await findSession(db.sql, 'alias', 'tok-before'))?.synthetic), 1);
+    assert.equal(Number((await findSession(database().sql, 'alias', 'tok-before'))?.synthetic), 1);
     assert.deepEqual(await aliasStats(), { sessions: 0, boundary: 0, refused: 0 });
   });
 
   test('a token no probe opened stays real on every server', async () => {
-    await ingestEvents(db, 'alias', refusedSession('alias.c', 'tok-real', 2_000), { now: NOW });
-    assert.equal(Number((await findSession(db.sql, 'alias', 'tok-real'))?.synthetic), 0);
+    await ingestEvents(database(), 'alias', refusedSession('alias.c', 'tok-real', 2_000), { now: NOW });
+    assert.equal(Number((await findSession(database().sql, 'alias', 'tok-real'))?.synthetic), 0);
     assert.deepEqual(await aliasStats(), { sessions: 1, boundary: 1, refused: 1 });
   });
 });
