@@ -9,6 +9,7 @@ import { writes } from '@/lib/ui/writes';
 import { useStaleness } from '@/lib/ui/use-staleness';
 import { useTypedBeforeHydration } from '@/lib/ui/use-typed-before-hydration';
 import { AlertBanner } from './alert-banner';
+import { useNavEdges } from './nav-edges';
 import { ConnectionNotice } from './connection-notice';
 import { DatabaseBanner } from './database-banner';
 import { RefreshPicker } from './refresh-picker';
@@ -137,6 +138,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   );
   useActiveNavInView(pathname);
   const me = useMe();
+  // After the centring above (effects run in order); the admin's two sections widen the row.
+  useNavEdges(`${pathname} ${me.data?.operator.role ?? ''}`);
   const showHelp = useCallback(() => setHelpOpen(true), []);
   const { stale } = useStaleness();
   useShortcuts(showHelp);

@@ -153,6 +153,11 @@ describe('the top bar at every width', () => {
         );
         // The nav links stay in the first two rows, each one reachable by scrolling its row.
         assert.ok((await topBarRows(page)) <= 2);
+        // The row starts at Overview: only its right end hides sections, and only it is faded.
+        const edges = () => page.evaluate(() => document.querySelector<HTMLElement>('header.topbar .nav')!.dataset.hiddenEdges);
+        const fadeUntil = (want: string) =>
+          page.waitForFunction((w) => document.querySelector<HTMLElement>('header.topbar .nav')!.dataset.hiddenEdges === w, want);
+        await fadeUntil('end');
         // Escape closes the menu.
         await page.keyboard.press('Escape');
         await page.locator('[data-testid="sign-out"]').waitFor({ state: 'hidden' });
@@ -165,6 +170,19 @@ describe('the top bar at every width', () => {
           return active.left >= nav.left - 1 && active.right <= nav.right + 1;
         });
         assert.ok(inView, 'the Settings link is in view in the scrolled section row');
+        // Scrolled to its end: the sections cut at the left are faded there, the last one is not.
+        await fadeUntil('start');
+        await page.screenshot({ path: shot(`layout-topbar-390-${theme}-scrolled`), clip: { x: 0, y: 0, width: 390, height: 120 } });
+        // (Computed, "to left" reads as 270deg.)
+        const masks = await page.evaluate(() => getComputedStyle(document.querySelector('header.topbar .nav')!).maskImage);
+        assert.match(masks, /^linear-gradient\(270deg/, `the row's left end fades: ${masks}`);
+        // Between the ends, both fade; the attribute follows the row's own scrolling.
+        await page.evaluate(() => {
+          const nav = document.querySelector<HTMLElement>('header.topbar .nav')!;
+          nav.scrollLeft = (nav.scrollWidth - nav.clientWidth) / 2;
+        });
+        await fadeUntil('both');
+        assert.equal(await edges(), 'both');
       } finally {
         await context.close();
       }
