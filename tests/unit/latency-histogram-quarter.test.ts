@@ -3,12 +3,9 @@
 //    same, and they are the sums of the stored minute cells over servers and the quarter's minutes.
 // 2. The overview's read (whole quarters from the quarter table, edge minutes from LatencyHistogram)
 //    returns the same counts, hence the same percentiles, as summing the minute cells alone.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { histogramKey, summarizeHistogram, type LatencyMetric } from '@/lib/metrics/latency-histogram';
 import { addContributions, pruneZeroCells, type RollupDelta } from '@/lib/metrics/rollup-contributions';
 import {
@@ -20,7 +17,7 @@ import {
   type HistogramCells,
 } from '@/lib/store/rollups';
 import { TABLE_SQL } from '@/lib/store/tables';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 
 const T0 = Date.UTC(2026, 0, 5, 0, 0, 0);
 const SERVERS = ['alpha', 'beta', 'gamma'] as const;
@@ -130,18 +127,7 @@ describe('latency histogram quarter cells', () => {
 });
 
 describe('the overview read: whole quarters + edge minutes = the minute cells alone', () => {
-  let db: Db;
-  let testDb: TestDatabase;
-  before(async () => {
-    testDb = await createTestDatabase(); // SQLite, or PostgreSQL with DOORWATCH_TEST_DATABASE=postgresql
-    const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-    await runMigrations(config);
-    db = openDb(config);
-  });
-  after(async () => {
-    await db?.close();
-    await testDb?.drop();
-  });
+  const database = migratedDatabaseForFile();
 
   interface HistogramBucketRow {
     b: number;
@@ -157,7 +143,7 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
 
   /** The per-minute read, as the overview made it before the quarter table: the reference. */
   async function minuteOnly(q: { fromMs: number; toMs: number; bucketMs: number }): Promise<HistogramBucketRow[]> {
-    const rows = await db.sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
+    const rows = await database().sql.query<{ b: unknown; metric: string; bucket: unknown; count: unknown }>(
       `SELECT CAST("minute" / CAST(? AS BIGINT) AS BIGINT) AS "b", "metric", "bucket", CAST(SUM("count") AS BIGINT) AS "count"
          FROM ${TABLE_SQL.latencyHistogram} WHERE "minute" >= ? AND "minute" < ? GROUP BY 1, 2, 3`,
       [q.bucketMs, q.fromMs, q.toMs],
@@ -186,12 +172,12 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
         fc.integer({ min: 0, max: 180 }),
         fc.constantFrom(QUARTER_MS, 2 * QUARTER_MS, 3_600_000, 5 * 60_000),
         async (batches, a, b, bucketMs) => {
-          await db.sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogram}`);
-          await db.sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogramQuarter}`);
+          await database().sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogram}`);
+          await database().sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogramQuarter}`);
           // Each batch in its own transaction, as ingest writes them.
-          for (const ops of batches) await db.sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
+          for (const ops of batches) await database().sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
           const q = { fromMs: T0 + Math.min(a, b) * 60_000, toMs: T0 + Math.max(a, b) * 60_000, bucketMs };
-          const viaQuarters = rowsOf(await histogramSums(db.sql, { ...q, server: null }, METRICS));
+          const viaQuarters = rowsOf(await histogramSums(database().sql, { ...q, server: null }, METRICS));
           const reference = await minuteOnly(q);
           assert.deepEqual(canonical(viaQuarters), canonical(reference));
           for (const metric of METRICS) assert.deepEqual(percentiles(viaQuarters, metric), percentiles(reference, metric));
@@ -202,18 +188,18 @@ describe('the overview read: whole quarters + edge minutes = the minute cells al
   });
 
   test("a server filter reads only that server's minute cells", async () => {
-    await db.sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogram}`);
-    await db.sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogramQuarter}`);
+    await database().sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogram}`);
+    await database().sql.execute(`DELETE FROM ${TABLE_SQL.latencyHistogramQuarter}`);
     const ops: Op[] = [
       { server: 'alpha', minute: T0, metric: 'refusal', bucket: 100, sign: 1 },
       { server: 'beta', minute: T0 + 60_000, metric: 'refusal', bucket: 120, sign: 1 },
     ];
-    await db.sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
+    await database().sql.transaction((tx) => applyRollupDelta(tx, deltaOf(ops)));
     const q = { fromMs: T0, toMs: T0 + 3_600_000, bucketMs: QUARTER_MS };
-    assert.deepEqual(rowsOf(await histogramSums(db.sql, { ...q, server: 'alpha' }, ['refusal'])), [
+    assert.deepEqual(rowsOf(await histogramSums(database().sql, { ...q, server: 'alpha' }, ['refusal'])), [
       { b: T0 / QUARTER_MS, metric: 'refusal', bucket: 100, count: 1 },
     ]);
-    assert.deepEqual(canonical(rowsOf(await histogramSums(db.sql, { ...q, server: null }, ['refusal']))), [
+    assert.deepEqual(canonical(rowsOf(await histogramSums(database().sql, { ...q, server: null }, ['refusal']))), [
       `${T0 / QUARTER_MS}|refusal|100|1`,
       `${T0 / QUARTER_MS}|refusal|120|1`,
     ]);

@@ -1,38 +1,27 @@
 // A probe credential stored in clear (no DOORWATCH_SECRET_KEY when it was set) is said so: in the
 // target's view (the admin's PUT answer, the history API, the UI) and at start-up, which seals it
 // once a key is set. SQLite and PostgreSQL (DOORWATCH_TEST_DATABASE).
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { openDb, type Db } from '@/lib/db/client';
-import { readDatabaseConfig } from '@/lib/config/database-url';
-import { runMigrations } from '@/lib/db/migrate/run-migrations';
 import { reloadSettings } from '@/lib/config/settings';
 import { probeCredential, readProbeTarget, sealProbeCredentials, upsertProbeTarget } from '@/lib/store/probe-targets';
 import { toProbeTargetView } from '@/lib/queries/probe-history';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { migratedDatabaseForFile } from '../support/migrated-database';
 import { addServer } from '@/lib/store/servers/server-registry';
 
-let db: Db;
-let testDb: TestDatabase;
 const saved = process.env.DOORWATCH_SECRET_KEY;
-
-before(async () => {
-  testDb = await createTestDatabase();
-  const config = readDatabaseConfig({ DATABASE_URL: testDb.url });
-  await runMigrations(config);
-  db = openDb(config);
+const database = migratedDatabaseForFile(async (db) => {
   await addServer(db, 'probed');
 });
-after(async () => {
+after(() => {
   if (saved === undefined) delete process.env.DOORWATCH_SECRET_KEY;
   else process.env.DOORWATCH_SECRET_KEY = saved;
   reloadSettings();
-  await db?.close();
-  await testDb?.drop();
 });
 
 test('a credential kept in clear is flagged, then sealed at start-up once a key is set', async () => {
+  const db = database();
   delete process.env.DOORWATCH_SECRET_KEY;
   reloadSettings();
   const input = {
