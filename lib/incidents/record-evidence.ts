@@ -13,10 +13,11 @@ const ATTEMPTS = 8;
 const SYSTEM = 'doorwatch';
 
 const fmt = (ms: number) => new Date(ms).toISOString();
-function activityText(a: FoldActivity, source: string, nameOf: (ref: string) => string): string {
+/** `nowMs`: the entry's own time. When the evidence is of that moment (an alert opening it as it fires), "seen" would repeat it. */
+function activityText(a: FoldActivity, source: string, nameOf: (ref: string) => string, nowMs: number): string {
   const served = a.version === null ? '' : ` served by ${a.version}`;
   const what = `${source} ${nameOf(a.ref)}`;
-  if (a.kind === 'opened') return `opened by ${what}${served} (seen ${fmt(a.at)})`;
+  if (a.kind === 'opened') return `opened by ${what}${served}${a.at === nowMs ? '' : ` (seen ${fmt(a.at)})`}`;
   return `regression: ${what}${served} seen ${fmt(a.at)}, after it was resolved at ${fmt(a.resolvedAt)}`;
 }
 
@@ -81,7 +82,13 @@ async function fold(
     if (!written) continue; // another writer changed it first: fold again over what it wrote
     await linkIncidentSessions(tx, row.id, sessions);
     for (const a of activity)
-      await insertActivity(tx, { incidentId: row.id, kind: a.kind, at: nowMs, actor: SYSTEM, text: activityText(a, source, nameOf) });
+      await insertActivity(tx, {
+        incidentId: row.id,
+        kind: a.kind,
+        at: nowMs,
+        actor: SYSTEM,
+        text: activityText(a, source, nameOf, nowMs),
+      });
     return { ...row, version: current ? row.version + 1 : 0 };
   }
   throw new Error(`the incident of ${server}/${kind} kept changing under ${ATTEMPTS} attempts to record evidence`);
