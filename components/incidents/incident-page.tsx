@@ -3,6 +3,7 @@
 // (acknowledge, resolve, a note, a silence for its server), one timeline of everything it holds,
 // and its sessions. Every string from the API is rendered as React text, so hostile ones stay text.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DataTable, Panel } from '@/components/panel';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
@@ -70,14 +71,23 @@ function useActions(id: string) {
     resolve: useMutation({ mutationFn: () => writes.resolveIncident(id, {}), onSuccess: done }),
     note: useMutation({ mutationFn: (text: string) => writes.addIncidentNote(id, { text }), onSuccess: done }),
     silence: useMutation({
-      mutationFn: (b: { server: string; reason: string }) => writes.createSilence({ ...b, durationSeconds: 3600 }),
+      mutationFn: (b: { server: string; reason: string; durationSeconds: number }) => writes.createSilence(b),
       onSuccess: done,
     }),
   };
 }
 
-function Actions({ incident }: { incident: TIncident }) {
+/** How long a silence from the incident page lasts: an hour unless the operator picks another (the API takes up to 90 days). */
+const SILENCE_FOR = [
+  { seconds: 900, label: '15 min' },
+  { seconds: 3600, label: '1 h' },
+  { seconds: 4 * 3600, label: '4 h' },
+  { seconds: 86_400, label: '1 day' },
+] as const;
+
+function Actions({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
   const a = useActions(incident.id);
+  const [silenceFor, setSilenceFor] = useState<number>(3600);
   const failed = [a.ack, a.resolve, a.note, a.silence].find((m) => m.isError);
   return (
     <Panel id="incident-actions" title="Actions">
@@ -111,15 +121,36 @@ function Actions({ incident }: { incident: TIncident }) {
           onSubmit={(text, clear) => a.note.mutate(text, { onSuccess: clear })}
         />
         <OneLineForm
-          label={<>Silence {incident.server}&apos;s notifications for 1 h, because</>}
+          label={<>Silence {incident.server}&apos;s notifications, because</>}
           maxLength={500}
           button="Silence"
           inputTestId="incident-silence-reason"
           buttonTestId="incident-silence"
-          onSubmit={(reason, clear) => a.silence.mutate({ server: incident.server, reason }, { onSuccess: clear })}
+          onSubmit={(reason, clear) =>
+            a.silence.mutate({ server: incident.server, reason, durationSeconds: silenceFor }, { onSuccess: clear })
+          }
+          controls={
+            <label>
+              <span className="small muted">for</span>
+              <select
+                className="select"
+                value={silenceFor}
+                onChange={(e) => setSilenceFor(Number(e.target.value))}
+                data-testid="incident-silence-for"
+              >
+                {SILENCE_FOR.map((d) => (
+                  <option key={d.seconds} value={d.seconds}>
+                    {d.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          }
         >
           {a.silence.isSuccess && (
-            <span className="small good-text">silenced until {fmtDateTime(a.silence.data.silence.endsAt, 'utc')} UTC</span>
+            <span className="small good-text" data-testid="incident-silenced-until">
+              silenced until {fmtDateTime(a.silence.data.silence.endsAt, tz)}
+            </span>
           )}
         </OneLineForm>
         {failed && <ErrorState error={failed.error} />}
@@ -145,7 +176,7 @@ export function IncidentPage({ id }: { id: string }) {
         </span>
       </h1>
       <Header incident={incident} tz={global.tz} />
-      {admin && <Actions incident={incident} />}
+      {admin && <Actions incident={incident} tz={global.tz} />}
       <IncidentTimeline timeline={timeline} truncated={q.data.timelineTruncated} />
       <Panel id="incident-sessions" title="Sessions" aside={`${fmtInt(sessions.total)} affected`}>
         {sessions.total === 0 ? (

@@ -11,6 +11,7 @@ export function OneLineForm({
   inputTestId,
   buttonTestId,
   onSubmit,
+  controls,
   children,
 }: {
   label: ReactNode;
@@ -19,6 +20,8 @@ export function OneLineForm({
   inputTestId: string;
   buttonTestId: string;
   onSubmit: (text: string, clear: () => void) => void;
+  /** More of the request, between the input and the button (the silence's duration). */
+  controls?: ReactNode;
   /** Shown after the button (the outcome of the last submit). */
   children?: ReactNode;
 }) {
@@ -35,6 +38,7 @@ export function OneLineForm({
         <span className="small muted">{label}</span>
         <input className="input" value={text} maxLength={maxLength} onChange={(e) => setText(e.target.value)} data-testid={inputTestId} />
       </label>
+      {controls}
       <button type="submit" className="btn" data-testid={buttonTestId}>
         {button}
       </button>

@@ -204,8 +204,18 @@ test('silences: one made on the incident page is listed with its matcher, reason
   await page.click('[data-testid="incident-ack"]');
   await page.locator('[data-testid="incident-page"][data-status="acknowledged"]').waitFor();
   await page.fill('[data-testid="incident-silence-reason"]', HOSTILE);
+  // An hour unless the operator picks another length.
+  assert.equal(await page.locator('[data-testid="incident-silence-for"]').inputValue(), '3600');
+  await page.selectOption('[data-testid="incident-silence-for"]', { label: '4 h' });
   await page.click('[data-testid="incident-silence"]');
-  await page.getByText('silenced until').waitFor();
+  await page.locator('[data-testid="incident-silenced-until"]').waitFor();
+  await page.locator('section[aria-labelledby="incident-actions"]').screenshot({ path: shot('62b-incident-silenced-1280') });
+  const made = await fetch(`${app.url}/api/v1/silences?state=active`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const [silence] = ((await made.json()) as { silences: { createdAt: string; endsAt: string }[] }).silences;
+  assert.equal(Date.parse(silence!.endsAt) - Date.parse(silence!.createdAt), 4 * 3600_000, 'the silence lasts the 4 h picked');
+  // Its end in the page's zone, as every other time on the page (the browser's zone is UTC here).
+  const until = await page.locator('[data-testid="incident-silenced-until"]').innerText();
+  assert.equal(until, `silenced until ${silence!.endsAt.slice(0, 10)} ${silence!.endsAt.slice(11, 19)}`);
 
   await page.getByRole('link', { name: 'Incidents' }).first().click();
   await page.waitForURL((u) => u.pathname === '/incidents');
