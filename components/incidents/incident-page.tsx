@@ -1,5 +1,5 @@
 'use client';
-// One incident: a header answering "since when / which version / who is on it", the actions
+// One incident: a header answering "since when / which version / who is on it / is it silenced", the actions
 // (acknowledge, resolve, a note, a silence for its server), one timeline of everything it holds,
 // and its sessions. Every string from the API is rendered as React text, so hostile ones stay text.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,9 +8,9 @@ import { DataTable, Panel } from '@/components/panel';
 import { RelTime } from '@/components/rel-time';
 import { RowLink } from '@/components/row-link';
 import { Empty, ErrorState, Loading } from '@/components/states';
-import type { TIncident } from '@/lib/contract/api/incidents';
+import type { TIncident, TSilence } from '@/lib/contract/api/incidents';
 import { fmtDateTime, fmtInt, type TimeZoneMode } from '@/lib/ui/format';
-import { useIncident, useMe } from '@/lib/ui/queries';
+import { useIncident, useMe, useSilences } from '@/lib/ui/queries';
 import { queryKeys } from '@/lib/ui/query-defs';
 import { useUrlState } from '@/lib/ui/url-state';
 import { writes } from '@/lib/ui/writes';
@@ -18,7 +18,8 @@ import { IncidentTimeline } from './incident-timeline';
 import { OneLineForm } from './one-line-form';
 import { STATUS_TONE } from './incidents-view';
 
-function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
+/** `silences`: the active ones that hold back its server's notifications (for all its rules or one; a rule's on every server too). */
+function Header({ incident, silences, tz }: { incident: TIncident; silences: TSilence[]; tz: TimeZoneMode }) {
   return (
     <dl className="kv" data-testid="incident-header">
       <dt>Since</dt>
@@ -43,6 +44,20 @@ function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
           <span className="bad-text">nobody has acknowledged it</span>
         )}
       </dd>
+      {silences.length > 0 && (
+        <>
+          <dt>Notifications</dt>
+          <dd data-testid="incident-silences">
+            {silences.map((s) => (
+              <div key={s.id}>
+                silenced{s.ruleId === null ? '' : ` for rule ${s.ruleId}`}
+                {s.server === null ? ' on every server' : ''} until {fmtDateTime(s.endsAt, tz)} by {s.createdBy}:{' '}
+                <span className="faint">{s.reason}</span>
+              </div>
+            ))}
+          </dd>
+        </>
+      )}
       {incident.regression && (
         <>
           <dt>Regression</dt>
@@ -66,13 +81,14 @@ function Header({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
 function useActions(id: string) {
   const qc = useQueryClient();
   const done = () => qc.invalidateQueries({ queryKey: queryKeys.incidents() });
+  const silenced = () => Promise.all([done(), qc.invalidateQueries({ queryKey: queryKeys.silences() })]);
   return {
     ack: useMutation({ mutationFn: () => writes.acknowledgeIncident(id), onSuccess: done }),
     resolve: useMutation({ mutationFn: () => writes.resolveIncident(id, {}), onSuccess: done }),
     note: useMutation({ mutationFn: (text: string) => writes.addIncidentNote(id, { text }), onSuccess: done }),
     silence: useMutation({
       mutationFn: (b: { server: string; reason: string; durationSeconds: number }) => writes.createSilence(b),
-      onSuccess: done,
+      onSuccess: silenced,
     }),
   };
 }
@@ -163,6 +179,7 @@ export function IncidentPage({ id }: { id: string }) {
   const { global, link } = useUrlState();
   const me = useMe();
   const q = useIncident(id, { sessionsLimit: 50 });
+  const active = useSilences({ state: 'active' });
   if (q.isPending) return <Loading label="Loading the incident…" />;
   if (!q.data) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
   const { incident, timeline, sessions } = q.data;
@@ -175,7 +192,11 @@ export function IncidentPage({ id }: { id: string }) {
           {incident.status}
         </span>
       </h1>
-      <Header incident={incident} tz={global.tz} />
+      <Header
+        incident={incident}
+        silences={(active.data?.silences ?? []).filter((s) => s.server === incident.server || s.server === null)}
+        tz={global.tz}
+      />
       {admin && <Actions incident={incident} tz={global.tz} />}
       <IncidentTimeline timeline={timeline} truncated={q.data.timelineTruncated} />
       <Panel id="incident-sessions" title="Sessions" aside={`${fmtInt(sessions.total)} affected`}>

@@ -216,6 +216,19 @@ test('silences: one made on the incident page is listed with its matcher, reason
   // Its end in the page's zone, as every other time on the page (the browser's zone is UTC here).
   const until = await page.locator('[data-testid="incident-silenced-until"]').innerText();
   assert.equal(until, `silenced until ${silence!.endsAt.slice(0, 10)} ${silence!.endsAt.slice(11, 19)}`);
+  // The header says so too, to whoever opens the incident later: until when, by whom, why (as text).
+  const header = page.locator('[data-testid="incident-silences"]');
+  await header.waitFor();
+  assert.equal(
+    await header.innerText(),
+    `silenced until ${silence!.endsAt.slice(0, 10)} ${silence!.endsAt.slice(11, 19)} by bootstrap admin: ${HOSTILE}`,
+  );
+  await page.locator('[data-testid="incident-header"]').screenshot({ path: shot('62c-incident-header-silenced-1280') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('[data-testid="incident-header"]').screenshot({ path: shot('62d-incident-header-silenced-390') });
+  const headerOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(headerOverflow <= 1, `the silenced incident page does not scroll sideways at 390 px (${headerOverflow}px)`);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole('link', { name: 'Incidents' }).first().click();
   await page.waitForURL((u) => u.pathname === '/incidents');
