@@ -100,10 +100,11 @@ const SILENCE_FOR = [
   { seconds: 4 * 3600, label: '4 h' },
   { seconds: 86_400, label: '1 day' },
 ] as const;
+const SILENCE_FOR_DEFAULT = 3600;
 
 function Actions({ incident, tz }: { incident: TIncident; tz: TimeZoneMode }) {
   const a = useActions(incident.id);
-  const [silenceFor, setSilenceFor] = useState<number>(3600);
+  const [silenceFor, setSilenceFor] = useState<number>(SILENCE_FOR_DEFAULT);
   const failed = [a.ack, a.resolve, a.note, a.silence].find((m) => m.isError);
   return (
     <Panel id="incident-actions" title="Actions">

@@ -186,14 +186,13 @@ export function useAlertRules() {
   });
 }
 
-/** The newest 200 state changes, of the given kinds (none: all), with the total that match. */
-/** `rule`: one rule's changes only (its id), or null for every rule's. */
+/** The newest 200 state changes, of the given kinds (none: all) and of one rule (its id; null: every rule), with the total that match. */
 export function useAlertHistory(refresh: RefreshMode, kinds: readonly string[] = [], rule: string | null = null) {
   const refetchInterval = useInterval(refresh);
   const kind = kinds.length ? `&kind=${encodeURIComponent(kinds.join(','))}` : '';
   const ofRule = rule ? `&rule=${encodeURIComponent(rule)}` : '';
   return useQuery({
-    queryKey: queryKeys.alertHistory(kinds, rule),
+    queryKey: queryKeys.alertHistory({ kinds, rule }),
     queryFn: ({ signal }) => apiFetch(`/api/v1/alerts/history?limit=200${kind}${ofRule}`, ZAlertHistoryResponse, { signal }),
     refetchInterval: refetchInterval || ALERT_POLL_MS,
     placeholderData: keepPreviousData,

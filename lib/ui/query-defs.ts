@@ -53,8 +53,8 @@ export const queryKeys = {
   deadLetters: (p: DeadLetterParams) => [...queryKeys.all, 'dead-letters', p] as const,
   deadLetter: (id: string) => [...queryKeys.all, 'dead-letter', id] as const,
   alertRules: () => [...queryKeys.all, 'alert-rules'] as const,
-  /** Without kinds: the prefix of every filtered history (what invalidation uses). */
-  alertHistory: (kinds: readonly string[] = [], rule: string | null = null) => [...queryKeys.all, 'alert-history', rule, ...kinds] as const,
+  /** Without parameters: the prefix of every filtered history (what invalidation uses), as for incidents. */
+  alertHistory: (...p: unknown[]) => [...queryKeys.all, 'alert-history', ...p] as const,
   contactPoints: () => [...queryKeys.all, 'contact-points'] as const,
   /** Without parameters: the prefix of every incident read (what invalidation after an action uses). */
   incidents: (...p: unknown[]) => [...queryKeys.all, 'incidents', ...p] as const,
